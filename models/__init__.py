@@ -1,0 +1,1 @@
+"""Models: bases, deployed models and profiles (data and loaders)."""

@@ -1,0 +1,454 @@
+"""Distance, front arc, LoS, cover and ZoC between models on a table.
+
+Pure geometry (numpy, shapely): the rulebook's Terms and Concepts (p.4-9) as fixed by
+``shared/rulings.md`` sections 2-6. Everything is in inches and degrees.
+
+The two inputs are plain records: :class:`Body` (a model's base as geometry sees it) and
+:class:`Piece` (a terrain piece). A :class:`Scene` holds both, prepares the obstacles
+once, and answers questions about pairs of models::
+
+    >>> from sim.geometry import Body, Scene, Size
+    >>> a = Body("a", (6, 12), 0.5906, Size.SMALL, facing=0)
+    >>> b = Body("b", (12, 12), 0.5906, Size.SMALL, facing=180)
+    >>> s = Scene([a, b], [])
+    >>> round(s.distance("a", "b"), 4), s.los("a", "b").visible
+    (4.8189, True)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .attributes import CONTACT, COVER_RANGE, EPS, ZOC_RANGE, Passage, Size, Visibility
+from .shapes import Footprint
+from .sight import Obstacle, Region, SightLine, disc_region, find_sight_line, point_region
+
+
+@dataclass(frozen=True)
+class Body:
+    """A model's base as the geometry sees it.
+
+    Attributes:
+        id: unique id.
+        center: base centre ``(x, y)``, inches.
+        radius: base radius, inches.
+        size: the model's Size.
+        facing: direction of the facing line, degrees CCW from +x.
+        aware: trait Aware (front arc is 360 degrees).
+        prone: Prone models do not block LoS.
+        elsewhere: models Elsewhere do not block LoS.
+        blind: Blind models have LoS only to models in BtB.
+        construct: trait Construct (counts as Blocking terrain of its size for cover).
+        player: 1 or 2 (not used by the geometry; kept for answers).
+    """
+
+    id: str
+    center: tuple[float, float]
+    radius: float
+    size: Size
+    facing: float = 0.0
+    aware: bool = False
+    prone: bool = False
+    elsewhere: bool = False
+    blind: bool = False
+    construct: bool = False
+    player: int = 0
+
+    @property
+    def facing_vector(self) -> np.ndarray:
+        """Unit facing vector ``(2,)``."""
+        t = math.radians(self.facing)
+        return np.array([math.cos(t), math.sin(t)])
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A terrain piece as the geometry sees it (Terrain p.60-62)."""
+
+    id: str
+    footprint: Footprint
+    visibility: Visibility
+    size: Size
+    passage: Passage = Passage.NORMAL
+
+
+# ------------------------------------------------------------------------- answers
+@dataclass(frozen=True)
+class LosResult:
+    """Whether ``origin`` has LoS to ``target`` (rulings.md section 4).
+
+    Attributes:
+        visible: the verdict.
+        line: a clear sight line ``(a, b)`` when visible.
+        blocked_by: ids of the elements that block the critical lines when not visible.
+        reason: one sentence a player can read.
+    """
+
+    visible: bool
+    line: SightLine | None = None
+    blocked_by: tuple[str, ...] = ()
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.visible
+
+
+@dataclass(frozen=True)
+class CoverResult:
+    """Whether ``target`` has cover from ``origin`` (rulings.md section 5).
+
+    Attributes:
+        cover: the verdict (always False without LoS).
+        piece: id of the terrain piece (or Construct model) that gives cover.
+        line: a sight line that crosses ``piece`` and no other blocker.
+    """
+
+    cover: bool
+    piece: str | None = None
+    line: SightLine | None = None
+
+    def __bool__(self) -> bool:
+        return self.cover
+
+
+@dataclass(frozen=True)
+class ZocResult:
+    """Whether ``target`` is in ``owner``'s zone of control (rulings.md section 6).
+
+    Attributes:
+        in_zoc: the verdict.
+        line: a clear segment from the owner's base to a point of the target's base
+            within 1" and in the owner's arc, when ``in_zoc``.
+        reason: one sentence.
+    """
+
+    in_zoc: bool
+    line: SightLine | None = None
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.in_zoc
+
+
+@dataclass(frozen=True)
+class PairMeasure:
+    """Every relation from one model to another: the ``measure`` JSON entry.
+
+    ``distance`` is edge to edge in inches; the other fields follow formats.md.
+    """
+
+    origin: str
+    target: str
+    distance: float
+    in_arc: bool
+    los: LosResult
+    cover: CoverResult
+    zoc: ZocResult
+    btb: bool
+
+    def to_json(self, digits: int = 4) -> dict:
+        """The formats.md ``measure`` entry plus explanatory keys."""
+        out = {
+            "from": self.origin,
+            "to": self.target,
+            "distance": round(self.distance, digits),
+            "in_arc": self.in_arc,
+            "los": self.los.visible,
+            "cover": self.cover.cover,
+            "in_zoc": self.zoc.in_zoc,
+            "btb": self.btb,
+            "blocked_by": list(self.los.blocked_by),
+            "cover_from": self.cover.piece,
+        }
+        if self.los.line is not None:
+            out["los_line"] = [[round(v, digits) for v in self.los.line.a], [round(v, digits) for v in self.los.line.b]]
+        return out
+
+
+# --------------------------------------------------------------------------- scene
+def edge_distance(c1, r1: float, c2, r2: float) -> float:
+    """Edge-to-edge distance of two bases, ``max(0, |c1 - c2| - r1 - r2)`` inches
+    (Measuring Distances, p.4-9; rulings.md section 2)."""
+    return max(0.0, math.hypot(c1[0] - c2[0], c1[1] - c2[1]) - r1 - r2)
+
+
+def within(distance: float, limit: float) -> bool:
+    """Inclusive "within": ``distance <= limit + EPS`` (exactly 6" is within 6")."""
+    return distance <= limit + EPS
+
+
+class Scene:
+    """Bodies and terrain pieces, prepared for repeated LoS, cover and ZoC queries.
+
+    Args:
+        bodies: the models' bases; ids must be unique.
+        pieces: the terrain pieces; ids must be unique.
+
+    Raises:
+        ValueError: duplicate ids.
+    """
+
+    def __init__(self, bodies: Iterable[Body], pieces: Iterable[Piece] = ()):
+        self.bodies: dict[str, Body] = {}
+        for b in bodies:
+            if b.id in self.bodies:
+                raise ValueError(f"duplicate model id {b.id!r}")
+            self.bodies[b.id] = b
+        self.pieces: dict[str, Piece] = {}
+        for p in pieces:
+            if p.id in self.pieces:
+                raise ValueError(f"duplicate terrain id {p.id!r}")
+            self.pieces[p.id] = p
+        self._piece_obstacles = {pid: Obstacle.from_footprint(pid, p.footprint) for pid, p in self.pieces.items()}
+        self._body_obstacles = {bid: Obstacle.disc(bid, b.center, b.radius) for bid, b in self.bodies.items()}
+        self._enhancing_under = {bid: self._enhancing_size(b.center) for bid, b in self.bodies.items()}
+
+    # -------------------------------------------------------------- helpers
+    def _body(self, ref) -> Body:
+        return ref if isinstance(ref, Body) else self.bodies[ref]
+
+    def _enhancing_size(self, point) -> Size:
+        best = Size.ZERO
+        for p in self.pieces.values():
+            if p.visibility is Visibility.ENHANCING and p.footprint.contains_point(point):
+                best = max(best, p.size)
+        return best
+
+    def enhancing_size(self, body) -> Size:
+        """Largest Enhancing piece the body stands on (centre inside), else ``ZERO``."""
+        b = self._body(body)
+        got = self._enhancing_under.get(b.id)
+        return got if got is not None and self.bodies.get(b.id) is b else self._enhancing_size(b.center)
+
+    def blockers(self, threshold: Size, exclude: Sequence[str] = ()) -> list[Obstacle]:
+        """Obstacles that block LoS for elements of size ``>= threshold``: Blocking
+        terrain, and models not Prone, not Elsewhere, not in ``exclude``."""
+        out = [
+            self._piece_obstacles[pid]
+            for pid, p in self.pieces.items()
+            if p.visibility is Visibility.BLOCKING and p.size >= threshold
+        ]
+        for bid, b in self.bodies.items():
+            if bid in exclude or b.prone or b.elsewhere or b.size < threshold:
+                continue
+            out.append(self._body_obstacles[bid])
+        return out
+
+    def _region(self, origin: Body, target: Body, extra_discs=()) -> Region:
+        arc = None if origin.aware else (origin.center, origin.facing_vector)
+        return disc_region(target.center, target.radius, arc, extra_discs)
+
+    # -------------------------------------------------------------- questions
+    def distance(self, a, b) -> float:
+        """Edge-to-edge distance between two models' bases, inches (section 2)."""
+        A, B = self._body(a), self._body(b)
+        return edge_distance(A.center, A.radius, B.center, B.radius)
+
+    def btb(self, a, b) -> bool:
+        """True if the two bases touch: gap ``<= CONTACT`` (section 1)."""
+        return self.distance(a, b) <= CONTACT + EPS
+
+    def in_arc(self, origin, target) -> bool:
+        """Some point of ``target``'s base lies in ``origin``'s front arc (section 3)."""
+        O, T = self._body(origin), self._body(target)
+        if O.aware:
+            return True
+        rel = np.asarray(T.center) - np.asarray(O.center)
+        return float(rel @ O.facing_vector) + T.radius >= -EPS
+
+    def point_in_arc(self, origin, p) -> bool:
+        """Point ``p`` lies in ``origin``'s front arc (section 3)."""
+        O = self._body(origin)
+        if O.aware:
+            return True
+        return float((np.asarray(p, float) - O.center) @ O.facing_vector) >= -EPS
+
+    def los_threshold(self, origin, target) -> Size:
+        """Smallest size that blocks LoS between the two: the larger of their sizes and
+        of any Enhancing piece either stands on (section 4)."""
+        O, T = self._body(origin), self._body(target)
+        return max(O.size, T.size, self.enhancing_size(O), self.enhancing_size(T))
+
+    def los(self, origin, target) -> LosResult:
+        """Does ``origin`` have LoS to ``target``? Exact (section 4).
+
+        Raises:
+            KeyError: unknown model id.
+        """
+        O, T = self._body(origin), self._body(target)
+        if O.id == T.id:
+            return LosResult(True, SightLine(O.center, O.center), reason="a model sees itself")
+        if O.blind:
+            if self.btb(O, T):
+                return LosResult(True, SightLine(O.center, T.center), reason="Blind: LoS only to models in BtB")
+            return LosResult(False, reason="Blind: LoS only to models in BtB")
+        if not self.in_arc(O, T):
+            return LosResult(False, reason=f"{T.id} is outside {O.id}'s front arc")
+        threshold = self.los_threshold(O, T)
+        found = find_sight_line(O.center, O.radius, self._region(O, T), self.blockers(threshold, (O.id, T.id)))
+        if found:
+            return LosResult(True, found.line, reason="clear sight line")
+        names = ", ".join(found.blockers) or "blocking elements"
+        return LosResult(False, None, tuple(found.blockers), f"every sight line is blocked by {names}")
+
+    def los_to_point(self, origin, p, exclude: Sequence[str] = ()) -> LosResult:
+        """LoS from ``origin``'s base to point ``p`` (section 4, "LoS to a point"):
+        ``p`` in the arc and some segment from the base clear of Blocking terrain and
+        models of size ``>= size(origin)`` (other than ``origin`` and ``exclude``)."""
+        O = self._body(origin)
+        if not self.point_in_arc(O, p):
+            return LosResult(False, reason="point outside the front arc")
+        threshold = max(O.size, self.enhancing_size(O))
+        found = find_sight_line(O.center, O.radius, point_region(p), self.blockers(threshold, (O.id, *exclude)))
+        if found:
+            return LosResult(True, found.line, reason="clear sight line")
+        return LosResult(False, None, tuple(found.blockers), "blocked by " + ", ".join(found.blockers))
+
+    def cover(self, origin, target, los: LosResult | None = None) -> CoverResult:
+        """Does ``target`` have cover from ``origin``? (section 5).
+
+        Cover needs LoS and a sight line that crosses an Obscuring or Blocking piece
+        (or a Construct model) within 1" of the target and no other blocker.
+        """
+        O, T = self._body(origin), self._body(target)
+        los = los if los is not None else self.los(O, T)
+        if not los.visible or O.blind:
+            return CoverResult(False)
+        threshold = self.los_threshold(O, T)
+        blockers = self.blockers(threshold, (O.id, T.id))
+        region = self._region(O, T)
+        for key, ob in self._cover_candidates(O, T):
+            others = [b for b in blockers if b is not ob and b.key != key]
+            found = find_sight_line(O.center, O.radius, region, others, must_cross=ob)
+            if found:
+                return CoverResult(True, key, found.line)
+        return CoverResult(False)
+
+    def _cover_candidates(self, O: Body, T: Body):
+        cands = []
+        for pid, p in self.pieces.items():
+            if p.visibility not in (Visibility.OBSCURING, Visibility.BLOCKING):
+                continue
+            d = p.footprint.distance_to_disc(T.center, T.radius)
+            if within(d, COVER_RANGE):
+                cands.append((d, pid, self._piece_obstacles[pid]))
+        for bid, b in self.bodies.items():
+            if b.construct and bid not in (O.id, T.id):
+                d = edge_distance(b.center, b.radius, T.center, T.radius)
+                if within(d, COVER_RANGE):
+                    cands.append((d, bid, self._body_obstacles[bid]))
+        cands.sort(key=lambda c: c[0])
+        return [(pid, ob) for _, pid, ob in cands]
+
+    def zoc(self, owner, target) -> ZocResult:
+        """Is ``target`` in ``owner``'s ZoC? (section 6): some point of the target's
+        base within 1" of the owner's base, in its arc, with LoS from the owner's base
+        (the target's own base does not block). A Blind owner's ZoC reaches only models
+        in BtB with it (project ruling, docs/rulings-project.md)."""
+        A, B = self._body(owner), self._body(target)
+        if A.id == B.id:
+            return ZocResult(False, reason="a model is not in its own ZoC")
+        d = self.distance(A, B)
+        if not within(d, ZOC_RANGE):
+            return ZocResult(False, reason=f"{d:.3f}\" apart, more than 1\"")
+        if A.blind:
+            ok = self.btb(A, B)
+            return ZocResult(ok, SightLine(A.center, B.center) if ok else None, "Blind: ZoC only in BtB")
+        if not self.in_arc(A, B):
+            return ZocResult(False, reason=f"{B.id} is outside {A.id}'s front arc")
+        threshold = max(A.size, self.enhancing_size(A))
+        region = self._region(A, B, extra_discs=[[A.center[0], A.center[1], A.radius + ZOC_RANGE]])
+        if region.is_empty:
+            return ZocResult(False, reason="no part within 1\" lies in the front arc")
+        found = find_sight_line(A.center, A.radius, region, self.blockers(threshold, (A.id, B.id)))
+        if found:
+            return ZocResult(True, found.line, "within 1\", in arc and in LoS")
+        return ZocResult(False, reason="blocked by " + ", ".join(found.blockers))
+
+    def measure_pair(self, origin, target) -> PairMeasure:
+        """All relations from ``origin`` to ``target`` (one formats.md entry)."""
+        O, T = self._body(origin), self._body(target)
+        los = self.los(O, T)
+        return PairMeasure(
+            origin=O.id,
+            target=T.id,
+            distance=self.distance(O, T),
+            in_arc=self.in_arc(O, T),
+            los=los,
+            cover=self.cover(O, T, los),
+            zoc=self.zoc(O, T),
+            btb=self.btb(O, T),
+        )
+
+    def measure_all(self, origins: Sequence[str] | None = None) -> list[PairMeasure]:
+        """Every ordered pair of distinct models (``n * (n - 1)`` entries), or only
+        those from ``origins``, in table order."""
+        ids = list(self.bodies)
+        froms = ids if origins is None else list(origins)
+        return [self.measure_pair(o, t) for o in froms for t in ids if t != o]
+
+
+# ------------------------------------------------------------------ drawable regions
+def _umbra(sources: np.ndarray, ob: Obstacle, far: float):
+    """Points hidden behind ``ob`` from every one of ``sources`` (shapely geometry)."""
+    from shapely.geometry import Point as SPoint, Polygon as SPolygon
+    from shapely.ops import unary_union
+
+    if ob.is_disc:
+        ring = np.asarray(SPoint(ob.center).buffer(ob.radius, quad_segs=16).exterior.coords)[:-1]
+    else:
+        ring = ob.vertices
+    nxt = np.roll(ring, -1, axis=0)
+    shadow = None
+    for s in sources:
+        quads = []
+        for p, q in zip(ring, nxt):
+            dp, dq = p - s, q - s
+            np_, nq = np.linalg.norm(dp), np.linalg.norm(dq)
+            if np_ < EPS or nq < EPS:
+                continue
+            quads.append(SPolygon([p, q, q + dq / nq * far, p + dp / np_ * far]).buffer(0))
+        body = SPolygon(ring)
+        sh = unary_union([body, *quads])
+        shadow = sh if shadow is None else shadow.intersection(sh)
+        if shadow.is_empty:
+            break
+    return shadow
+
+
+def zoc_region(scene: Scene, owner, samples: int = 48):
+    """The area of ``owner``'s ZoC, for drawing (shapely geometry, inches).
+
+    Points within 1" of the base, in the front arc, minus what Blocking terrain and
+    models of size ``>= size(owner)`` hide from every point of the base. The hidden part
+    is computed from ``samples`` points on the base's rim, so the drawn edge of a shadow
+    may err slightly towards "hidden"; the in/out verdict of :meth:`Scene.zoc` is exact.
+    """
+    from shapely.geometry import Point as SPoint, box
+
+    A = scene._body(owner)
+    c = np.asarray(A.center, float)
+    outer = SPoint(c).buffer(A.radius + ZOC_RANGE, quad_segs=32)
+    area = outer.difference(SPoint(c).buffer(A.radius, quad_segs=32))
+    if not A.aware:
+        f = A.facing_vector
+        side = np.array([-f[1], f[0]])
+        R = A.radius + ZOC_RANGE + 1
+        pts = [c + side * R, c + side * R + f * R, c - side * R + f * R, c - side * R]
+        from shapely.geometry import Polygon as SPolygon
+
+        area = area.intersection(SPolygon(pts))
+    threshold = max(A.size, scene.enhancing_size(A))
+    angles = np.linspace(0, 2 * math.pi, samples, endpoint=False)
+    sources = c + A.radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    for ob in scene.blockers(threshold, (A.id,)):
+        if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
+            continue
+        hidden = _umbra(sources, ob, far=A.radius + ZOC_RANGE + 2)
+        if hidden is not None and not hidden.is_empty:
+            area = area.difference(hidden)
+    return area

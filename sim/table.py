@@ -1,0 +1,430 @@
+"""The ``bushido-table/1`` table file: load, validate, save, measure.
+
+Format: ``shared/formats.md`` ("Table file"), plus the project's extensions documented
+in ``docs/table-format.md``: a terrain entry may name a ``preset`` (Terrain p.60) that
+fills ``passage``/``visibility``/``size``/``height`` and, with ``center`` and
+``rotation``, the footprint; a model entry may name a ``profile`` that fills ``base``,
+``size``, ``traits`` and ``name``.
+
+Every bad file is rejected whole with :class:`TableError`, whose message names the file,
+the entry (``terrain[2]``, ``models[id=akira]``) and the problem.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional, Union
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from models.model import Model
+from sim.geometry import (
+    CONTACT,
+    EPS,
+    Footprint,
+    FootprintError,
+    Passage,
+    Scene,
+    Size,
+    Visibility,
+    base_radius,
+    size_from_base,
+)
+from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece, load_presets
+
+FORMAT = "bushido-table/1"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DEFAULT_TABLE = DATA_DIR / "tables" / "default.yaml"
+
+#: Traits that set a model's Size (rulings.md section 1).
+SIZE_TRAITS = {"tiny": Size.TINY, "small": Size.SMALL, "medium": Size.MEDIUM, "large": Size.LARGE, "huge": Size.HUGE}
+
+
+class TableError(ValueError):
+    """A table file cannot be used. The message names the file, entry and problem."""
+
+    def __init__(self, file: str | os.PathLike | None, entry: str | None, problem: str):
+        self.file = str(file) if file is not None else "<table>"
+        self.entry = entry
+        self.problem = problem
+        where = f"{self.file}: {entry}: " if entry else f"{self.file}: "
+        super().__init__(where + problem)
+
+
+# ------------------------------------------------------------------------- schema
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
+
+
+Num = Union[int, float]
+Point = Annotated[list[Num], Field(min_length=2, max_length=2)]
+
+
+class _TableSize(_Strict):
+    width: Num = Field(gt=0)
+    depth: Num = Field(gt=0)
+
+
+class _Circle(_Strict):
+    center: Point
+    radius: Num = Field(gt=0)
+
+
+class _Rect(_Strict):
+    center: Point
+    width: Num = Field(gt=0)
+    depth: Num = Field(gt=0)
+    rotation: Num = 0
+
+
+class _Terrain(_Strict):
+    id: str = Field(min_length=1)
+    name: Optional[str] = None
+    preset: Optional[str] = None
+    passage: Optional[Literal["impassable", "difficult", "normal", "ideal"]] = None
+    visibility: Optional[Literal["open", "blocking", "obscuring", "enhancing"]] = None
+    size: Optional[Literal["zero", "tiny", "small", "medium", "large", "huge"]] = None
+    height: Optional[Num] = Field(default=None, gt=0)
+    polygon: Optional[list[Point]] = None
+    circle: Optional[_Circle] = None
+    rect: Optional[_Rect] = None
+    center: Optional[Point] = None
+    rotation: Optional[Num] = None
+
+    @model_validator(mode="after")
+    def _one_shape(self):
+        shapes = [k for k in ("polygon", "circle", "rect") if getattr(self, k) is not None]
+        if len(shapes) > 1:
+            raise ValueError(f"give exactly one of polygon, circle, rect (got {', '.join(shapes)})")
+        if not shapes:
+            if self.preset is None:
+                raise ValueError("give exactly one of polygon, circle, rect")
+            if self.center is None:
+                raise ValueError("a preset without polygon, circle or rect needs a center")
+        elif self.center is not None or self.rotation is not None:
+            raise ValueError("center/rotation are only for presets placed without a shape")
+        if self.preset is None:
+            missing = [k for k in ("passage", "visibility", "size") if getattr(self, k) is None]
+            if missing:
+                raise ValueError(f"missing {', '.join(missing)} (or a preset)")
+        return self
+
+
+class _Model(_Strict):
+    id: str = Field(min_length=1)
+    player: Literal[1, 2]
+    name: Optional[str] = None
+    profile: Optional[str] = None
+    base: Optional[Literal[30, 40, 50, 60]] = None
+    size: Optional[Literal["zero", "tiny", "small", "medium", "large", "huge"]] = None
+    position: Point
+    facing: Num = 0
+    traits: Optional[list[str]] = None
+    prone: bool = False
+
+    @model_validator(mode="after")
+    def _base_known(self):
+        if self.base is None and self.profile is None:
+            raise ValueError("missing base (or a profile)")
+        return self
+
+
+class _File(_Strict):
+    format: Literal["bushido-table/1"]
+    name: str
+    table: _TableSize = Field(default_factory=lambda: _TableSize(width=24, depth=24))
+    terrain: list[_Terrain] = Field(default_factory=list)
+    models: list[_Model] = Field(default_factory=list)
+
+
+# -------------------------------------------------------------------------- table
+@dataclass(frozen=True)
+class Table:
+    """A loaded table: size, terrain pieces and deployed models.
+
+    Attributes:
+        name: free text.
+        width, depth: inches (x and y extents).
+        terrain: the pieces, in file order.
+        models: the models, in file order.
+        source: the file it came from, if any.
+    """
+
+    name: str
+    width: float
+    depth: float
+    terrain: tuple[TerrainPiece, ...] = ()
+    models: tuple[Model, ...] = ()
+    source: str | None = None
+    _scene: list = field(default_factory=list, repr=False, compare=False)
+
+    def scene(self) -> Scene:
+        """The geometry :class:`~sim.geometry.Scene` of this table (built once)."""
+        if not self._scene:
+            self._scene.append(Scene([m.to_body() for m in self.models], [t.to_piece() for t in self.terrain]))
+        return self._scene[0]
+
+    def model(self, model_id: str) -> Model:
+        """The model with id ``model_id``.
+
+        Raises:
+            KeyError: with the known ids.
+        """
+        for m in self.models:
+            if m.id == model_id:
+                return m
+        raise KeyError(f"no model {model_id!r} on table {self.name!r} (models: {', '.join(m.id for m in self.models)})")
+
+    def piece(self, piece_id: str) -> TerrainPiece:
+        """The terrain piece with id ``piece_id``. Raises KeyError."""
+        for t in self.terrain:
+            if t.id == piece_id:
+                return t
+        raise KeyError(f"no terrain {piece_id!r} on table {self.name!r}")
+
+    def to_dict(self) -> dict:
+        """The table as a ``bushido-table/1`` mapping (presets and profiles expanded)."""
+        terrain = []
+        for t in self.terrain:
+            entry: dict[str, Any] = {"id": t.id}
+            if t.name:
+                entry["name"] = t.name
+            entry.update(passage=t.passage.value, visibility=t.visibility.value, size=t.size.label, height=t.height)
+            entry.update(t.footprint.to_dict())
+            terrain.append(entry)
+        models = []
+        for m in self.models:
+            entry = {"id": m.id, "player": m.player}
+            if m.name:
+                entry["name"] = m.name
+            entry.update(base=m.base, size=m.size.label, position=list(m.position), facing=m.facing)
+            if m.traits:
+                entry["traits"] = list(m.traits)
+            if m.prone:
+                entry["prone"] = True
+            models.append(entry)
+        return {"format": FORMAT, "name": self.name, "table": {"width": self.width, "depth": self.depth},
+                "terrain": terrain, "models": models}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the table to ``path`` atomically (a crash never leaves a half file)."""
+        path = Path(path)
+        text = yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=None)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+
+# ------------------------------------------------------------------------- loading
+def _entry_label(raw: Any, section: str, index: int) -> str:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str) and section == "models":
+        return f"models[id={raw['id']}]"
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+        return f"{section}[{index}] (id={raw['id']})"
+    return f"{section}[{index}]"
+
+
+def _describe(err: dict, raw: Any) -> tuple[str, str]:
+    loc = list(err.get("loc", ()))
+    entry = None
+    rest = loc
+    if len(loc) >= 2 and loc[0] in ("terrain", "models") and isinstance(loc[1], int):
+        items = raw.get(loc[0]) if isinstance(raw, dict) else None
+        item = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else None
+        entry = _entry_label(item, loc[0], loc[1])
+        rest = loc[2:]
+    elif loc:
+        entry, rest = str(loc[0]), loc[1:]
+    field_path = ".".join(str(p) for p in rest if not str(p).startswith(("function-", "tagged-")))
+    msg = err.get("msg", "invalid")
+    typ = err.get("type", "")
+    if typ == "extra_forbidden":
+        msg = "unknown field"
+    elif typ == "missing":
+        msg = "missing field"
+    elif typ == "finite_number":
+        msg = "must be a finite number (NaN and infinity are not allowed)"
+    elif typ == "literal_error":
+        msg = f"unknown value {err.get('input')!r}: {msg}"
+    msg = msg.removeprefix("Value error, ")
+    problem = f"{field_path}: {msg}" if field_path else msg
+    return entry, problem
+
+
+def _footprint(t: _Terrain, preset) -> Footprint:
+    if t.polygon is not None:
+        return Footprint.polygon(t.polygon)
+    if t.circle is not None:
+        return Footprint.circle(t.circle.center, t.circle.radius)
+    if t.rect is not None:
+        r = t.rect
+        return Footprint.rect(r.center, r.width, r.depth, r.rotation)
+    fp = preset.footprint
+    if "circle" in fp:
+        return Footprint.circle(t.center, fp["circle"]["radius"])
+    rect = fp["rect"]
+    return Footprint.rect(t.center, rect["width"], rect["depth"], t.rotation or 0)
+
+
+def _finite(values) -> bool:
+    return all(math.isfinite(float(v)) for v in values)
+
+
+def load_table(path: str | os.PathLike = DEFAULT_TABLE) -> Table:
+    """Load and validate a ``bushido-table/1`` file.
+
+    Raises:
+        TableError: unreadable file, YAML syntax, schema errors (missing or unknown
+            field, wrong type, unknown enum value, NaN or infinite number), bad
+            footprints (self-intersecting, degenerate), duplicate ids, unknown presets
+            or profiles, overlapping bases, a base off the table, a model inside
+            Impassable terrain. Nothing is half-loaded.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TableError(path, None, f"cannot read file ({exc.strerror or exc})") from None
+    return parse_table(text, source=str(path))
+
+
+def parse_table(text: str, source: str | None = None) -> Table:
+    """Parse a table from YAML text; see :func:`load_table` (``source`` names it in
+    errors)."""
+    src = source or "<table>"
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise TableError(src, None, f"YAML syntax error: {where}{problem}") from None
+    if not isinstance(raw, dict):
+        raise TableError(src, None, "the file must be a YAML mapping with format, name, table, terrain, models")
+    try:
+        doc = _File.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        entry, problem = _describe(first, raw)
+        more = len(exc.errors()) - 1
+        if more:
+            problem += f" (and {more} more problem{'s' if more > 1 else ''})"
+        raise TableError(src, entry, problem) from None
+    return _build(doc, raw, src)
+
+
+def _build(doc: _File, raw: dict, src: str) -> Table:
+    presets = load_presets()
+    seen: dict[str, str] = {}
+    pieces: list[TerrainPiece] = []
+    for i, t in enumerate(doc.terrain):
+        label = _entry_label(raw["terrain"][i], "terrain", i)
+        if t.id in seen:
+            raise TableError(src, label, f"duplicate id {t.id!r} (already used by {seen[t.id]})")
+        seen[t.id] = label
+        preset = None
+        if t.preset is not None:
+            preset = presets.get(t.preset)
+            if preset is None:
+                raise TableError(src, label, f"unknown preset {t.preset!r} (known: {', '.join(sorted(presets))})")
+        try:
+            fp = _footprint(t, preset)
+        except FootprintError as exc:
+            raise TableError(src, label, str(exc)) from None
+        size = Size.parse(t.size) if t.size else preset.size
+        pieces.append(
+            TerrainPiece(
+                id=t.id,
+                passage=Passage(t.passage) if t.passage else preset.passage,
+                visibility=Visibility(t.visibility) if t.visibility else preset.visibility,
+                size=size,
+                footprint=fp,
+                height=float(t.height) if t.height is not None else (preset.height if preset and not t.size else DEFAULT_HEIGHTS[size]),
+                preset=t.preset,
+                name=t.name,
+            )
+        )
+    models: list[Model] = []
+    for i, m in enumerate(doc.models):
+        label = _entry_label(raw["models"][i], "models", i)
+        if m.id in seen:
+            raise TableError(src, label, f"duplicate id {m.id!r} (already used by {seen[m.id]})")
+        seen[m.id] = label
+        models.append(_model(m, src, label))
+    table = Table(doc.name, float(doc.table.width), float(doc.table.depth), tuple(pieces), tuple(models), src)
+    _check_placement(table, raw, src)
+    return table
+
+
+def _model(m: _Model, src: str, label: str) -> Model:
+    base, size, traits, name = m.base, None, list(m.traits or []), m.name
+    if m.profile is not None:
+        try:
+            from models.profiles import get_profile
+
+            prof = get_profile(m.profile)
+        except KeyError as exc:
+            raise TableError(src, label, f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
+        base = base or prof.base
+        size = Size.parse(prof.size)
+        name = name or prof.name
+        if m.traits is None:
+            traits = sorted(prof.trait_keywords)
+    traits = [t.strip().lower() for t in traits]
+    if m.size is not None:
+        size = Size.parse(m.size)
+    if size is None:
+        size = size_from_base(base)
+        for t in traits:
+            if t in SIZE_TRAITS:
+                size = SIZE_TRAITS[t]
+    return Model(
+        id=m.id,
+        player=m.player,
+        base=base,
+        size=size,
+        position=(float(m.position[0]), float(m.position[1])),
+        facing=float(m.facing) % 360.0,
+        traits=tuple(traits),
+        prone=m.prone,
+        profile=m.profile,
+        name=name,
+    )
+
+
+def _check_placement(table: Table, raw: dict, src: str) -> None:
+    labels = {m.id: _entry_label(raw["models"][i], "models", i) for i, m in enumerate(table.models)}
+    for m in table.models:
+        x, y = m.position
+        r = m.radius
+        if x - r < -EPS or y - r < -EPS or x + r > table.width + EPS or y + r > table.depth + EPS:
+            raise TableError(
+                src, labels[m.id],
+                f"base at ({x:g}, {y:g}) with radius {r:.4f}\" is not wholly on the {table.width:g}\" x {table.depth:g}\" table",
+            )
+    ms = table.models
+    for i in range(len(ms)):
+        for j in range(i + 1, len(ms)):
+            a, b = ms[i], ms[j]
+            gap = math.dist(a.position, b.position) - a.radius - b.radius
+            if gap < -EPS:
+                raise TableError(src, labels[b.id], f"base overlaps the base of {a.id!r} by {-gap:.4f}\"")
+    for m in ms:
+        for t in table.terrain:
+            if t.passage is Passage.IMPASSABLE:
+                depth = t.footprint.overlap_depth_disc(m.position, m.radius)
+                if depth > CONTACT:
+                    raise TableError(src, labels[m.id], f"base stands inside Impassable terrain {t.id!r} ({depth:.3f}\" deep)")
