@@ -17,7 +17,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -61,7 +61,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
-Num = Union[int, float]
+Num = float  # strict: ints are accepted, bools and strings are not
 Point = Annotated[list[Num], Field(min_length=2, max_length=2)]
 
 

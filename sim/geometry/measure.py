@@ -173,7 +173,7 @@ class PairMeasure:
 def edge_distance(c1, r1: float, c2, r2: float) -> float:
     """Edge-to-edge distance of two bases, ``max(0, |c1 - c2| - r1 - r2)`` inches
     (Measuring Distances, p.4-9; rulings.md section 2)."""
-    return max(0.0, math.hypot(c1[0] - c2[0], c1[1] - c2[1]) - r1 - r2)
+    return max(0.0, math.hypot(c1[0] - c2[0], c1[1] - c2[1]) - (r1 + r2))
 
 
 def within(distance: float, limit: float) -> bool:

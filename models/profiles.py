@@ -1,0 +1,320 @@
+"""Model profiles (the stat cards): data classes and a validating YAML loader.
+
+Profile files live in ``data/profiles/*.yaml`` (format ``bushido-profiles/1``) and hold
+facts read from the BattleScribe catalogues: stats, base, Size, types, traits, weapons and
+Ki feat names. Units: base diameter in mm, weapon range bands in inches.
+
+Errors in a file raise :class:`ProfileError` with a message of the form
+``"<file>: profiles[id=<id>].<field>: <problem>"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+__all__ = [
+    "DEFAULT_DIRECTORY",
+    "Profile",
+    "ProfileError",
+    "Trait",
+    "Weapon",
+    "get_profile",
+    "load_profile_file",
+    "load_profiles",
+]
+
+#: Where :func:`load_profiles` looks when no directory is given.
+DEFAULT_DIRECTORY = Path(__file__).resolve().parents[1] / "data" / "profiles"
+
+
+class ProfileError(ValueError):
+    """A profile file cannot be read: bad YAML, a missing or wrong field, an unknown
+    Size, a base not in 30/40/50/60 mm, a duplicate id. The message names the file, the
+    entry (``profiles[id=...]``) and the problem."""
+
+
+@dataclass(frozen=True)
+class Trait:
+    """A character trait as printed on the card.
+
+    Attributes:
+        keyword: lower-case name, spaces as ``_`` (``lightning_reflexes``).
+        value: the number in brackets, e.g. 3 for ``Armour (3)``; None if there is none.
+        qualifier: the text in square brackets, lower case (``melee`` for
+            ``Prowess [Melee] (1)``); None if there is none.
+        text: the printed form.
+        range: a distance in inches carried by the trait (8 for ``Leadership [X] (1/8")``).
+    """
+
+    keyword: str
+    value: int | None
+    qualifier: str | None
+    text: str
+    range: float | None = None
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A melee or ranged weapon.
+
+    Attributes:
+        name: as printed.
+        kind: ``"melee"`` or ``"ranged"``.
+        strength: weapon strength (may be 0 or negative); None where the card prints a
+            variable value (``X``, ``Special``).
+        range: ranged weapons only: band name (``short``/``medium``/``long``) to
+            ``(from, to)`` in inches; bands the card does not have are absent.
+        traits: weapon traits as printed (``Reach``, ``Pierce (3)``).
+        special_attacks, special_defences: as printed with their Ki cost
+            (``Critical Attack (0)``).
+    """
+
+    name: str
+    kind: str
+    strength: int | None
+    range: dict[str, tuple[float, float]] = field(default_factory=dict, hash=False)
+    traits: tuple[str, ...] = ()
+    special_attacks: tuple[str, ...] = ()
+    special_defences: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One model's stat card.
+
+    Attributes:
+        id: unique lower-case slug across all profile files.
+        name, faction: as printed.
+        bs_id: selectionEntry id in the BattleScribe catalogue (traceability).
+        rice: points cost, None if absent.
+        base: base diameter in mm (30, 40, 50 or 60).
+        size: ``zero``/``tiny``/``small``/``medium``/``large``/``huge``.
+        types: lower-case type keywords (``samurai``, ``unique`` ...).
+        melee, ranged: dice pools (ranged None where the card has none).
+        move: Move characteristic. ki, ki_limit: starting Ki and Ki cap.
+        wounds: wound boxes of one track.
+        traits, weapons: see :class:`Trait`, :class:`Weapon`.
+        feats: Ki feat names.
+    """
+
+    id: str
+    name: str
+    faction: str
+    bs_id: str | None
+    rice: int | None
+    base: int
+    size: str
+    types: tuple[str, ...]
+    melee: int
+    ranged: int | None
+    move: int
+    ki: int
+    ki_limit: int
+    wounds: int
+    traits: tuple[Trait, ...]
+    weapons: tuple[Weapon, ...]
+    feats: tuple[str, ...]
+
+    @property
+    def trait_keywords(self) -> frozenset[str]:
+        """The lower-case keywords of all traits."""
+        return frozenset(t.keyword for t in self.traits)
+
+    def has_trait(self, keyword: str) -> bool:
+        """True if the profile has the trait ``keyword`` (case-insensitive, spaces or ``_``)."""
+        return keyword.strip().lower().replace(" ", "_") in self.trait_keywords
+
+
+# --- file schema (pydantic) -------------------------------------------------------------
+
+Count = Annotated[int, Field(ge=0)]
+Text = Annotated[str, Field(min_length=1)]
+Distance = Annotated[float, Field(ge=0)]
+
+
+_Band = Annotated[list[Distance], Field(min_length=2, max_length=2)]  # [from, to] inches
+
+
+class _Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True, frozen=True)
+
+
+class _Trait(_Schema):
+    keyword: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_\-']*$")]
+    value: int | None = None
+    qualifier: Text | None = None
+    range: Distance | None = None
+    text: Text
+
+
+class _Weapon(_Schema):
+    name: Text
+    kind: Literal["melee", "ranged"]
+    strength: int | None
+    range: dict[Literal["short", "medium", "long"], _Band] = {}
+    traits: list[Text] = []
+    special_attacks: list[Text] = []
+    special_defences: list[Text] = []
+
+    @model_validator(mode="after")
+    def _check_range(self) -> "_Weapon":
+        if self.kind == "ranged" and not self.range:
+            raise ValueError("a ranged weapon needs at least one range band")
+        if self.kind == "melee" and self.range:
+            raise ValueError("a melee weapon has no range bands")
+        for band, (lo, hi) in self.range.items():
+            if lo > hi:
+                raise ValueError(f"range band {band!r} starts after it ends ({lo} > {hi})")
+        return self
+
+
+class _Profile(_Schema):
+    id: Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+    name: Text
+    bs_id: Text | None = None
+    rice: Count | None = None
+    base: Literal[30, 40, 50, 60]
+    size: Literal["zero", "tiny", "small", "medium", "large", "huge"]
+    types: list[Text] = []
+    melee: Count
+    ranged: Count | None
+    move: Count
+    ki: Count
+    ki_limit: Count
+    wounds: Annotated[int, Field(ge=1)]
+    traits: list[_Trait] = []
+    weapons: list[_Weapon] = []
+    feats: list[Text] = []
+
+
+class _File(_Schema):
+    format: Literal["bushido-profiles/1"]
+    faction: Text
+    source: Text
+    profiles: list[_Profile]
+
+
+def _entry(data: object, loc: tuple) -> tuple[str, tuple]:
+    """Split a pydantic error location into the entry label and the rest."""
+    if len(loc) >= 2 and loc[0] == "profiles" and isinstance(loc[1], int):
+        items = data.get("profiles") if isinstance(data, dict) else None
+        item = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else None
+        pid = item.get("id") if isinstance(item, dict) else None
+        label = f"profiles[id={pid}]" if isinstance(pid, str) else f"profiles[{loc[1]}]"
+        return label, loc[2:]
+    return "file", loc
+
+
+def _format_errors(path: Path, data: object, err: ValidationError) -> str:
+    lines = []
+    for e in err.errors():
+        label, rest = _entry(data, tuple(e["loc"]))
+        where = label + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
+        problem = e["msg"]
+        if e["type"] == "missing":
+            problem = f"missing field {rest[-1]!r}" if rest else "missing field"
+        elif e["type"] == "extra_forbidden":
+            problem = f"unknown field {rest[-1]!r}"
+        elif isinstance(e.get("input"), float) and not math.isfinite(e["input"]):
+            problem = f"NaN or infinity is not allowed (got {e['input']!r})"
+        elif not isinstance(e.get("input"), (dict, list)):
+            problem += f" (got {e.get('input')!r})"
+        lines.append(f"{path}: {where}: {problem}")
+    return "\n".join(lines)
+
+
+def _build(p: _Profile, faction: str) -> Profile:
+    return Profile(
+        id=p.id, name=p.name, faction=faction, bs_id=p.bs_id, rice=p.rice, base=p.base,
+        size=p.size, types=tuple(p.types), melee=p.melee, ranged=p.ranged, move=p.move,
+        ki=p.ki, ki_limit=p.ki_limit, wounds=p.wounds,
+        traits=tuple(Trait(t.keyword, t.value, t.qualifier, t.text, t.range) for t in p.traits),
+        weapons=tuple(
+            Weapon(
+                name=w.name, kind=w.kind, strength=w.strength,
+                range={b: (float(v[0]), float(v[1])) for b, v in w.range.items()},
+                traits=tuple(w.traits), special_attacks=tuple(w.special_attacks),
+                special_defences=tuple(w.special_defences),
+            )
+            for w in p.weapons
+        ),
+        feats=tuple(p.feats),
+    )
+
+
+def load_profile_file(path: str | Path) -> list[Profile]:
+    """Read and validate one profile file (YAML, format ``bushido-profiles/1``).
+
+    Returns the profiles in file order. Bases are in mm, range bands in inches.
+
+    Raises:
+        ProfileError: the file cannot be read, is not valid YAML, or an entry is wrong
+            (missing field, wrong type, unknown Size, base not 30/40/50/60, NaN, duplicate
+            id ...). The message names the file, the entry and the problem.
+    """
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read file: {exc}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "file"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ProfileError(f"{path}: {where}: YAML syntax error: {problem}") from exc
+    try:
+        doc = _File.model_validate(data)
+    except ValidationError as exc:
+        raise ProfileError(_format_errors(path, data, exc)) from None
+    seen: set[str] = set()
+    for p in doc.profiles:
+        if p.id in seen:
+            raise ProfileError(f"{path}: profiles[id={p.id}]: duplicate id {p.id!r}")
+        seen.add(p.id)
+    return [_build(p, doc.faction) for p in doc.profiles]
+
+
+def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
+    """Load every ``*.yaml`` profile file of ``directory`` (default: the repository's
+    ``data/profiles``), keyed by profile id.
+
+    Raises:
+        ProfileError: a file is invalid (see :func:`load_profile_file`) or an id occurs in
+            two files (the message names both).
+    """
+    directory = Path(directory) if directory is not None else DEFAULT_DIRECTORY
+    profiles: dict[str, Profile] = {}
+    origin: dict[str, Path] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        for p in load_profile_file(path):
+            if p.id in profiles:
+                raise ProfileError(
+                    f"{path}: profiles[id={p.id}]: duplicate id {p.id!r} (also in {origin[p.id]})"
+                )
+            profiles[p.id] = p
+            origin[p.id] = path
+    return profiles
+
+
+def get_profile(id_or_name: str, directory: str | Path | None = None) -> Profile:
+    """The profile whose id or name equals ``id_or_name`` (case-insensitive).
+
+    Raises:
+        KeyError: no such profile; the message lists close matches.
+        ProfileError: a profile file is invalid.
+    """
+    profiles = load_profiles(directory)
+    key = id_or_name.strip().lower()
+    for p in profiles.values():
+        if key in (p.id, p.name.lower()):
+            return p
+    by_key = {k: p.id for p in profiles.values() for k in (p.id, p.name.lower())}
+    close = dict.fromkeys(by_key[k] for k in difflib.get_close_matches(key, by_key, n=10))
+    raise KeyError(f"unknown profile {id_or_name!r}; close matches: {', '.join(close) or 'none'}")

@@ -1,0 +1,1 @@
+"""Command line: ``python main.py`` (see :mod:`sim.cli.main`)."""

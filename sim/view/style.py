@@ -1,0 +1,124 @@
+"""The view's palette and drawing sizes (pure Python: no Panda3D).
+
+Colours are ``(r, g, b)`` floats in 0..1 as drawn on faces that look straight up under
+the view's lights (the lights are set so that a horizontal face shows its colour
+unchanged; walls come out darker). ``docs/view.md`` lists them for players.
+"""
+
+from __future__ import annotations
+
+from sim.geometry import Passage, Size, Visibility
+
+RGB = tuple[float, float, float]
+
+# ----------------------------------------------------------------------- table
+#: Window background around the table.
+BACKGROUND: RGB = (0.14, 0.15, 0.18)
+#: The table surface (sand).
+TABLE: RGB = (0.78, 0.70, 0.52)
+#: Thin grid lines every inch.
+GRID_MINOR: RGB = (0.66, 0.58, 0.42)
+#: Strong grid lines every 6 inches.
+GRID_MAJOR: RGB = (0.44, 0.36, 0.24)
+
+# --------------------------------------------------------------------- terrain
+#: One base colour per Passage (top faces). Difficult terrain is hatched with
+#: :data:`DIFFICULT_STRIPE`, Ideal terrain is tiled with :data:`IDEAL_GROUT`.
+PASSAGE: dict[Passage, RGB] = {
+    Passage.IMPASSABLE: (0.33, 0.33, 0.37),  # slate grey, solid
+    Passage.DIFFICULT: (0.60, 0.38, 0.76),   # violet, hatched
+    Passage.NORMAL: (0.40, 0.63, 0.27),      # moss green, plain
+    Passage.IDEAL: (0.93, 0.92, 0.86),       # pale stone, tiled
+}
+#: Dark diagonal stripes of Difficult terrain (hatching).
+DIFFICULT_STRIPE: RGB = (0.36, 0.20, 0.50)
+#: Grout lines between the tiles of Ideal terrain.
+IDEAL_GROUT: RGB = (0.66, 0.64, 0.58)
+#: Sloping sides of Enhancing terrain (raised ground, earthy green).
+ENHANCING_SLOPE: RGB = (0.47, 0.45, 0.24)
+#: Opacity of Obscuring terrain (translucent).
+OBSCURING_ALPHA: float = 0.45
+#: Open terrain is drawn at most this tall (inches): almost flush with the table.
+OPEN_MAX_HEIGHT: float = 0.05
+
+#: How each Visibility is drawn (the legend's words).
+VISIBILITY_MATERIAL: dict[Visibility, str] = {
+    Visibility.BLOCKING: "opaque block",
+    Visibility.OBSCURING: "translucent",
+    Visibility.ENHANCING: "raised mound",
+    Visibility.OPEN: "flat, flush",
+}
+#: How each Passage is drawn (the legend's words).
+PASSAGE_PATTERN: dict[Passage, str] = {
+    Passage.IMPASSABLE: "solid",
+    Passage.DIFFICULT: "hatched",
+    Passage.NORMAL: "plain",
+    Passage.IDEAL: "tiled",
+}
+
+# ---------------------------------------------------------------------- models
+#: Base and figure colour per player.
+PLAYER: dict[int, RGB] = {1: (0.86, 0.08, 0.10), 2: (0.10, 0.30, 0.95)}
+#: Facing arrow, front-arc ticks and the selection ring.
+MARK: RGB = (1.0, 1.0, 1.0)
+#: Base thickness, inches (about 3 mm).
+BASE_HEIGHT: float = 0.12
+#: Figure height (base top to head top) by Size, inches.
+FIGURE_HEIGHT: dict[Size, float] = {
+    Size.ZERO: 0.3,
+    Size.TINY: 0.6,
+    Size.SMALL: 1.2,
+    Size.MEDIUM: 1.6,
+    Size.LARGE: 2.2,
+    Size.HUGE: 3.0,
+}
+#: Figure radius as a fraction of the base radius (the rest of the base stays visible).
+FIGURE_RADIUS: float = 0.5
+
+# -------------------------------------------------------------------- overlays
+#: LoS line: visible and the target has no cover.
+LOS_CLEAR: RGB = (0.10, 0.95, 0.20)
+#: LoS line: visible but the target has cover.
+LOS_COVER: RGB = (1.00, 0.60, 0.00)
+#: No LoS: centre-to-centre line.
+LOS_NONE: RGB = (1.00, 0.05, 0.05)
+#: Zone of control fill (translucent).
+ZOC: RGB = (0.15, 0.85, 1.00)
+ZOC_ALPHA: float = 0.45
+#: Front arc half-disc (translucent) and arc line.
+ARC: RGB = (1.0, 1.0, 1.0)
+ARC_ALPHA: float = 0.22
+#: Half-length of the drawn front-arc line each side of the base centre, inches.
+ARC_REACH: float = 3.0
+#: Width of the drawn LoS ribbons, inches.
+LOS_WIDTH: float = 0.09
+#: Tape measure line.
+TAPE: RGB = (1.0, 1.0, 0.3)
+
+# --------------------------------------------------------------------- helpers
+def terrain_draw_height(piece) -> float:
+    """Height (inches) a terrain piece is drawn at: ``piece.height``, but at most
+    :data:`OPEN_MAX_HEIGHT` for Open pieces."""
+    if piece.visibility is Visibility.OPEN:
+        return min(float(piece.height), OPEN_MAX_HEIGHT)
+    return float(piece.height)
+
+
+def figure_height(size: Size) -> float:
+    """Figure height (inches) of a model of ``size`` (above its base)."""
+    return FIGURE_HEIGHT.get(Size(size), FIGURE_HEIGHT[Size.MEDIUM])
+
+
+def model_top(model) -> float:
+    """Height (inches) of the top of a standing model's head above the table."""
+    return BASE_HEIGHT + figure_height(model.size)
+
+
+def blend(top: RGB, under: RGB, alpha: float) -> RGB:
+    """``top`` drawn with ``alpha`` over ``under``."""
+    return tuple(alpha * t + (1 - alpha) * u for t, u in zip(top, under))  # type: ignore[return-value]
+
+
+def hex_colour(rgb: RGB) -> str:
+    """``#rrggbb`` for docs."""
+    return "#" + "".join(f"{round(c * 255):02x}" for c in rgb)

@@ -1,0 +1,44 @@
+"""Shared helpers for tests: build scenes in a few lines."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from sim.geometry import Body, Footprint, Passage, Piece, Scene, Size, Visibility, base_radius  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+
+
+def body(id, x, y, base=30, facing=0.0, size=None, **kw) -> Body:
+    """A model's base at ``(x, y)`` with the default size of its base."""
+    from sim.geometry import size_from_base
+
+    return Body(id, (float(x), float(y)), base_radius(base), size or size_from_base(base), float(facing), **kw)
+
+
+def piece(id, footprint, visibility="blocking", size="huge", passage="impassable") -> Piece:
+    return Piece(id, footprint, Visibility(visibility), Size.parse(size), Passage(passage))
+
+
+def rect(cx, cy, w, d, rot=0.0) -> Footprint:
+    return Footprint.rect((cx, cy), w, d, rot)
+
+
+def scene(*items) -> Scene:
+    bodies = [i for i in items if isinstance(i, Body)]
+    pieces = [i for i in items if isinstance(i, Piece)]
+    return Scene(bodies, pieces)
+
+
+@pytest.fixture
+def default_table():
+    from sim.table import load_table
+
+    return load_table()
