@@ -206,6 +206,10 @@ class Scene:
         self._piece_obstacles = {pid: Obstacle.from_footprint(pid, p.footprint) for pid, p in self.pieces.items()}
         self._body_obstacles = {bid: Obstacle.disc(bid, b.center, b.radius) for bid, b in self.bodies.items()}
         self._enhancing_under = {bid: self._enhancing_size(b.center) for bid, b in self.bodies.items()}
+        self._facing = {bid: (math.cos(math.radians(b.facing)), math.sin(math.radians(b.facing))) for bid, b in self.bodies.items()}
+        self._blockers_by_size: dict[Size, list[Obstacle]] = {}
+        self._piece_gap: dict[tuple[str, str], float] = {}
+        self._cover_cands: dict[str, list] = {}
 
     # -------------------------------------------------------------- helpers
     def _body(self, ref) -> Body:
@@ -227,16 +231,32 @@ class Scene:
     def blockers(self, threshold: Size, exclude: Sequence[str] = ()) -> list[Obstacle]:
         """Obstacles that block LoS for elements of size ``>= threshold``: Blocking
         terrain, and models not Prone, not Elsewhere, not in ``exclude``."""
-        out = [
-            self._piece_obstacles[pid]
-            for pid, p in self.pieces.items()
-            if p.visibility is Visibility.BLOCKING and p.size >= threshold
-        ]
-        for bid, b in self.bodies.items():
-            if bid in exclude or b.prone or b.elsewhere or b.size < threshold:
-                continue
-            out.append(self._body_obstacles[bid])
-        return out
+        base = self._blockers_by_size.get(threshold)
+        if base is None:
+            base = [
+                self._piece_obstacles[pid]
+                for pid, p in self.pieces.items()
+                if p.visibility is Visibility.BLOCKING and p.size >= threshold
+            ]
+            for bid, b in self.bodies.items():
+                if not (b.prone or b.elsewhere or b.size < threshold):
+                    base.append(self._body_obstacles[bid])
+            self._blockers_by_size[threshold] = base
+        if not exclude:
+            return list(base)
+        return [ob for ob in base if ob.key not in exclude]
+
+    def piece_gap(self, piece_id: str, body) -> float:
+        """Distance in inches from a terrain piece to a model's base (0 if they overlap;
+        rulings.md section 2). Cached per scene."""
+        B = self._body(body)
+        key = (piece_id, B.id)
+        got = self._piece_gap.get(key)
+        if got is None or self.bodies.get(B.id) is not B:
+            got = self.pieces[piece_id].footprint.distance_to_disc(B.center, B.radius)
+            if self.bodies.get(B.id) is B:
+                self._piece_gap[key] = got
+        return got
 
     def _region(self, origin: Body, target: Body, extra_discs=()) -> Region:
         arc = None if origin.aware else (origin.center, origin.facing_vector)
@@ -257,8 +277,8 @@ class Scene:
         O, T = self._body(origin), self._body(target)
         if O.aware:
             return True
-        rel = np.asarray(T.center) - np.asarray(O.center)
-        return float(rel @ O.facing_vector) + T.radius >= -EPS
+        fx, fy = self._facing.get(O.id) if self.bodies.get(O.id) is O else tuple(O.facing_vector)
+        return (T.center[0] - O.center[0]) * fx + (T.center[1] - O.center[1]) * fy + T.radius >= -EPS
 
     def point_in_arc(self, origin, p) -> bool:
         """Point ``p`` lies in ``origin``'s front arc (section 3)."""
@@ -329,15 +349,23 @@ class Scene:
         return CoverResult(False)
 
     def _cover_candidates(self, O: Body, T: Body):
+        if self.bodies.get(T.id) is T and self.bodies.get(O.id) is O:
+            cached = self._cover_cands.get(T.id)
+            if cached is None:
+                cached = self._cover_cands[T.id] = self._cover_candidates_uncached(None, T)
+            return [(k, ob) for k, ob in cached if k != O.id]
+        return self._cover_candidates_uncached(O, T)
+
+    def _cover_candidates_uncached(self, O: Body | None, T: Body):
         cands = []
         for pid, p in self.pieces.items():
             if p.visibility not in (Visibility.OBSCURING, Visibility.BLOCKING):
                 continue
-            d = p.footprint.distance_to_disc(T.center, T.radius)
+            d = self.piece_gap(pid, T)
             if within(d, COVER_RANGE):
                 cands.append((d, pid, self._piece_obstacles[pid]))
         for bid, b in self.bodies.items():
-            if b.construct and bid not in (O.id, T.id):
+            if b.construct and bid != T.id and (O is None or bid != O.id):
                 d = edge_distance(b.center, b.radius, T.center, T.radius)
                 if within(d, COVER_RANGE):
                     cands.append((d, bid, self._body_obstacles[bid]))

@@ -96,6 +96,65 @@ class Obstacle:
         """Edges of the polygon shrunk by ``2 * EPS`` (features for the cover test)."""
         return self._eroded_edges(2 * EPS)
 
+    @cached_property
+    def convex(self) -> bool:
+        """True for discs and convex polygons."""
+        if self.is_disc:
+            return True
+        v = self.vertices
+        e = np.roll(v, -1, axis=0) - v
+        cross = e[:, 0] * np.roll(e[:, 1], -1) - e[:, 1] * np.roll(e[:, 0], -1)
+        return bool(np.all(cross >= -1e-12) or np.all(cross <= 1e-12))
+
+    def disc_gap(self, x: float, y: float, r: float) -> float:
+        """Distance from the disc ``((x, y), r)`` to this obstacle shrunk by ``EPS``
+        (negative or zero when they meet)."""
+        cx, cy, rr, edges = self._py
+        if self.is_disc:
+            return math.hypot(x - cx, y - cy) - (rr - EPS) - r
+        inside = False
+        best = math.inf
+        for px, py, qx, qy in edges:
+            best = min(best, _seg_point_dist1(px, py, qx, qy, x, y))
+            if (py > y) != (qy > y) and x < px + (y - py) * (qx - px) / (qy - py):
+                inside = not inside
+        return -r if inside else best - r
+
+    @cached_property
+    def _py(self) -> tuple:
+        """Plain-float copies for the scalar fast path: (cx, cy, r, edges)."""
+        edges = ()
+        if not self.is_disc:
+            P, Q = self.block_edges
+            edges = tuple(zip(P[:, 0].tolist(), P[:, 1].tolist(), Q[:, 0].tolist(), Q[:, 1].tolist()))
+        return float(self.center[0]), float(self.center[1]), float(self.radius), edges
+
+    def crosses_one(self, ax: float, ay: float, bx: float, by: float) -> bool:
+        """Scalar :meth:`crosses` for one segment ``(ax, ay)-(bx, by)``."""
+        cx, cy, r, edges = self._py
+        d = _seg_point_dist1(ax, ay, bx, by, cx, cy)
+        if self.is_disc:
+            return d < r - EPS
+        if d >= r:  # bounding circle
+            return False
+        dx, dy = bx - ax, by - ay
+        for px, py, qx, qy in edges:
+            d1 = dx * (py - ay) - dy * (px - ax)
+            d2 = dx * (qy - ay) - dy * (qx - ax)
+            if d1 == 0 or d2 == 0 or (d1 > 0) == (d2 > 0):
+                continue
+            ex, ey = qx - px, qy - py
+            d3 = ex * (ay - py) - ey * (ax - px)
+            d4 = ex * (by - py) - ey * (bx - px)
+            if d3 != 0 and d4 != 0 and (d3 > 0) != (d4 > 0):
+                return True
+        mx, my = (ax + bx) * 0.5, (ay + by) * 0.5
+        inside = False
+        for px, py, qx, qy in edges:
+            if (py > my) != (qy > my) and mx < px + (my - py) * (qx - px) / (qy - py):
+                inside = not inside
+        return inside
+
     # predicates ------------------------------------------------------------------
     def crosses(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
         """Which segments ``[A[i], B[i]]`` cross the interior (shrunk by ``EPS``).
@@ -120,6 +179,13 @@ def _seg_point_dist(A: np.ndarray, B: np.ndarray, c: np.ndarray) -> np.ndarray:
     t = np.clip(np.where(L2 > _TINY, t, 0.0), 0.0, 1.0)
     closest = A + t[:, None] * AB
     return np.hypot(closest[:, 0] - c[0], closest[:, 1] - c[1])
+
+
+def _seg_point_dist1(ax, ay, bx, by, cx, cy) -> float:
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    t = 0.0 if L2 <= _TINY else min(1.0, max(0.0, ((cx - ax) * dx + (cy - ay) * dy) / L2))
+    return math.hypot(ax + t * dx - cx, ay + t * dy - cy)
 
 
 def _cross2(ax, ay, bx, by):
@@ -201,8 +267,35 @@ class Region:
         return pts[self.contains(pts)]
 
     @cached_property
+    def _py(self) -> tuple:
+        return tuple(map(tuple, self.discs.tolist())), tuple(map(tuple, self.halfplanes.tolist()))
+
+    def _contains1(self, x: float, y: float) -> bool:
+        discs, hps = self._py
+        for cx, cy, r in discs:
+            if math.hypot(x - cx, y - cy) > r + EPS:
+                return False
+        for nx, ny, d in hps:
+            if x * nx + y * ny < d - EPS:
+                return False
+        return True
+
+    @cached_property
     def point(self) -> np.ndarray | None:
         """A point inside the region, or ``None`` if the region is empty."""
+        discs, hps = self._py
+        if len(discs) == 1 and len(hps) <= 1:  # a base, perhaps cut by a front arc
+            cx, cy, r = discs[0]
+            if not hps:
+                return np.array([cx, cy])
+            nx, ny, d = hps[0]
+            s = cx * nx + cy * ny - d  # signed depth of the centre in the half-plane
+            if s >= 0:
+                return np.array([cx, cy])
+            if s + r < -EPS:
+                return None
+            k = (r - s) / 2 if s + r > 0 else -s  # halfway between the arc line and the rim
+            return np.array([cx + nx * k, cy + ny * k])
         cands = np.concatenate([self.discs[:, :2], self.corners])
         inside = cands[self.contains(cands)]
         if len(inside) == 0:
@@ -244,6 +337,29 @@ class Region:
             hi = np.where(neg, np.minimum(hi, t), hi)
             ok &= pos | neg | (rhs <= 0)
         return lo, hi, ok & (lo <= hi)
+
+    def interval_cols(self, px, py, ux, uy):
+        """Column form of :meth:`interval`: ``(lo, hi, ok)`` for lines ``p + t u``."""
+        lo = np.full(len(px), -np.inf)
+        hi = np.full(len(px), np.inf)
+        discs, hps = self._py
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for cx, cy, r in discs:
+                wx, wy = px - cx, py - cy
+                b = ux * wx + uy * wy
+                sq = np.sqrt(b * b - (wx * wx + wy * wy - (r + EPS) ** 2))
+                lo = np.maximum(lo, -b - sq)  # NaN propagates: no intersection
+                hi = np.minimum(hi, -b + sq)
+            for nx, ny, d in hps:
+                nu = ux * nx + uy * ny
+                t = ((d - EPS) - (px * nx + py * ny)) / nu
+                lo = np.where(nu > _TINY, np.maximum(lo, t), lo)
+                hi = np.where(nu < -_TINY, np.minimum(hi, t), hi)
+                flat = np.abs(nu) <= _TINY
+                if flat.any():
+                    out = flat & (px * nx + py * ny < d - EPS)
+                    lo = np.where(out, np.nan, lo)
+            return lo, hi, lo <= hi
 
     def boundary_lines(self) -> tuple[np.ndarray, np.ndarray]:
         """The half-planes' boundary lines as ``(p0, u)``, each ``(h, 2)``."""
@@ -320,58 +436,79 @@ def _segments_line(P, Q, n, d) -> np.ndarray:
 
 
 # ------------------------------------------------------------------- common tangents
+_S = np.array([[1.0], [1.0], [-1.0], [-1.0]])
+_SIG = np.array([[1.0], [-1.0], [1.0], [-1.0]])
+
+
+def _tangent_columns(ax, ay, ar, bx, by, br, both_sides: bool = True):
+    """Common tangents of circles ``(ax, ay, ar)`` and ``(bx, by, br)`` (1-D arrays).
+
+    Returns line columns ``(px, py, ux, uy)``: a point on each line and its unit
+    direction. Impossible tangents come out as NaN (dropped later by comparisons).
+    With ``both_sides=False`` only the two lines with ``s = +1`` are made (enough when
+    one circle is a point).
+    """
+    vx, vy = ax - bx, ay - by
+    L2 = vx * vx + vy * vy
+    S, SIG = (_S, _SIG) if both_sides else (_S[:2], _SIG[:2])
+    k = ar - S * br
+    h2 = L2 - k * k
+    with np.errstate(invalid="ignore", divide="ignore"):
+        h = np.sqrt(np.where(h2 > -1e-12, np.maximum(h2, 0.0), np.nan))
+        nx = (k * vx - SIG * h * vy) / L2
+        ny = (k * vy + SIG * h * vx) / L2
+    d = nx * ax + ny * ay - ar
+    return (nx * d).ravel(), (ny * d).ravel(), (-ny).ravel(), nx.ravel()
+
+
 def common_tangents(C1: np.ndarray, R1: np.ndarray, C2: np.ndarray, R2: np.ndarray):
     """All common tangent lines of circle pairs ``(C1[i], R1[i])``, ``(C2[i], R2[i])``.
 
-    Radii may be 0 (points): two points give one line, a point and a circle two, two
-    circles up to four. Pairs with coincident centres give none.
+    Radii may be 0 (points). Pairs with coincident centres, and tangents that do not
+    exist (one circle inside the other), give no line.
 
     Returns:
         ``(p0, u)``: a point on each line and its unit direction, each ``(n, 2)``.
     """
-    v = C1 - C2
-    L2 = np.einsum("ij,ij->i", v, v)
-    good = L2 > _TINY
-    v, L2, C1, R1, R2 = v[good], L2[good], C1[good], R1[good], R2[good]
-    vperp = np.stack([-v[:, 1], v[:, 0]], axis=1)
-    has_point = (R1 <= 0) | (R2 <= 0)
-    both_points = (R1 <= 0) & (R2 <= 0)
-    P0, U = [], []
-    for s in (1.0, -1.0):
-        k = R1 - s * R2
-        h2 = L2 - k * k
-        ok = h2 >= -1e-12
-        if s < 0:
-            ok &= ~has_point  # same lines as s = +1
-        h = np.sqrt(np.maximum(h2[ok], 0.0))
-        kk, vv, vp, LL, cc, rr = k[ok], v[ok], vperp[ok], L2[ok], C1[ok], R1[ok]
-        bp = both_points[ok]
-        for sig in (1.0, -1.0):
-            keep = ~bp if sig < 0 else np.ones(len(kk), dtype=bool)
-            n = (kk[keep, None] * vv[keep] + sig * h[keep, None] * vp[keep]) / LL[keep, None]
-            d = np.einsum("ij,ij->i", n, cc[keep]) - rr[keep]
-            P0.append(n * d[:, None])
-            U.append(np.stack([-n[:, 1], n[:, 0]], axis=1))
-    if not P0:
-        return np.zeros((0, 2)), np.zeros((0, 2))
-    return np.concatenate(P0), np.concatenate(U)
+    C1, C2 = np.asarray(C1, float), np.asarray(C2, float)
+    px, py, ux, uy = _tangent_columns(C1[:, 0], C1[:, 1], np.asarray(R1, float), C2[:, 0], C2[:, 1], np.asarray(R2, float))
+    ok = np.isfinite(px) & np.isfinite(py) & np.isfinite(ux)
+    return np.column_stack([px[ok], py[ok]]), np.column_stack([ux[ok], uy[ok]])
 
 
-def _pair_tangents(F: np.ndarray, G: np.ndarray | None = None):
-    """Common tangents of every pair of feature circles (rows ``(x, y, r)``).
+def _candidate_lines(pts: np.ndarray, circ: np.ndarray, extra_lines=()):
+    """Critical lines of the features: through every pair of points, tangent to every
+    pair of circles and to every circle-point pair, plus ``extra_lines``.
 
-    With one array: all pairs ``i < j`` of ``F``. With two: every ``F`` row with every
-    ``G`` row.
+    Args:
+        pts: ``(p, 2)`` point features.
+        circ: ``(c, 3)`` circle features ``(x, y, r)``, ``r > 0``.
+        extra_lines: ``(px, py, ux, uy)`` column tuples to append.
+
+    Returns:
+        Line columns ``(px, py, ux, uy)``.
     """
-    if G is None:
-        i, j = np.triu_indices(len(F), k=1)
-        A, B = F[i], F[j]
-    else:
-        A = np.repeat(F, len(G), axis=0)
-        B = np.tile(G, (len(F), 1))
-    if len(A) == 0:
-        return np.zeros((0, 2)), np.zeros((0, 2))
-    return common_tangents(A[:, :2], A[:, 2], B[:, :2], B[:, 2])
+    cols = [list(t) for t in extra_lines]
+    if len(pts) >= 2:
+        i, j = np.triu_indices(len(pts), k=1)
+        x0, y0 = pts[i, 0], pts[i, 1]
+        dx, dy = pts[j, 0] - x0, pts[j, 1] - y0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            L = np.hypot(dx, dy)
+            cols.append([x0, y0, dx / L, dy / L])
+    if len(circ) >= 2:
+        i, j = np.triu_indices(len(circ), k=1)
+        A, B = circ[i], circ[j]
+        cols.append(_tangent_columns(A[:, 0], A[:, 1], A[:, 2], B[:, 0], B[:, 1], B[:, 2]))
+    if len(circ) and len(pts):
+        cx = np.repeat(circ, len(pts), axis=0)
+        qx = np.tile(pts, (len(circ), 1))
+        zeros = np.zeros(len(qx))
+        cols.append(_tangent_columns(cx[:, 0], cx[:, 1], cx[:, 2], qx[:, 0], qx[:, 1], zeros, both_sides=False))
+    if not cols:
+        e = np.zeros(0)
+        return e, e, e, e
+    return tuple(np.concatenate([c[k] for c in cols]) for k in range(4))
 
 
 # -------------------------------------------------------------------------- answers
@@ -407,63 +544,240 @@ def _relevant(obstacles: Sequence[Obstacle], c0, r0, c1, r1) -> list[Obstacle]:
     (which contains the convex hull of both discs)."""
     if not obstacles:
         return []
-    seg = c1 - c0
-    L2 = float(seg @ seg)
-    reach = max(r0, r1)
+    ax, ay, bx, by = float(c0[0]), float(c0[1]), float(c1[0]), float(c1[1])
+    reach = max(r0, r1) + EPS
     out = []
     for ob in obstacles:
-        w = ob.center - c0
-        t = 0.0 if L2 < _TINY else min(1.0, max(0.0, float(w @ seg) / L2))
-        dist = math.hypot(*(w - t * seg))
-        if dist < ob.radius + reach + EPS:
+        cx, cy, r, _ = ob._py
+        if _seg_point_dist1(ax, ay, bx, by, cx, cy) < r + reach:
             out.append(ob)
     return out
 
 
-def _evaluate(p0, u, src_c, src_r, region: Region, blockers, must_cross):
-    """Check candidate lines ``p0 + t u``.
+def _outer_tangents(c0, r0: float, c1, r1: float):
+    """The two outer common tangent segments of two discs, from the tangent point on
+    the first to the tangent point on the second: ``[((x, y), (x, y)), ...]``."""
+    x0, y0, x1, y1 = float(c0[0]), float(c0[1]), float(c1[0]), float(c1[1])
+    dx, dy = x1 - x0, y1 - y0
+    L = math.hypot(dx, dy)
+    if L <= abs(r1 - r0) + _TINY:
+        return []
+    ex, ey = dx / L, dy / L
+    cos_a = (r0 - r1) / L  # normal n = cos_a * e + sin_a * e_perp
+    sin_a = math.sqrt(max(0.0, 1.0 - cos_a * cos_a))
+    out = []
+    for sg in (1.0, -1.0):
+        nx = cos_a * ex - sg * sin_a * ey
+        ny = cos_a * ey + sg * sin_a * ex
+        out.append(((x0 + r0 * nx, y0 + r0 * ny), (x1 + r1 * nx, y1 + r1 * ny)))
+    return out
 
-    Returns ``(A, B, blocked_by)``: the witness segment (or ``None``) and the keys of
-    obstacles that blocked at least one valid candidate.
+
+def _separating(blockers, src_c, src_r: float, kc, kr: float):
+    """A convex blocker that cuts every segment between the two discs, or ``None``.
+
+    If a convex obstacle (shrunk by EPS) meets both outer common tangent segments of
+    the discs and touches neither disc, the chord between those two meeting points lies
+    inside it and splits the discs' convex hull with one disc on each side: every
+    segment from one disc to the other crosses the obstacle. A sufficient, exact
+    certificate that there is no sight line; it saves the full search for the common
+    case of a house or a large base in the way.
     """
-    o_lo, o_hi, o_ok = _disc_interval(p0, u, src_c[0], src_c[1], src_r + EPS)
-    k_lo, k_hi, k_ok = region.interval(p0, u)
-    valid = o_ok & k_ok
-    if not valid.any():
+    tangents = _outer_tangents(src_c, src_r, kc, kr)
+    if len(tangents) != 2:
+        return None
+    (a1, b1), (a2, b2) = tangents
+    sx, sy, kx, ky = float(src_c[0]), float(src_c[1]), float(kc[0]), float(kc[1])
+    for ob in blockers:
+        if not ob.convex:
+            continue
+        if not ob.crosses_one(a1[0], a1[1], b1[0], b1[1]) or not ob.crosses_one(a2[0], a2[1], b2[0], b2[1]):
+            continue
+        if ob.disc_gap(sx, sy, src_r) > EPS and ob.disc_gap(kx, ky, kr) > EPS:
+            return ob
+    return None
+
+
+def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
+    """Whether the obstacle (shrunk by EPS) meets the convex hull of the two discs.
+
+    Conservative: may answer True for an obstacle that only comes near the hull."""
+    sx, sy, kx, ky = float(src_c[0]), float(src_c[1]), float(kc[0]), float(kc[1])
+    if ob.disc_gap(sx, sy, src_r) <= EPS or ob.disc_gap(kx, ky, kr) <= EPS:
+        return True
+    tangents = _outer_tangents(src_c, src_r, kc, kr)
+    if len(tangents) != 2:
+        return True
+    (a1, b1), (a2, b2) = tangents
+    quad = [a1, b1, b2, a2]
+    cx, cy, r, edges = ob._py
+    # obstacle centre (or, for polygons, a vertex) inside the quad, or an edge crossing it
+    probe = [(cx, cy)] if ob.is_disc else [(e[0], e[1]) for e in edges]
+    for x, y in probe:
+        sgn = [(q2[0] - q1[0]) * (y - q1[1]) - (q2[1] - q1[1]) * (x - q1[0]) for q1, q2 in zip(quad, quad[1:] + quad[:1])]
+        if all(v >= 0 for v in sgn) or all(v <= 0 for v in sgn):
+            return True
+    for q1, q2 in zip(quad, quad[1:] + quad[:1]):
+        if ob.crosses_one(q1[0], q1[1], q2[0], q2[1]):
+            return True
+        if ob.is_disc and _seg_point_dist1(q1[0], q1[1], q2[0], q2[1], cx, cy) < r - EPS:
+            return True
+    return False
+
+
+def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross):
+    """Columns of a few lines likely to be clear: from the centre and the two side
+    points of the source base to the centre and side points of the region, the four
+    common tangents of the two discs, and lines from the source to the cover piece's
+    corners."""
+    sx, sy = float(src_c[0]), float(src_c[1])
+    q = region.point
+    qx, qy = float(q[0]), float(q[1])
+    dx, dy = qx - sx, qy - sy
+    L = math.hypot(dx, dy) or 1.0
+    ex, ey = -dy / L, dx / L
+    src = [(sx, sy), (sx + src_r * ex, sy + src_r * ey), (sx - src_r * ex, sy - src_r * ey)]
+    dst = [(qx, qy), (qx + kr * ex, qy + kr * ey), (qx - kr * ex, qy - kr * ey)]
+    if must_cross is not None:
+        mc = must_cross
+        if mc.is_disc:
+            cx, cy, r, _ = mc._py
+            dst += [(cx, cy), (cx + r * ex, cy + r * ey), (cx - r * ex, cy - r * ey)]
+        else:
+            dst += [tuple(v) for v in mc.cross_edges[0].tolist()]
+    A = np.repeat(np.asarray(src, float), len(dst), axis=0)
+    B = np.tile(np.asarray(dst, float), (len(src), 1))
+    dx, dy = B[:, 0] - A[:, 0], B[:, 1] - A[:, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        Ls = np.hypot(dx, dy)
+        through = (A[:, 0], A[:, 1], dx / Ls, dy / Ls)
+    tang = _tangent_columns(np.array([sx]), np.array([sy]), np.array([src_r]),
+                            np.array([float(kc[0])]), np.array([float(kc[1])]), np.array([kr]))
+    return tuple(np.concatenate([through[k], tang[k]]) for k in range(4))
+
+
+def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
+    """Scalar test of the line from the source centre through ``region.point``.
+
+    Returns the witness ``(A, B)`` or ``None``.
+    """
+    sx, sy = float(src_c[0]), float(src_c[1])
+    q = region.point
+    ux, uy = float(q[0]) - sx, float(q[1]) - sy
+    L = math.hypot(ux, uy)
+    ux, uy = (ux / L, uy / L) if L > _TINY else (1.0, 0.0)
+    lo, hi = -math.inf, math.inf
+    discs, hps = region._py
+    for cx, cy, r in discs:
+        wx, wy = sx - cx, sy - cy
+        b = ux * wx + uy * wy
+        disc = b * b - (wx * wx + wy * wy - (r + EPS) ** 2)
+        if disc < 0:
+            return None
+        root = math.sqrt(disc)
+        lo, hi = max(lo, -b - root), min(hi, -b + root)
+    for nx, ny, d in hps:
+        nu = nx * ux + ny * uy
+        rhs = (d - EPS) - (nx * sx + ny * sy)
+        if nu > _TINY:
+            lo = max(lo, rhs / nu)
+        elif nu < -_TINY:
+            hi = min(hi, rhs / nu)
+        elif rhs > 0:
+            return None
+    if lo > hi:
+        return None
+    o_lo, o_hi = -src_r - EPS, src_r + EPS
+    if max(o_lo, lo) <= min(o_hi, hi):
+        ta = tb = max(o_lo, lo)
+    elif o_hi < lo:
+        ta, tb = o_hi, lo
+    else:
+        ta, tb = o_lo, hi
+    ax, ay, bx, by = sx + ta * ux, sy + ta * uy, sx + tb * ux, sy + tb * uy
+    for ob in blockers:
+        if ob.crosses_one(ax, ay, bx, by):
+            return None
+    if must_cross is not None:
+        e_lo, e_hi = min(o_lo, lo), max(o_hi, hi)
+        if not must_cross.crosses_one(sx + e_lo * ux, sy + e_lo * uy, sx + e_hi * ux, sy + e_hi * uy):
+            return None
+    return (ax, ay), (bx, by)
+
+
+def _seg_point_dist_cols(ax, ay, bx, by, cx: float, cy: float):
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(((cx - ax) * dx + (cy - ay) * dy) / L2, 0.0, 1.0)
+    t = np.where(L2 > _TINY, t, 0.0)
+    return np.hypot(ax + t * dx - cx, ay + t * dy - cy)
+
+
+def _crosses_cols(ob: Obstacle, ax, ay, bx, by):
+    """Column form of :meth:`Obstacle.crosses` (1-D arrays of endpoints)."""
+    cx, cy, r, _ = ob._py
+    d = _seg_point_dist_cols(ax, ay, bx, by, cx, cy)
+    if ob.is_disc:
+        return d < r - EPS
+    out = np.zeros(len(ax), dtype=bool)
+    near = np.flatnonzero(d < r)
+    if len(near) == 0:
+        return out
+    P, Q = ob.block_edges
+    if len(P) == 0:
+        return out
+    A = np.column_stack([ax[near], ay[near]])
+    B = np.column_stack([bx[near], by[near]])
+    out[near] = _seg_meets_polygon(A, B, P, Q)
+    return out
+
+
+def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
+    """Check candidate lines given as columns ``(px, py, ux, uy)``.
+
+    Returns ``(A, B, blocked_by)``: the witness segment endpoints (or ``None``) and
+    the keys of obstacles that blocked at least one valid candidate.
+    """
+    px, py, ux, uy = cols
+    sx, sy = float(src_c[0]), float(src_c[1])
+    with np.errstate(invalid="ignore"):
+        wx, wy = px - sx, py - sy
+        b = ux * wx + uy * wy
+        sq = np.sqrt(b * b - (wx * wx + wy * wy - (src_r + EPS) ** 2))
+        o_lo, o_hi = -b - sq, -b + sq
+        lo, hi, ok = region.interval_cols(px, py, ux, uy)
+        valid = ok & (o_lo <= o_hi)
+    idx = np.flatnonzero(valid)
+    if len(idx) == 0:
         return None, None, ()
-    p0, u = p0[valid], u[valid]
-    o_lo, o_hi, k_lo, k_hi = o_lo[valid], o_hi[valid], k_lo[valid], k_hi[valid]
-    overlap = np.maximum(o_lo, k_lo) <= np.minimum(o_hi, k_hi)
-    o_first = o_hi < k_lo
-    t_in = np.maximum(o_lo, k_lo)
+    px, py, ux, uy = px[idx], py[idx], ux[idx], uy[idx]
+    o_lo, o_hi, lo, hi = o_lo[idx], o_hi[idx], lo[idx], hi[idx]
+    t_in = np.maximum(o_lo, lo)
+    overlap = t_in <= np.minimum(o_hi, hi)
+    o_first = o_hi < lo
     ta = np.where(overlap, t_in, np.where(o_first, o_hi, o_lo))
-    tb = np.where(overlap, t_in, np.where(o_first, k_lo, k_hi))
-    A = p0 + ta[:, None] * u
-    B = p0 + tb[:, None] * u
-    alive = np.arange(len(A))
+    tb = np.where(overlap, t_in, np.where(o_first, lo, hi))
+    ax, ay, bx, by = px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy
+    alive = np.arange(len(ax))
     blocked_by = []
     for ob in blockers:
-        a, b = A[alive], B[alive]
-        near = _seg_point_dist(a, b, ob.center) < ob.radius
-        if not near.any():
-            continue
-        m = np.zeros(len(alive), dtype=bool)
-        m[near] = ob.crosses(a[near], b[near])
+        m = _crosses_cols(ob, ax[alive], ay[alive], bx[alive], by[alive])
         if m.any():
             blocked_by.append(ob.key)
             alive = alive[~m]
             if len(alive) == 0:
                 return None, None, tuple(blocked_by)
     if must_cross is not None:
-        e_lo = np.minimum(o_lo[alive], k_lo[alive])
-        e_hi = np.maximum(o_hi[alive], k_hi[alive])
-        pa, ua = p0[alive], u[alive]
-        hit = must_cross.crosses(pa + e_lo[:, None] * ua, pa + e_hi[:, None] * ua)
+        e_lo = np.minimum(o_lo[alive], lo[alive])
+        e_hi = np.maximum(o_hi[alive], hi[alive])
+        qx, qy, vx, vy = px[alive], py[alive], ux[alive], uy[alive]
+        hit = _crosses_cols(must_cross, qx + e_lo * vx, qy + e_lo * vy, qx + e_hi * vx, qy + e_hi * vy)
         alive = alive[hit]
         if len(alive) == 0:
             return None, None, tuple(blocked_by)
     i = alive[0]
-    return A[i], B[i], tuple(blocked_by)
+    return (float(ax[i]), float(ay[i])), (float(bx[i]), float(by[i])), tuple(blocked_by)
 
 
 def _boundary_points(ob: Obstacle, src_c, src_r, region: Region, shrink: float) -> list:
@@ -487,7 +801,9 @@ def _boundary_points(ob: Obstacle, src_c, src_r, region: Region, shrink: float) 
 
 
 def _overlaps(ob: Obstacle, c, r) -> bool:
-    return math.dist(ob.center, c) < ob.radius + r + EPS
+    if math.dist(ob.center, c) >= ob.radius + r + EPS:
+        return False
+    return ob.disc_gap(float(c[0]), float(c[1]), r) <= 2 * EPS
 
 
 def find_sight_line(
@@ -517,60 +833,59 @@ def find_sight_line(
         return SightSearch(None)
     kc, kr = region.bounding_disc
     blockers = _relevant(obstacles, src_c, src_r, kc, kr)
-    if must_cross is not None and not _relevant([must_cross], src_c, src_r, kc, kr):
+    if must_cross is not None and not _meets_hull(must_cross, src_c, src_r, kc, kr):
         return SightSearch(None)
 
     # Stage 1: the line from the source centre to a central point of the region.
-    q = region.point
-    d = q - src_c
-    nd = math.hypot(*d)
-    total = 0
-    if nd > _TINY:
-        p0, u = src_c[None], (d / nd)[None]
-    else:
-        p0, u = src_c[None], np.array([[1.0, 0.0]])
-    a, b, _ = _evaluate(p0, u, src_c, src_r, region, blockers, must_cross)
-    total += 1
+    total = 1
+    hit = _stage1(src_c, src_r, region, blockers, must_cross)
+    if hit is not None:
+        return SightSearch(SightLine(*hit), (), total)
+
+    # Stage 1.5: a few likely lines (edges of both bases, common tangents, and for
+    # cover the corners of the piece).
+    cols = _likely_lines(src_c, src_r, region, kc, kr, must_cross)
+    total += len(cols[0])
+    a, b, _ = _evaluate(cols, src_c, src_r, region, blockers, must_cross)
     if a is not None:
-        return SightSearch(SightLine(_pt(a), _pt(b)), (), total)
-    if not blockers and must_cross is None:  # pragma: no cover - stage 1 always succeeds
-        return SightSearch(SightLine(tuple(src_c), tuple(q)), (), total)
+        return SightSearch(SightLine(a, b), (), total)
+
+    # A single convex blocker across the whole corridor: no line at all.
+    sep = _separating(blockers, src_c, src_r, kc, kr)
+    if sep is not None:
+        return SightSearch(None, (sep.key,), total)
 
     # Stage 2: every critical line.
-    feats = [np.array([[src_c[0], src_c[1], src_r]]), region.discs]
-    corners = region.corners
-    if len(corners):
-        feats.append(np.column_stack([corners, np.zeros(len(corners))]))
-    extra_pts: list = []
+    circ = [(float(src_c[0]), float(src_c[1]), src_r)] if src_r > 0 else []
+    pts: list = [] if src_r > 0 else [(float(src_c[0]), float(src_c[1]))]
+    for cx, cy, r in region._py[0]:
+        (circ.append((cx, cy, r)) if r > 0 else pts.append((cx, cy)))
+    pts.extend(region.corners.tolist())
     for ob in blockers:
         if ob.is_disc:
-            feats.append(np.array([[ob.center[0], ob.center[1], ob.radius]]))
+            circ.append(ob._py[:3])
         else:
-            feats.append(np.column_stack([ob.vertices, np.zeros(len(ob.vertices))]))
+            pts.extend(ob.vertices.tolist())
         if _overlaps(ob, src_c, src_r) or _overlaps(ob, kc, kr):
-            extra_pts.extend(_boundary_points(ob, src_c, src_r, region, 0.0))
+            pts.extend(_boundary_points(ob, src_c, src_r, region, 0.0))
     if must_cross is not None:
         mc = must_cross
         if mc.is_disc:
-            feats.append(np.array([[mc.center[0], mc.center[1], max(mc.radius - 2 * EPS, 0.0)]]))
+            cx, cy, r, _ = mc._py
+            circ.append((cx, cy, max(r - 2 * EPS, 0.0)))
         else:
-            P, _ = mc.cross_edges
-            if len(P):
-                feats.append(np.column_stack([P, np.zeros(len(P))]))
+            pts.extend(mc.cross_edges[0].tolist())
         if _overlaps(mc, src_c, src_r) or _overlaps(mc, kc, kr):
-            extra_pts.extend(_boundary_points(mc, src_c, src_r, region, 2 * EPS))
-    if extra_pts:
-        ep = np.asarray(extra_pts, float).reshape(-1, 2)
-        feats.append(np.column_stack([ep, np.zeros(len(ep))]))
-    F = np.concatenate(feats)
-    p0, u = _pair_tangents(F)
+            pts.extend(_boundary_points(mc, src_c, src_r, region, 2 * EPS))
+    P = np.asarray(pts, float).reshape(-1, 2)
+    C = np.asarray(circ, float).reshape(-1, 3)
     lp0, lu = region.boundary_lines()
-    if len(lp0):
-        p0, u = np.concatenate([p0, lp0]), np.concatenate([u, lu])
-    total += len(p0)
-    a, b, why = _evaluate(p0, u, src_c, src_r, region, blockers, must_cross)
+    extra = [(lp0[:, 0], lp0[:, 1], lu[:, 0], lu[:, 1])] if len(lp0) else []
+    cols = _candidate_lines(P, C, extra)
+    total += len(cols[0])
+    a, b, why = _evaluate(cols, src_c, src_r, region, blockers, must_cross)
     if a is not None:
-        return SightSearch(SightLine(_pt(a), _pt(b)), (), total)
+        return SightSearch(SightLine(a, b), (), total)
     return SightSearch(None, why, total)
 
 

@@ -104,14 +104,43 @@ def terrain_draw_height(piece) -> float:
     return float(piece.height)
 
 
+def plateau_inset(footprint, height: float) -> tuple[float, float]:
+    """``(inset, inner)`` of an Enhancing mound drawn on ``footprint``: its flat top is the
+    footprint shrunk towards its centroid by ``inset`` inches (``inner`` is the distance
+    from the centroid to the footprint's edge). ``(0, 0)`` when the centroid is outside."""
+    shape = footprint.shape
+    c = shape.centroid
+    if not shape.contains(c):
+        return 0.0, 0.0
+    inner = float(shape.exterior.distance(c))
+    return min(0.8 * height, 0.35 * inner), inner
+
+
+def ground_height(table, x: float, y: float) -> float:
+    """Height (inches) of the drawn ground at ``(x, y)``: the table (0), or the surface of
+    an Enhancing mound (raised ground) models stand on."""
+    from shapely.geometry import Point
+
+    z = 0.0
+    p = Point(float(x), float(y))
+    for t in table.terrain:
+        if t.visibility is not Visibility.ENHANCING or not t.footprint.contains_point((x, y)):
+            continue
+        h = terrain_draw_height(t)
+        inset, _ = plateau_inset(t.footprint, h)
+        depth = float(t.footprint.shape.exterior.distance(p))
+        z = max(z, h if inset <= 0 else h * min(1.0, depth / inset))
+    return z
+
+
 def figure_height(size: Size) -> float:
     """Figure height (inches) of a model of ``size`` (above its base)."""
     return FIGURE_HEIGHT.get(Size(size), FIGURE_HEIGHT[Size.MEDIUM])
 
 
-def model_top(model) -> float:
-    """Height (inches) of the top of a standing model's head above the table."""
-    return BASE_HEIGHT + figure_height(model.size)
+def model_top(model, ground: float = 0.0) -> float:
+    """Height (inches) of the top of a standing model's head standing at ``ground``."""
+    return ground + BASE_HEIGHT + figure_height(model.size)
 
 
 def blend(top: RGB, under: RGB, alpha: float) -> RGB:

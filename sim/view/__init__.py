@@ -1,0 +1,109 @@
+"""The 3D view of a table (Panda3D): an onscreen window or offscreen software rendering.
+
+Both are configurations of one scene builder (:class:`sim.view.scene3d.TableScene`).
+This module imports Panda3D only inside its functions, so it can be imported on
+machines without a display (or without Panda3D at all).
+
+Coordinates are table inches (x right, y away from player 1, z up); facings in degrees.
+See ``docs/view.md`` for the palette and the controls.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+CAMERAS = ("oblique", "top")
+
+__all__ = ["CAMERAS", "has_display", "project_points", "render_png", "run_interactive"]
+
+
+def has_display() -> bool:
+    """True when an onscreen window can be opened (Linux/BSD: ``DISPLAY`` or
+    ``WAYLAND_DISPLAY`` is set; Windows and macOS: always)."""
+    if sys.platform.startswith(("win", "darwin")):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _check(table, selected, camera, width, height) -> None:
+    if camera not in CAMERAS:
+        raise ValueError(f"unknown camera {camera!r} (expected one of: {', '.join(CAMERAS)})")
+    if int(width) < 64 or int(height) < 64:
+        raise ValueError(f"image size must be at least 64x64 pixels, not {width}x{height}")
+    if selected is not None:
+        table.model(selected)  # KeyError naming the known ids
+
+
+def render_png(table, path, *, selected: str | None = None, width: int = 1280, height: int = 960,
+               camera: str = "oblique", return_projector: bool = False):
+    """Render ``table`` offscreen with the software renderer and write a PNG to ``path``.
+
+    Works headless (no X server, no GPU) and can be called repeatedly in one process.
+
+    Args:
+        table: a :class:`sim.table.Table`.
+        path: output PNG file (parent folders are created).
+        selected: id of the model whose LoS lines, ZoC and front arc are drawn.
+        width, height: image size in pixels.
+        camera: ``"oblique"`` (3/4 view from player 1's side) or ``"top"``
+            (orthographic, straight down, +y up).
+        return_projector: also return a function mapping table points (n, 3) in inches
+            to pixel coordinates (n, 2) of this image (see :func:`project_points`).
+
+    Returns:
+        The PNG's :class:`~pathlib.Path`, or ``(path, projector)`` with ``return_projector``.
+
+    Raises:
+        ValueError: unknown camera or a too small image. KeyError: unknown ``selected``.
+        RuntimeError: Panda3D's software renderer cannot open an offscreen buffer.
+    """
+    _check(table, selected, camera, width, height)
+    from .offscreen import render_png as _render
+
+    out, setup = _render(table, path, selected=selected, width=int(width), height=int(height), camera=camera)
+    if return_projector:
+        return out, lambda points: setup.project(points, int(width), int(height))
+    return out
+
+
+def project_points(table, points, camera: str = "oblique", width: int = 1280, height: int = 960) -> np.ndarray:
+    """Pixel coordinates of table points in the image :func:`render_png` makes with the
+    same ``camera``, ``width`` and ``height``.
+
+    Args:
+        points: ``(n, 3)`` (or one ``(3,)``) table points ``(x, y, z)`` in inches.
+
+    Returns:
+        ``(n, 2)`` float array ``(column, row)``: x to the right and y down from the
+        image's top-left corner; NaN for points behind the camera. Needs Panda3D (no
+        window).
+    """
+    _check(table, None, camera, width, height)
+    from .camera import setup_camera
+
+    return setup_camera(table, camera, int(width), int(height)).project(points, int(width), int(height))
+
+
+def run_interactive(table, *, selected: str | None = None) -> None:
+    """Open a window on ``table`` and run until it is closed or ``escape`` is pressed.
+
+    Controls: left-drag orbit, right- or middle-drag pan, wheel zoom, click a model to
+    select it (click the table to clear), ``t`` toggles the tape measure (then click two
+    points or models), ``l`` toggles the legend, ``c`` resets the camera, ``escape`` quits.
+
+    Raises:
+        KeyError: unknown ``selected``. RuntimeError: no window can be opened.
+    """
+    if selected is not None:
+        table.model(selected)
+    from .app import TableApp
+
+    app = TableApp(table, selected=selected)
+    try:
+        app.run()
+    finally:
+        app.close()

@@ -1,0 +1,106 @@
+"""Offscreen rendering with Panda3D's software renderer (``p3tinydisplay``).
+
+No ShowBase and no window: one ``TinyOffscreenGraphicsPipe`` per process, and a fresh
+offscreen buffer, scene graph and cameras for each picture, so :func:`render_png` can be
+called any number of times in one process and needs no X server or GPU.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from panda3d.core import (
+    Camera,
+    Filename,
+    FrameBufferProperties,
+    GraphicsEngine,
+    GraphicsPipe,
+    GraphicsPipeSelection,
+    LColor,
+    NodePath,
+    OrthographicLens,
+    PNMImage,
+    WindowProperties,
+    load_prc_file_data,
+)
+
+from . import style
+from .camera import CameraSetup, setup_camera
+from .scene3d import TableScene, build_legend
+
+_PIPE = None
+
+
+def _pipe():
+    global _PIPE
+    if _PIPE is None:
+        load_prc_file_data(
+            "bushido-offscreen",
+            "load-display p3tinydisplay\n"
+            "window-type offscreen\n"
+            "audio-library-name null\n"
+            "notify-level-x11display fatal\n"
+            "notify-level-device fatal\n",
+        )
+        pipe = GraphicsPipeSelection.get_global_ptr().make_pipe("TinyOffscreenGraphicsPipe")
+        if pipe is None or not pipe.is_valid():
+            raise RuntimeError("Panda3D's software renderer (p3tinydisplay offscreen) is not available")
+        _PIPE = pipe
+    return _PIPE
+
+
+def pixel2d(render2d: NodePath, width: int, height: int) -> NodePath:
+    """A node under an NDC ``render2d`` whose units are pixels (origin top-left, z up)."""
+    px = render2d.attach_new_node("pixel2d")
+    px.set_pos(-1, 0, 1)
+    px.set_scale(2.0 / width, 1.0, 2.0 / height)
+    return px
+
+
+def render_png(table, path, *, selected=None, width=1280, height=960, camera="oblique") -> tuple[Path, CameraSetup]:
+    """Render ``table`` to the PNG ``path``; returns the path and the camera used."""
+    path = Path(path)
+    setup = setup_camera(table, camera, width, height)
+    engine = GraphicsEngine.get_global_ptr()
+    fb = FrameBufferProperties()
+    fb.set_rgb_color(True)
+    fb.set_color_bits(24)
+    fb.set_depth_bits(24)
+    buf = engine.make_output(_pipe(), f"offscreen-{width}x{height}", 0, fb,
+                             WindowProperties.size(width, height), GraphicsPipe.BF_refuse_window)
+    if buf is None:
+        raise RuntimeError(f"could not open a {width}x{height} offscreen buffer")
+    try:
+        buf.set_clear_color(LColor(*style.BACKGROUND, 1))
+        render = NodePath("render")
+        cx, cy = table.width / 2, table.depth / 2
+        ends = setup.project([(cx - 0.5, cy, 0), (cx + 0.5, cy, 0)], width, height)
+        scene = TableScene(table, selected, software=True, px_per_inch=float(abs(ends[1, 0] - ends[0, 0])))
+        scene.set_camera_pitch(setup.hpr[1])
+        scene.root.reparent_to(render)
+        dr = buf.make_display_region()
+        dr.set_camera(setup.node(render))
+        render2d = NodePath("render2d")
+        render2d.set_depth_test(False)
+        render2d.set_depth_write(False)
+        cam2d = Camera("cam2d")
+        lens = OrthographicLens()
+        lens.set_film_size(2, 2)
+        lens.set_near_far(-1000, 1000)
+        cam2d.set_lens(lens)
+        dr2 = buf.make_display_region()
+        dr2.set_sort(20)
+        dr2.set_camera(render2d.attach_new_node(cam2d))
+        build_legend(table, width, height, scene.selected).reparent_to(pixel2d(render2d, width, height))
+        engine.render_frame()
+        engine.render_frame()
+        img = PNMImage()
+        if not buf.get_screenshot(img):
+            raise RuntimeError("could not read back the offscreen buffer")
+        img.remove_alpha()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not img.write(Filename.from_os_specific(str(path))):
+            raise RuntimeError(f"could not write {path}")
+    finally:
+        engine.remove_window(buf)
+    return path, setup

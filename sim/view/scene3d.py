@@ -1,0 +1,533 @@
+"""The one scene builder behind both the window and offscreen rendering.
+
+:class:`TableScene` turns a :class:`~sim.table.Table` into a Panda3D scene graph (table,
+grid, terrain, models, labels, lights) and draws the overlays of a selected model (LoS
+lines, ZoC, front arc) and the tape measure. :func:`build_legend` draws the 2D legend
+panel. Table coordinates throughout: inches, x right, y away from player 1, z up;
+facings in degrees counter-clockwise from +x.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from panda3d.core import (
+    AmbientLight,
+    CardMaker,
+    CullBinEnums,
+    CullBinManager,
+    DirectionalLight,
+    LineSegs,
+    NodePath,
+    PNMImage,
+    SamplerState,
+    Material,
+    TextNode,
+    Texture,
+    TransparencyAttrib,
+    Vec3,
+)
+
+from sim.geometry import Passage, Visibility
+from sim.geometry.measure import zoc_region
+
+from . import style
+from .camera import font_px, legend_width
+from .mesh import MeshBuilder, circle_ring, rings_of
+
+#: Inches per repeat of the hatch (Difficult) and tile (Ideal) textures.
+HATCH_REPEAT = 1.0
+TILE_REPEAT = 0.75
+#: Heights (inches) of the flat overlays: above Open terrain, below a base's top.
+ARC_Z = 0.07
+ZOC_Z = 0.08
+RING_Z = 0.09
+LOS_Z = style.BASE_HEIGHT + 0.02
+#: Opacity of the "seen through" copy of the LoS lines drawn over everything.
+GHOST_ALPHA = 0.35
+
+
+#: Cull bin for flat overlays on the table: after opaque things, before translucent ones.
+OVERLAY_BIN = "ground-overlay"
+
+
+def _overlay_bin() -> str:
+    mgr = CullBinManager.get_global_ptr()
+    if mgr.find_bin(OVERLAY_BIN) < 0:
+        mgr.add_bin(OVERLAY_BIN, CullBinEnums.BT_fixed, 25)
+    return OVERLAY_BIN
+
+
+def _rgba(rgb, a: float = 1.0):
+    return (rgb[0], rgb[1], rgb[2], a)
+
+
+def _texture(name: str, painter) -> Texture:
+    img = PNMImage(64, 64, 3)
+    for y in range(64):
+        for x in range(64):
+            img.set_xel(x, y, *painter(x, y))
+    tex = Texture(name)
+    tex.load(img)
+    tex.set_wrap_u(SamplerState.WM_repeat)
+    tex.set_wrap_v(SamplerState.WM_repeat)
+    tex.set_minfilter(SamplerState.FT_linear_mipmap_linear)
+    tex.set_magfilter(SamplerState.FT_linear)
+    return tex
+
+
+_TEXTURES: dict[str, Texture] = {}
+
+
+def hatch_texture() -> Texture:
+    """Diagonal violet stripes: the Difficult pattern (two stripes per repeat)."""
+    if "hatch" not in _TEXTURES:
+        base, stripe = style.PASSAGE[Passage.DIFFICULT], style.DIFFICULT_STRIPE
+        _TEXTURES["hatch"] = _texture("hatch", lambda x, y: stripe if (x + y) % 32 < 10 else base)
+    return _TEXTURES["hatch"]
+
+
+def tile_texture() -> Texture:
+    """Square paving tiles with grout lines: the Ideal pattern (one tile per repeat)."""
+    if "tile" not in _TEXTURES:
+        base, grout = style.PASSAGE[Passage.IDEAL], style.IDEAL_GROUT
+        _TEXTURES["tile"] = _texture("tile", lambda x, y: grout if (x < 4 or y < 4) else base)
+    return _TEXTURES["tile"]
+
+
+def _footprint_ring(footprint, segments: int = 64) -> np.ndarray:
+    if footprint.is_circle:
+        return circle_ring(footprint.center, footprint.radius, segments)
+    return np.asarray(footprint.vertices, float)
+
+
+_FONTS: dict[int, object] = {}
+
+
+def _font(px: float | None = None):
+    """The default font, rasterised for text about ``px`` pixels tall (None: Panda3D's
+    default). Small text drawn from a bigger raster loses its thin strokes."""
+    if px is None:
+        return TextNode.get_default_font()
+    key = max(6, int(round(px)))
+    if key not in _FONTS:
+        font = TextNode.get_default_font().make_copy()
+        font.set_pixels_per_unit(key)
+        _FONTS[key] = font
+    return _FONTS[key]
+
+
+def _label(parent: NodePath, text: str, pos, scale: float, fg=(1, 1, 1, 1), bg=(0, 0, 0, 0.62),
+           font_px: float | None = None) -> NodePath:
+    """A billboard text label always drawn on top; its text node is the holder's only
+    child (raise it with ``set_z`` to lift the label towards the top of the image)."""
+    tn = TextNode(f"label-{text}")
+    tn.set_font(_font(font_px))
+    tn.set_text(text)
+    tn.set_align(TextNode.A_center)
+    tn.set_text_color(*fg)
+    tn.set_card_color(*bg)
+    tn.set_card_as_margin(0.25, 0.25, 0.12, 0.08)
+    tn.set_card_decal(True)
+    holder = parent.attach_new_node(f"label-{text}")
+    holder.set_pos(*pos)
+    holder.set_billboard_point_eye()
+    np_ = holder.attach_new_node(tn)
+    np_.set_scale(scale)
+    holder.set_bin("fixed", 50)
+    holder.set_depth_test(False)
+    holder.set_depth_write(False)
+    holder.set_light_off(1)
+    holder.set_transparency(TransparencyAttrib.M_alpha)
+    return holder
+
+
+class TableScene:
+    """The 3D scene of a table, shared by the window and the offscreen renderer.
+
+    Attributes:
+        table: the :class:`~sim.table.Table` drawn.
+        root: NodePath holding everything (attach it under a ``render`` node).
+        selected: id of the model whose overlays are shown, or None.
+
+    ``labels`` draws the model and terrain ids; ``px_per_inch`` (about how many pixels an
+    inch of table takes on screen) sharpens the label text; ``software`` corrects the lighting of Panda3D's
+    software renderer (p3tinydisplay), which would otherwise darken coloured faces.
+    """
+
+    def __init__(self, table, selected: str | None = None, labels: bool = True, software: bool = False,
+                 px_per_inch: float | None = None):
+        self.table = table
+        self._px_per_inch = px_per_inch
+        self.root = NodePath(f"table-{table.name}")
+        self._static = self.root.attach_new_node("static")
+        self._overlay = self.root.attach_new_node("overlay")
+        self._tape = self.root.attach_new_node("tape")
+        self._labels = labels
+        self.selected: str | None = None
+        self._model_labels: list[tuple[NodePath, float]] = []
+        self._lights()
+        if software:
+            # p3tinydisplay multiplies the lit colour by the vertex colour once more; a
+            # white material makes the lighting see white and the colour count once.
+            mat = Material("software-lighting")
+            mat.set_ambient((1, 1, 1, 1))
+            mat.set_diffuse((1, 1, 1, 1))
+            self.root.set_material(mat)
+        self._surface()
+        for piece in table.terrain:
+            self._terrain(piece)
+        for model in table.models:
+            self._model(model)
+        self.set_camera_pitch(-90.0)
+        self.select(selected)
+
+    def _label_size(self, inches: float, min_px: float) -> float:
+        """Label text height: ``inches``, but at least ``min_px`` pixels when known."""
+        return inches if self._px_per_inch is None else max(inches, min_px / self._px_per_inch)
+
+    def _text_px(self, inches: float) -> float | None:
+        return None if self._px_per_inch is None else inches * self._px_per_inch
+
+    def set_camera_pitch(self, pitch: float) -> None:
+        """Place the model labels for a camera looking down at ``pitch`` degrees (-90 =
+        straight down): seen from above a label sits beside its model, not on it."""
+        steep = max(0.0, min(1.0, (abs(pitch) - 60.0) / 25.0))
+        for label, r in self._model_labels:
+            label.set_z(0.2 + steep * (r + 0.05))
+
+    # ---------------------------------------------------------------- static
+    def _lights(self) -> None:
+        amb = AmbientLight("ambient")
+        amb.set_color((0.62, 0.62, 0.62, 1))
+        sun = DirectionalLight("sun")
+        sun.set_color((0.42, 0.42, 0.42, 1))
+        sun_np = self.root.attach_new_node(sun)
+        sun_np.look_at(Vec3(-0.35, 0.45, -1.0))
+        self.root.set_light(self.root.attach_new_node(amb))
+        self.root.set_light(sun_np)
+
+    def _surface(self) -> None:
+        w, d = self.table.width, self.table.depth
+        mb = MeshBuilder("table")
+        mb.quad([(0, 0, 0), (w, 0, 0), (w, d, 0), (0, d, 0)], (0, 0, 1), _rgba(style.TABLE))
+        # table edge: a thin dark rim so the table reads against the background
+        edge = (0.30, 0.24, 0.16, 1)
+        for a, b, n in (((0, 0), (w, 0), (0, -1, 0)), ((w, 0), (w, d), (1, 0, 0)),
+                        ((w, d), (0, d), (0, 1, 0)), ((0, d), (0, 0), (-1, 0, 0))):
+            mb.quad([(a[0], a[1], -0.6), (b[0], b[1], -0.6), (b[0], b[1], 0), (a[0], a[1], 0)], n, edge)
+        for i in range(0, int(math.floor(w)) + 1, 6):
+            mb.ribbon((i, 0), (i, d), 0.0, 0.06, _rgba(style.GRID_MAJOR))
+        for j in range(0, int(math.floor(d)) + 1, 6):
+            mb.ribbon((0, j), (w, j), 0.0, 0.06, _rgba(style.GRID_MAJOR))
+        surface = self._static.attach_new_node(mb.node())
+        lines = LineSegs("grid")
+        lines.set_thickness(1.0)
+        lines.set_color(*_rgba(style.GRID_MINOR))
+        for i in range(1, int(math.ceil(w))):
+            if i % 6:
+                lines.move_to(i, 0, 0)
+                lines.draw_to(i, d, 0)
+        for j in range(1, int(math.ceil(d))):
+            if j % 6:
+                lines.move_to(0, j, 0)
+                lines.draw_to(w, j, 0)
+        grid = surface.attach_new_node(lines.create())
+        grid.set_light_off(1)
+        grid.set_bin("background", 1)
+        # the table and its grid are drawn first, without depth: everything stands on them
+        surface.set_bin("background", 0)
+        surface.set_depth_write(False)
+
+    def _terrain(self, piece) -> None:
+        h = style.terrain_draw_height(piece)
+        node = self._static.attach_new_node(f"terrain-{piece.id}")
+        ring = _footprint_ring(piece.footprint)
+        smooth = piece.footprint.is_circle
+        alpha = style.OBSCURING_ALPHA if piece.visibility is Visibility.OBSCURING else 1.0
+        if piece.passage is Passage.DIFFICULT:
+            tex, repeat, colour = hatch_texture(), HATCH_REPEAT, (1, 1, 1, alpha)
+        elif piece.passage is Passage.IDEAL:
+            tex, repeat, colour = tile_texture(), TILE_REPEAT, (1, 1, 1, alpha)
+        else:
+            tex, repeat, colour = None, 1.0, _rgba(style.PASSAGE[piece.passage], alpha)
+        top = ring
+        if piece.visibility is Visibility.ENHANCING:
+            top = self._plateau(piece.footprint, ring, h)
+            slope = MeshBuilder(f"slope-{piece.id}")
+            slope.walls(ring, top, 0.0, h, _rgba(style.ENHANCING_SLOPE, alpha), smooth=smooth)
+            node.attach_new_node(slope.node())
+            mb = MeshBuilder(f"top-{piece.id}")
+        else:
+            mb = MeshBuilder(f"terrain-{piece.id}")
+            mb.walls(ring, ring, 0.0, h, colour, smooth=smooth, uv_scale=repeat)
+        mb.cap(top, h, colour, uv_scale=repeat)
+        body = node.attach_new_node(mb.node())
+        if tex is not None:
+            body.set_texture(tex)
+        if self._labels:
+            # the piece's id hangs below its front (south) top edge; hidden by what
+            # stands in front of it, unlike the model labels
+            ring_y = ring[:, 1]
+            front = ring[ring_y <= ring_y.min() + 1e-6].mean(axis=0)
+            size = self._label_size(0.34, 8)
+            label = _label(self._static, piece.id, (front[0], front[1], h), size, font_px=self._text_px(size),
+                           fg=(0.95, 0.93, 0.85, 1), bg=(0.2, 0.17, 0.12, 0.6))
+            label.get_child(0).set_z(-1.0 * size)
+            label.set_depth_test(True)
+            label.set_bin("fixed", 30)
+        if alpha < 1:
+            # depth writes stay on: a pixel on an edge shared by two triangles is then
+            # blended once (the second fails the depth test), not twice
+            node.set_transparency(TransparencyAttrib.M_alpha)
+            node.set_bin("transparent", 0)
+
+    @staticmethod
+    def _plateau(footprint, ring: np.ndarray, h: float) -> np.ndarray:
+        """Top ring of an Enhancing mound: the footprint shrunk towards its centroid."""
+        inset, inner = style.plateau_inset(footprint, h)
+        if inset <= 0:
+            return ring
+        c = np.array(footprint.shape.centroid.coords[0])
+        return c + (ring - c) * (1.0 - inset / inner)
+
+    def ground(self, xy) -> float:
+        """Drawn ground height (inches) at ``xy``: 0, or the top of raised ground."""
+        return style.ground_height(self.table, xy[0], xy[1])
+
+    def _model(self, model) -> None:
+        r = model.radius
+        colour = _rgba(style.PLAYER[model.player])
+        node = self._static.attach_new_node(f"model-{model.id}")
+        gz = self.ground(model.position)
+        node.set_pos(model.position[0], model.position[1], gz)
+        node.set_h(model.facing)  # local +x is the facing
+        base = MeshBuilder(f"base-{model.id}")
+        base.cylinder((0, 0), r, 0.0, style.BASE_HEIGHT, colour, segments=40)
+        node.attach_new_node(base.node())
+        marks = MeshBuilder(f"marks-{model.id}")
+        z = style.BASE_HEIGHT + 0.006
+        white = _rgba(style.MARK)
+        fr = style.FIGURE_RADIUS * r
+        # facing arrow: from the figure to the rim
+        tri = [marks.vertex(p, (0, 0, 1), white) for p in
+               ((0.98 * r, 0, z), (fr * 0.9, 0.36 * r, z), (fr * 0.9, -0.36 * r, z))]
+        marks.triangle(*tri)
+        # front-arc ticks: at both ends of the arc line, on the rim
+        for side in (1, -1):
+            y0, y1 = side * 0.7 * r, side * 1.0 * r
+            lo, hi = sorted((y0, y1))
+            marks.quad([(-0.05, lo, z), (0.05, lo, z), (0.05, hi, z), (-0.05, hi, z)], (0, 0, 1), white)
+        m_np = node.attach_new_node(marks.node())
+        m_np.set_light_off(1)
+        figure = node.attach_new_node("figure")
+        fig = MeshBuilder(f"figure-{model.id}")
+        h = style.figure_height(model.size)
+        hr = min(0.16 * h + 0.02, 0.42 * r)
+        body_h = h - 2 * hr
+        shade = _rgba([min(1.0, c * 0.85 + 0.08) for c in style.PLAYER[model.player]])
+        fig.cylinder((0, 0), fr, 0.0, body_h, shade, segments=20, top_radius=0.7 * fr)
+        fig.sphere((0, 0, body_h + hr), hr, shade, segments=14, rings=7)
+        fig.sphere((hr * 0.8, 0, body_h + hr * 1.05), hr * 0.38, white, segments=8, rings=4)  # the "face"
+        figure.attach_new_node(fig.node())
+        figure.set_z(style.BASE_HEIGHT)
+        if model.prone:
+            figure.set_r(90)
+            figure.set_pos(-0.0, 0, style.BASE_HEIGHT + fr)
+        if self._labels:
+            size = self._label_size(0.42, 10)
+            label = _label(self._static, model.id, (model.position[0], model.position[1], style.model_top(model, gz)),
+                           size, bg=(0.05, 0.05, 0.08, 0.7), font_px=self._text_px(size))
+            self._model_labels.append((label.get_child(0), r))
+
+    # -------------------------------------------------------------- overlays
+    def select(self, model_id: str | None) -> None:
+        """Show the overlays (LoS lines, ZoC, front arc) of ``model_id``; None clears them.
+
+        Raises:
+            KeyError: no such model.
+        """
+        self._overlay.node().remove_all_children()
+        self.selected = None
+        if model_id is None:
+            return
+        sel = self.table.model(model_id)
+        self.selected = model_id
+        scene = self.table.scene()
+        flat = self._overlay.attach_new_node("flat")
+        flat.set_light_off(1)
+        flat.set_transparency(TransparencyAttrib.M_alpha)  # depth writes on: see _terrain
+        flat.set_two_sided(True)
+        # front arc: the half-disc in front of the arc line, and the arc line itself
+        c = np.asarray(sel.position, float)
+        flat.set_z(self.ground(c))
+        f = np.array([math.cos(math.radians(sel.facing)), math.sin(math.radians(sel.facing))])
+        side = np.array([-f[1], f[0]])
+        arc = MeshBuilder("arc")
+        R = style.ARC_REACH
+        if sel.has_trait("aware"):
+            arc.cap(circle_ring(c, R, 64), ARC_Z, _rgba(style.ARC, style.ARC_ALPHA))
+        else:
+            t = np.linspace(-math.pi / 2, math.pi / 2, 33)
+            half = [c + R * (math.cos(a) * f + math.sin(a) * side) for a in t]
+            arc.cap(np.asarray(half), ARC_Z, _rgba(style.ARC, style.ARC_ALPHA))
+            arc.ribbon(c - side * R, c + side * R, ARC_Z + 0.002, 0.05, _rgba(style.ARC, 0.95))
+        flat.attach_new_node(arc.node()).set_bin(_overlay_bin(), 0)
+        mb = MeshBuilder("zoc")
+        for ext, holes in rings_of(zoc_region(scene, model_id)):
+            mb.cap(ext, ZOC_Z, _rgba(style.ZOC, style.ZOC_ALPHA), holes=holes)
+        flat.attach_new_node(mb.node()).set_bin(_overlay_bin(), 1)
+        # selection ring
+        ring = MeshBuilder("selected")
+        ring.cap(circle_ring(c, sel.radius + 0.14, 48), RING_Z, _rgba(style.MARK, 0.95),
+                 holes=[circle_ring(c, sel.radius + 0.04, 48)])
+        flat.attach_new_node(ring.node()).set_bin(_overlay_bin(), 2)
+        # LoS lines: depth-tested, plus a faint copy seen through whatever hides them
+        lines = MeshBuilder("los")
+        for other in self.table.models:
+            if other.id == model_id:
+                continue
+            pm = scene.measure_pair(model_id, other.id)
+            if pm.los.visible and pm.los.line is not None:
+                colour = style.LOS_COVER if pm.cover.cover else style.LOS_CLEAR
+                a, b = pm.los.line.a, pm.los.line.b
+            else:
+                colour = style.LOS_NONE
+                a, b = sel.position, other.position
+            lines.ribbon(a, b, LOS_Z + self.ground(a), style.LOS_WIDTH, _rgba(colour), z_end=LOS_Z + self.ground(b))
+        gn = lines.node()
+        solid = self._overlay.attach_new_node(gn)
+        solid.set_light_off(1)
+        solid.set_two_sided(True)
+        ghost = self._overlay.attach_new_node(gn.make_copy())
+        ghost.set_light_off(1)
+        ghost.set_two_sided(True)
+        ghost.set_color_scale(1, 1, 1, GHOST_ALPHA)
+        ghost.set_transparency(TransparencyAttrib.M_alpha)
+        ghost.set_depth_test(False)
+        ghost.set_depth_write(False)
+        ghost.set_bin("fixed", 40)
+
+    def set_tape(self, a, b, text: str | None) -> None:
+        """Show the tape measure from ``a`` to ``b`` ((x, y), inches) with ``text`` at its
+        middle; ``a`` None clears it; ``b`` None shows only the first end."""
+        self._tape.node().remove_all_children()
+        if a is None:
+            return
+        mb = MeshBuilder("tape")
+        mb.cap(circle_ring(a, 0.1, 16), LOS_Z + 0.02, _rgba(style.TAPE))
+        if b is not None:
+            mb.cap(circle_ring(b, 0.1, 16), LOS_Z + 0.02, _rgba(style.TAPE))
+            mb.ribbon(a, b, LOS_Z + 0.02, 0.07, _rgba(style.TAPE))
+        np_ = self._tape.attach_new_node(mb.node())
+        np_.set_light_off(1)
+        np_.set_two_sided(True)
+        np_.set_depth_test(False)
+        np_.set_depth_write(False)
+        np_.set_bin("fixed", 45)
+        if b is not None and text:
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, 0.6)
+            _label(self._tape, text, mid, 0.5, fg=_rgba(style.TAPE), bg=(0, 0, 0, 0.8), font_px=self._text_px(0.5))
+
+
+# ---------------------------------------------------------------------- legend
+def _text(parent: NodePath, s: str, x: float, y: float, size: float, colour=(1, 1, 1, 1), wrap: float | None = None):
+    tn = TextNode("legend-text")
+    tn.set_font(_font(size))
+    tn.set_text(s)
+    tn.set_text_color(*colour)
+    if wrap:
+        tn.set_wordwrap(wrap)
+    np_ = parent.attach_new_node(tn)
+    np_.set_pos(x, 0, -y)
+    np_.set_scale(size)
+    return np_, tn
+
+
+def _card(parent: NodePath, x: float, y: float, w: float, h: float, colour, texture=None, uv=(1, 1)) -> NodePath:
+    cm = CardMaker("swatch")
+    cm.set_frame(x, x + w, -y - h, -y)
+    if texture is not None:
+        cm.set_uv_range((0, 0), uv)
+    np_ = parent.attach_new_node(cm.generate())
+    np_.set_color(*colour)
+    if texture is not None:
+        np_.set_texture(texture)
+    if len(colour) == 4 and colour[3] < 1:
+        np_.set_transparency(TransparencyAttrib.M_alpha)
+    return np_
+
+
+def build_legend(table, width: int, height: int, selected: str | None = None, hint: str | None = None) -> NodePath:
+    """The legend panel on the right of a ``width`` x ``height`` image, in pixel
+    coordinates (x right, z up, origin at the top-left corner: parent it to a
+    ``pixel2d``-style node)."""
+    fs = font_px(height)
+    pw = legend_width(width, height)
+    x0 = width - pw
+    root = NodePath("legend")
+    root.set_depth_test(False)
+    root.set_depth_write(False)
+    root.set_transparency(TransparencyAttrib.M_alpha)
+    panel = _card(root, x0, 0, pw, height, (0.07, 0.075, 0.09, 0.92))
+    panel.set_bin("fixed", 0)
+    content = root.attach_new_node("content")
+    content.set_bin("fixed", 10)
+    root = content
+    pad = 0.6 * fs
+    x = x0 + pad
+    y = pad
+    row = 1.42 * fs
+    sw = 1.6 * fs  # swatch width
+
+    title, tn = _text(root, table.name, x, y + fs, fs * 1.05, (1, 1, 1, 1), wrap=(pw - 2 * pad) / (fs * 1.05))
+    y += (tn.get_num_rows() - 1) * fs * 1.05 * 1.2 + row * 1.15
+    if selected:
+        _text(root, f"selected: {selected}", x, y + fs * 0.2, fs * 0.95, (1.0, 1.0, 0.55, 1))
+        y += row
+
+    def header(s):
+        nonlocal y
+        y += 0.35 * fs
+        _text(root, s, x, y + fs * 0.8, fs * 0.9, (0.75, 0.8, 0.9, 1))
+        y += row * 0.95
+
+    def entry(label, colour, texture=None, height_frac=0.8, uv=(1, 1), under=None):
+        nonlocal y
+        sh = fs * height_frac
+        top = y + (fs - sh) / 2 - 0.1 * fs
+        if under is not None:
+            _card(root, x, y - 0.1 * fs, sw, fs, under[0], under[1], (2, 1.2))
+        _card(root, x, top, sw, sh, colour, texture, uv)
+        _text(root, label, x + sw + 0.45 * fs, y + fs * 0.72, fs * 0.85)
+        y += row
+
+    header("Passage (colour)")
+    for p in (Passage.IMPASSABLE, Passage.DIFFICULT, Passage.NORMAL, Passage.IDEAL):
+        tex = hatch_texture() if p is Passage.DIFFICULT else tile_texture() if p is Passage.IDEAL else None
+        colour = (1, 1, 1, 1) if tex else _rgba(style.PASSAGE[p])
+        entry(f"{p.value.title()} ({style.PASSAGE_PATTERN[p]})", colour, tex, uv=(1.6, 1.0))
+    header("Visibility (material)")
+    grey = style.PASSAGE[Passage.IMPASSABLE]
+    entry("Blocking: opaque", _rgba(grey))
+    entry("Obscuring: translucent", _rgba(style.PASSAGE[Passage.NORMAL], style.OBSCURING_ALPHA),
+          under=((1, 1, 1, 1), hatch_texture()))
+    entry("Enhancing: raised", _rgba(style.ENHANCING_SLOPE))
+    entry("Open: flat, flush", _rgba(grey), height_frac=0.22)
+    header("Models")
+    entry("Player 1", _rgba(style.PLAYER[1]))
+    entry("Player 2", _rgba(style.PLAYER[2]))
+    entry("facing arrow, arc ticks", _rgba(style.MARK), height_frac=0.3)
+    header("Selected model")
+    entry("LoS, no cover", _rgba(style.LOS_CLEAR), height_frac=0.3)
+    entry("LoS, target in cover", _rgba(style.LOS_COVER), height_frac=0.3)
+    entry("no LoS", _rgba(style.LOS_NONE), height_frac=0.3)
+    entry("zone of control", _rgba(style.ZOC, 0.7))
+    entry("front arc", _rgba(style.ARC, 0.5))
+    entry("grid: 1\", bold 6\"", _rgba(style.GRID_MAJOR), height_frac=0.2)
+    if hint:
+        _text(root, hint, x, y + fs * 0.6, fs * 0.7, (0.7, 0.7, 0.7, 1), wrap=(pw - 2 * pad) / (fs * 0.7))
+    for i, child in enumerate(root.get_children()):  # draw in creation order
+        child.set_bin("fixed", 10 + i)
+    return root.get_parent()
