@@ -343,7 +343,7 @@ class Region:
         lo = np.full(len(px), -np.inf)
         hi = np.full(len(px), np.inf)
         discs, hps = self._py
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(all="ignore"):
             for cx, cy, r in discs:
                 wx, wy = px - cx, py - cy
                 b = ux * wx + uy * wy
@@ -356,7 +356,7 @@ class Region:
                 lo = np.where(nu > _TINY, np.maximum(lo, t), lo)
                 hi = np.where(nu < -_TINY, np.minimum(hi, t), hi)
                 flat = np.abs(nu) <= _TINY
-                if flat.any():
+                if np.count_nonzero(flat):
                     out = flat & (px * nx + py * ny < d - EPS)
                     lo = np.where(out, np.nan, lo)
             return lo, hi, lo <= hi
@@ -453,10 +453,9 @@ def _tangent_columns(ax, ay, ar, bx, by, br, both_sides: bool = True):
     S, SIG = (_S, _SIG) if both_sides else (_S[:2], _SIG[:2])
     k = ar - S * br
     h2 = L2 - k * k
-    with np.errstate(invalid="ignore", divide="ignore"):
-        h = np.sqrt(np.where(h2 > -1e-12, np.maximum(h2, 0.0), np.nan))
-        nx = (k * vx - SIG * h * vy) / L2
-        ny = (k * vy + SIG * h * vx) / L2
+    h = np.sqrt(np.where(h2 > -1e-12, np.maximum(h2, 0.0), np.nan))
+    nx = (k * vx - SIG * h * vy) / L2
+    ny = (k * vy + SIG * h * vx) / L2
     d = nx * ax + ny * ay - ar
     return (nx * d).ravel(), (ny * d).ravel(), (-ny).ravel(), nx.ravel()
 
@@ -471,7 +470,8 @@ def common_tangents(C1: np.ndarray, R1: np.ndarray, C2: np.ndarray, R2: np.ndarr
         ``(p0, u)``: a point on each line and its unit direction, each ``(n, 2)``.
     """
     C1, C2 = np.asarray(C1, float), np.asarray(C2, float)
-    px, py, ux, uy = _tangent_columns(C1[:, 0], C1[:, 1], np.asarray(R1, float), C2[:, 0], C2[:, 1], np.asarray(R2, float))
+    with np.errstate(all="ignore"):
+        px, py, ux, uy = _tangent_columns(C1[:, 0], C1[:, 1], np.asarray(R1, float), C2[:, 0], C2[:, 1], np.asarray(R2, float))
     ok = np.isfinite(px) & np.isfinite(py) & np.isfinite(ux)
     return np.column_stack([px[ok], py[ok]]), np.column_stack([ux[ok], uy[ok]])
 
@@ -493,9 +493,8 @@ def _candidate_lines(pts: np.ndarray, circ: np.ndarray, extra_lines=()):
         i, j = np.triu_indices(len(pts), k=1)
         x0, y0 = pts[i, 0], pts[i, 1]
         dx, dy = pts[j, 0] - x0, pts[j, 1] - y0
-        with np.errstate(invalid="ignore", divide="ignore"):
-            L = np.hypot(dx, dy)
-            cols.append([x0, y0, dx / L, dy / L])
+        L = np.hypot(dx, dy)
+        cols.append([x0, y0, dx / L, dy / L])
     if len(circ) >= 2:
         i, j = np.triu_indices(len(circ), k=1)
         A, B = circ[i], circ[j]
@@ -648,9 +647,8 @@ def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross
     A = np.repeat(np.asarray(src, float), len(dst), axis=0)
     B = np.tile(np.asarray(dst, float), (len(src), 1))
     dx, dy = B[:, 0] - A[:, 0], B[:, 1] - A[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        Ls = np.hypot(dx, dy)
-        through = (A[:, 0], A[:, 1], dx / Ls, dy / Ls)
+    Ls = np.hypot(dx, dy)
+    through = (A[:, 0], A[:, 1], dx / Ls, dy / Ls)
     tang = _tangent_columns(np.array([sx]), np.array([sy]), np.array([src_r]),
                             np.array([float(kc[0])]), np.array([float(kc[1])]), np.array([kr]))
     return tuple(np.concatenate([through[k], tang[k]]) for k in range(4))
@@ -707,10 +705,8 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
 
 def _seg_point_dist_cols(ax, ay, bx, by, cx: float, cy: float):
     dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.clip(((cx - ax) * dx + (cy - ay) * dy) / L2, 0.0, 1.0)
-    t = np.where(L2 > _TINY, t, 0.0)
+    t = ((cx - ax) * dx + (cy - ay) * dy) / (dx * dx + dy * dy)
+    t = np.fmin(np.fmax(t, 0.0), 1.0)  # fmax maps NaN (zero-length segment) to 0
     return np.hypot(ax + t * dx - cx, ay + t * dy - cy)
 
 
@@ -741,13 +737,12 @@ def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
     """
     px, py, ux, uy = cols
     sx, sy = float(src_c[0]), float(src_c[1])
-    with np.errstate(invalid="ignore"):
-        wx, wy = px - sx, py - sy
-        b = ux * wx + uy * wy
-        sq = np.sqrt(b * b - (wx * wx + wy * wy - (src_r + EPS) ** 2))
-        o_lo, o_hi = -b - sq, -b + sq
-        lo, hi, ok = region.interval_cols(px, py, ux, uy)
-        valid = ok & (o_lo <= o_hi)
+    wx, wy = px - sx, py - sy
+    b = ux * wx + uy * wy
+    sq = np.sqrt(b * b - (wx * wx + wy * wy - (src_r + EPS) ** 2))
+    o_lo, o_hi = -b - sq, -b + sq
+    lo, hi, ok = region.interval_cols(px, py, ux, uy)
+    valid = ok & (o_lo <= o_hi)
     idx = np.flatnonzero(valid)
     if len(idx) == 0:
         return None, None, ()
@@ -763,7 +758,7 @@ def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
     blocked_by = []
     for ob in blockers:
         m = _crosses_cols(ob, ax[alive], ay[alive], bx[alive], by[alive])
-        if m.any():
+        if np.count_nonzero(m):
             blocked_by.append(ob.key)
             alive = alive[~m]
             if len(alive) == 0:
@@ -842,6 +837,13 @@ def find_sight_line(
     if hit is not None:
         return SightSearch(SightLine(*hit), (), total)
 
+    with np.errstate(all="ignore"):
+        return _search(src_c, src_r, region, blockers, must_cross, kc, kr, total)
+
+
+def _search(src_c, src_r, region, blockers, must_cross, kc, kr, total) -> SightSearch:
+    """Stages 1.5 and 2 of :func:`find_sight_line` (numpy warnings silenced by the
+    caller: NaN marks lines that do not exist)."""
     # Stage 1.5: a few likely lines (edges of both bases, common tangents, and for
     # cover the corners of the piece).
     cols = _likely_lines(src_c, src_r, region, kc, kr, must_cross)
