@@ -1,0 +1,92 @@
+"""The command line: ``measure`` JSON exactly as formats.md gives it, the readable
+report, ``check``, and bad input (one line naming file, entry and problem; status 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.cli.main import main
+from sim.table import DEFAULT_TABLE, load_table
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMAT_KEYS = {"from", "to", "distance", "in_arc", "los", "cover", "in_zoc"}
+
+
+def run_main(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_measure_json_matches_formats(capsys):
+    code, out, err = run_main(capsys, "measure", str(DEFAULT_TABLE), "--json")
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    table = load_table(DEFAULT_TABLE)
+    n = len(table.models)
+    assert doc["table"] == table.name
+    assert len(doc["pairs"]) == n * (n - 1)
+    seen = set()
+    scene = table.scene()
+    for entry in doc["pairs"]:
+        assert FORMAT_KEYS <= set(entry)
+        assert isinstance(entry["distance"], float) and entry["distance"] >= 0
+        for k in ("in_arc", "los", "cover", "in_zoc"):
+            assert isinstance(entry[k], bool)
+        if not entry["los"]:
+            assert entry["cover"] is False
+        assert entry["from"] != entry["to"]
+        seen.add((entry["from"], entry["to"]))
+        assert entry["distance"] == pytest.approx(scene.distance(entry["from"], entry["to"]), abs=1e-4)
+    assert len(seen) == n * (n - 1)
+
+
+def test_measure_from_one_model(capsys):
+    code, out, _ = run_main(capsys, "measure", str(DEFAULT_TABLE), "--json", "--from", "akira")
+    doc = json.loads(out)
+    assert code == 0 and {p["from"] for p in doc["pairs"]} == {"akira"}
+    assert len(doc["pairs"]) == len(load_table(DEFAULT_TABLE).models) - 1
+
+
+def test_measure_text_report(capsys):
+    code, out, _ = run_main(capsys, "measure", str(DEFAULT_TABLE))
+    assert code == 0
+    assert "blocked by house" in out and "cover from bamboo" in out
+    assert out.strip().splitlines()[-1].endswith("in ZoC")
+
+
+def test_check_default_table_is_legal(capsys):
+    code, out, _ = run_main(capsys, "check", str(DEFAULT_TABLE))
+    assert code == 0 and "0 set-up issue(s)" in out
+
+
+def test_check_reports_broken_setup(tmp_path, capsys):
+    p = tmp_path / "crowded.yaml"
+    p.write_text("format: bushido-table/1\nname: c\nterrain:\n"
+                 "  - {id: h1, preset: house, center: [6, 6]}\n  - {id: h2, preset: house, center: [6, 11]}\n")
+    code, out, _ = run_main(capsys, "check", str(p))
+    assert code == 1
+    assert "impassable-gap" in out and "min-pieces" in out
+
+
+def test_unknown_model_exits_2(capsys):
+    code, _, err = run_main(capsys, "measure", str(DEFAULT_TABLE), "--from", "nobody")
+    assert code == 2 and "nobody" in err
+
+
+def test_bad_file_exits_2_without_traceback(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: bushido-table/1\nname: x\nmodels:\n  - {id: akira, player: 1, base: 30, position: [0.1, 5]}\n")
+    proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "measure", str(bad), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "Traceback" not in proc.stderr
+    line = proc.stderr.strip()
+    assert len(line.splitlines()) == 1
+    assert str(bad) in line and "models[id=akira]" in line and "table" in line
