@@ -2,6 +2,8 @@
 
 Run: ``python benchmarks/measure_bench.py [--repeat N] [--seed S]``
 
+Times are process CPU seconds (one core; other load on the machine barely moves them).
+
 Prints, for the default table and a generated 20-model, 12-piece table:
 * exact ``measure`` throughput in ordered pairs per second;
 * the same run's baseline: LoS by 64 x 64 sampled rays per pair checked with shapely
@@ -79,15 +81,15 @@ def bench(table, repeat: int, baseline_n: int = 64) -> dict:
     # exact: a fresh Scene each repeat, so preparation is counted
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         table._scene.clear()
         results = table.scene().measure_all()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     exact_s = min(times)  # best of N, as timeit does: least disturbed by other load
     scene = table.scene()
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     base = {(a, b): sampled_los(scene, a, b, n=baseline_n) for a, b in pairs}
-    base_s = time.perf_counter() - t0
+    base_s = time.process_time() - t0
     exact = {(r.origin, r.target): r.los.visible for r in results}
     pos = [p for p in pairs if base[p][0] > 0]
     neg = [p for p in pairs if base[p][1] > 0 and base[p][0] == 0]

@@ -259,7 +259,8 @@ class Scene:
         return got
 
     def _region(self, origin: Body, target: Body, extra_discs=()) -> Region:
-        arc = None if origin.aware else (origin.center, origin.facing_vector)
+        f = self._facing.get(origin.id) if self.bodies.get(origin.id) is origin else tuple(origin.facing_vector)
+        arc = None if origin.aware else (origin.center, f)
         return disc_region(target.center, target.radius, arc, extra_discs)
 
     # -------------------------------------------------------------- questions

@@ -227,16 +227,31 @@ class Region:
     At least one disc is required (the region is bounded).
     """
 
-    discs: np.ndarray
-    halfplanes: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    disc_rows: tuple
+    halfplane_rows: tuple = ()
 
     @classmethod
     def make(cls, discs, halfplanes=()) -> "Region":
-        d = np.asarray(discs, float).reshape(-1, 3)
-        h = np.asarray(halfplanes, float).reshape(-1, 3)
-        if len(d) == 0:
+        """Build from sequences of ``(cx, cy, r)`` and ``(nx, ny, d)`` rows.
+
+        Raises:
+            ValueError: no disc, or a row of the wrong length.
+        """
+        d = tuple((float(a), float(b), float(c)) for a, b, c in discs)
+        h = tuple((float(a), float(b), float(c)) for a, b, c in halfplanes)
+        if not d:
             raise ValueError("a Region needs at least one disc")
         return cls(d, h)
+
+    @cached_property
+    def discs(self) -> np.ndarray:
+        """``(k, 3)`` array of the discs."""
+        return np.array(self.disc_rows, float).reshape(-1, 3)
+
+    @cached_property
+    def halfplanes(self) -> np.ndarray:
+        """``(h, 3)`` array of the half-planes."""
+        return np.array(self.halfplane_rows, float).reshape(-1, 3)
 
     def contains(self, pts: np.ndarray, tol: float = EPS) -> np.ndarray:
         """Which points ``(n, 2)`` lie in the region (within ``tol``)."""
@@ -268,7 +283,7 @@ class Region:
 
     @cached_property
     def _py(self) -> tuple:
-        return tuple(map(tuple, self.discs.tolist())), tuple(map(tuple, self.halfplanes.tolist()))
+        return self.disc_rows, self.halfplane_rows
 
     def _contains1(self, x: float, y: float) -> bool:
         discs, hps = self._py
@@ -281,37 +296,38 @@ class Region:
         return True
 
     @cached_property
-    def point(self) -> np.ndarray | None:
+    def point(self) -> tuple[float, float] | None:
         """A point inside the region, or ``None`` if the region is empty."""
         discs, hps = self._py
         if len(discs) == 1 and len(hps) <= 1:  # a base, perhaps cut by a front arc
             cx, cy, r = discs[0]
             if not hps:
-                return np.array([cx, cy])
+                return (cx, cy)
             nx, ny, d = hps[0]
             s = cx * nx + cy * ny - d  # signed depth of the centre in the half-plane
             if s >= 0:
-                return np.array([cx, cy])
+                return (cx, cy)
             if s + r < -EPS:
                 return None
             k = (r - s) / 2 if s + r > 0 else -s  # halfway between the arc line and the rim
-            return np.array([cx + nx * k, cy + ny * k])
+            return (cx + nx * k, cy + ny * k)
         cands = np.concatenate([self.discs[:, :2], self.corners])
         inside = cands[self.contains(cands)]
         if len(inside) == 0:
             return None
         p = inside.mean(axis=0)
-        return p if self.contains(p[None])[0] else inside[0]
+        p = p if self.contains(p[None])[0] else inside[0]
+        return (float(p[0]), float(p[1]))
 
     @property
     def is_empty(self) -> bool:
         return self.point is None
 
     @cached_property
-    def bounding_disc(self) -> tuple[np.ndarray, float]:
+    def bounding_disc(self) -> tuple[tuple[float, float], float]:
         """The smallest of the region's discs: ``(center, radius)``."""
-        i = int(np.argmin(self.discs[:, 2]))
-        return self.discs[i, :2], float(self.discs[i, 2])
+        cx, cy, r = min(self.disc_rows, key=lambda row: row[2])
+        return (cx, cy), r
 
     def interval(self, p0: np.ndarray, u: np.ndarray):
         """Parameter interval ``[lo, hi]`` of lines ``p0 + t u`` inside the region.
@@ -624,19 +640,19 @@ def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
     return False
 
 
-def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross):
-    """Columns of a few lines likely to be clear: from the centre and the two side
-    points of the source base to the centre and side points of the region, the four
-    common tangents of the two discs, and lines from the source to the cover piece's
-    corners."""
+def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross) -> list:
+    """A few lines likely to be clear, as ``(px, py, ux, uy)`` tuples: from the centre
+    and the two side points of the source base to the centre and side points of the
+    region, the four common tangents of the two discs, and lines from the source to the
+    cover piece's corners."""
     sx, sy = float(src_c[0]), float(src_c[1])
     q = region.point
     qx, qy = float(q[0]), float(q[1])
     dx, dy = qx - sx, qy - sy
     L = math.hypot(dx, dy) or 1.0
     ex, ey = -dy / L, dx / L
-    src = [(sx, sy), (sx + src_r * ex, sy + src_r * ey), (sx - src_r * ex, sy - src_r * ey)]
-    dst = [(qx, qy), (qx + kr * ex, qy + kr * ey), (qx - kr * ex, qy - kr * ey)]
+    src = [(sx + src_r * ex, sy + src_r * ey), (sx - src_r * ex, sy - src_r * ey), (sx, sy)]
+    dst = [(qx + kr * ex, qy + kr * ey), (qx - kr * ex, qy - kr * ey), (qx, qy)]
     if must_cross is not None:
         mc = must_cross
         if mc.is_disc:
@@ -644,30 +660,54 @@ def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross
             dst += [(cx, cy), (cx + r * ex, cy + r * ey), (cx - r * ex, cy - r * ey)]
         else:
             dst += [tuple(v) for v in mc.cross_edges[0].tolist()]
-    A = np.repeat(np.asarray(src, float), len(dst), axis=0)
-    B = np.tile(np.asarray(dst, float), (len(src), 1))
-    dx, dy = B[:, 0] - A[:, 0], B[:, 1] - A[:, 1]
-    Ls = np.hypot(dx, dy)
-    through = (A[:, 0], A[:, 1], dx / Ls, dy / Ls)
-    tang = _tangent_columns(np.array([sx]), np.array([sy]), np.array([src_r]),
-                            np.array([float(kc[0])]), np.array([float(kc[1])]), np.array([kr]))
-    return tuple(np.concatenate([through[k], tang[k]]) for k in range(4))
+    lines = []
+    for ax, ay in src:
+        for bx, by in dst:
+            vx, vy = bx - ax, by - ay
+            n = math.hypot(vx, vy)
+            if n > _TINY:
+                lines.append((ax, ay, vx / n, vy / n))
+    lines.extend(_tangents_py(sx, sy, src_r, float(kc[0]), float(kc[1]), kr))
+    return lines
 
 
-def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
-    """Scalar test of the line from the source centre through ``region.point``.
+def _tangents_py(x0: float, y0: float, r0: float, x1: float, y1: float, r1: float) -> list:
+    """The (up to four) common tangents of two circles as ``(px, py, ux, uy)``."""
+    vx, vy = x0 - x1, y0 - y1
+    L2 = vx * vx + vy * vy
+    out = []
+    if L2 <= _TINY:
+        return out
+    for s in (1.0, -1.0):
+        k = r0 - s * r1
+        h2 = L2 - k * k
+        if h2 < -1e-12:
+            continue
+        h = math.sqrt(max(h2, 0.0))
+        for sig in (1.0, -1.0):
+            nx = (k * vx - sig * h * vy) / L2
+            ny = (k * vy + sig * h * vx) / L2
+            d = nx * x0 + ny * y0 - r0
+            out.append((nx * d, ny * d, -ny, nx))
+    return out
 
-    Returns the witness ``(A, B)`` or ``None``.
-    """
+
+def _check_line(px: float, py: float, ux: float, uy: float, src_c, src_r: float, region: Region,
+                blockers, must_cross):
+    """Scalar test of one line ``p + t u``: the witness ``((ax, ay), (bx, by))`` of its
+    gap segment if clear (and crossing ``must_cross``), else ``None``."""
     sx, sy = float(src_c[0]), float(src_c[1])
-    q = region.point
-    ux, uy = float(q[0]) - sx, float(q[1]) - sy
-    L = math.hypot(ux, uy)
-    ux, uy = (ux / L, uy / L) if L > _TINY else (1.0, 0.0)
+    wx, wy = px - sx, py - sy
+    b = ux * wx + uy * wy
+    disc = b * b - (wx * wx + wy * wy - (src_r + EPS) ** 2)
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    o_lo, o_hi = -b - root, -b + root
     lo, hi = -math.inf, math.inf
     discs, hps = region._py
     for cx, cy, r in discs:
-        wx, wy = sx - cx, sy - cy
+        wx, wy = px - cx, py - cy
         b = ux * wx + uy * wy
         disc = b * b - (wx * wx + wy * wy - (r + EPS) ** 2)
         if disc < 0:
@@ -676,7 +716,7 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
         lo, hi = max(lo, -b - root), min(hi, -b + root)
     for nx, ny, d in hps:
         nu = nx * ux + ny * uy
-        rhs = (d - EPS) - (nx * sx + ny * sy)
+        rhs = (d - EPS) - (nx * px + ny * py)
         if nu > _TINY:
             lo = max(lo, rhs / nu)
         elif nu < -_TINY:
@@ -685,22 +725,31 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
             return None
     if lo > hi:
         return None
-    o_lo, o_hi = -src_r - EPS, src_r + EPS
     if max(o_lo, lo) <= min(o_hi, hi):
         ta = tb = max(o_lo, lo)
     elif o_hi < lo:
         ta, tb = o_hi, lo
     else:
         ta, tb = o_lo, hi
-    ax, ay, bx, by = sx + ta * ux, sy + ta * uy, sx + tb * ux, sy + tb * uy
+    ax, ay, bx, by = px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy
     for ob in blockers:
         if ob.crosses_one(ax, ay, bx, by):
             return None
     if must_cross is not None:
         e_lo, e_hi = min(o_lo, lo), max(o_hi, hi)
-        if not must_cross.crosses_one(sx + e_lo * ux, sy + e_lo * uy, sx + e_hi * ux, sy + e_hi * uy):
+        if not must_cross.crosses_one(px + e_lo * ux, py + e_lo * uy, px + e_hi * ux, py + e_hi * uy):
             return None
     return (ax, ay), (bx, by)
+
+
+def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
+    """The line from the source centre through ``region.point``: witness or ``None``."""
+    sx, sy = float(src_c[0]), float(src_c[1])
+    q = region.point
+    ux, uy = float(q[0]) - sx, float(q[1]) - sy
+    L = math.hypot(ux, uy)
+    ux, uy = (ux / L, uy / L) if L > _TINY else (1.0, 0.0)
+    return _check_line(sx, sy, ux, uy, src_c, src_r, region, blockers, must_cross)
 
 
 def _seg_point_dist_cols(ax, ay, bx, by, cx: float, cy: float):
@@ -729,6 +778,46 @@ def _crosses_cols(ob: Obstacle, ax, ay, bx, by):
     return out
 
 
+def _batch_hits(blockers, ax, ay, bx, by) -> np.ndarray:
+    """Which of ``n`` segments cross which of ``k`` obstacles: ``(n, k)`` bool.
+
+    All discs are tested in one broadcast, and all polygon edges in one ``(n, E)``
+    crossing test with the inside parity summed per polygon.
+    """
+    n = len(ax)
+    out = np.zeros((n, len(blockers)), dtype=bool)
+    discs = [i for i, ob in enumerate(blockers) if ob.is_disc]
+    polys = [i for i, ob in enumerate(blockers) if not ob.is_disc and len(ob.block_edges[0])]
+    dx, dy = bx - ax, by - ay
+    L2 = dx * dx + dy * dy
+    if discs:
+        C = np.array([blockers[i]._py[:3] for i in discs])
+        cx, cy, r = C[None, :, 0], C[None, :, 1], C[None, :, 2]
+        t = ((cx - ax[:, None]) * dx[:, None] + (cy - ay[:, None]) * dy[:, None]) / L2[:, None]
+        t = np.fmin(np.fmax(t, 0.0), 1.0)
+        d = np.hypot(ax[:, None] + t * dx[:, None] - cx, ay[:, None] + t * dy[:, None] - cy)
+        out[:, discs] = d < r - EPS
+    if polys:
+        edges = [blockers[i].block_edges for i in polys]
+        P = np.concatenate([e[0] for e in edges])
+        Q = np.concatenate([e[1] for e in edges])
+        starts = np.cumsum([0] + [len(e[0]) for e in edges[:-1]])
+        px, py, qx, qy = P[None, :, 0], P[None, :, 1], Q[None, :, 0], Q[None, :, 1]
+        Ax, Ay, Dx, Dy = ax[:, None], ay[:, None], dx[:, None], dy[:, None]
+        d1 = Dx * (py - Ay) - Dy * (px - Ax)
+        d2 = Dx * (qy - Ay) - Dy * (qx - Ax)
+        ex, ey = qx - px, qy - py
+        d3 = ex * (Ay - py) - ey * (Ax - px)
+        d4 = ex * (Ay + Dy - py) - ey * (Ax + Dx - px)
+        proper = (d1 * d2 < 0) & (d3 * d4 < 0)
+        my = Ay + Dy * 0.5
+        left = ((py > my) != (qy > my)) & (Ax + Dx * 0.5 < px + (my - py) * ex / ey)
+        crossed = np.add.reduceat(proper, starts, axis=1) > 0
+        inside = np.add.reduceat(left, starts, axis=1) % 2 == 1
+        out[:, polys] = crossed | inside
+    return out
+
+
 def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
     """Check candidate lines given as columns ``(px, py, ux, uy)``.
 
@@ -754,15 +843,23 @@ def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
     ta = np.where(overlap, t_in, np.where(o_first, o_hi, o_lo))
     tb = np.where(overlap, t_in, np.where(o_first, lo, hi))
     ax, ay, bx, by = px + ta * ux, py + ta * uy, px + tb * ux, py + tb * uy
-    alive = np.arange(len(ax))
-    blocked_by = []
-    for ob in blockers:
-        m = _crosses_cols(ob, ax[alive], ay[alive], bx[alive], by[alive])
-        if np.count_nonzero(m):
-            blocked_by.append(ob.key)
-            alive = alive[~m]
-            if len(alive) == 0:
-                return None, None, tuple(blocked_by)
+    blocked_by: tuple = ()
+    if len(blockers) <= 1:
+        alive = np.arange(len(ax))
+        for ob in blockers:
+            m = _crosses_cols(ob, ax, ay, bx, by)
+            if np.count_nonzero(m):
+                blocked_by = (ob.key,)
+                alive = np.flatnonzero(~m)
+    else:
+        hits = _batch_hits(blockers, ax, ay, bx, by)  # (n, k) bool
+        free = ~hits.any(axis=1)
+        alive = np.flatnonzero(free)
+        if len(alive) == 0:
+            used = hits.any(axis=0)
+            blocked_by = tuple(ob.key for ob, u in zip(blockers, used) if u)
+    if len(alive) == 0:
+        return None, None, blocked_by
     if must_cross is not None:
         e_lo = np.minimum(o_lo[alive], lo[alive])
         e_hi = np.maximum(o_hi[alive], hi[alive])
@@ -844,18 +941,18 @@ def find_sight_line(
 def _search(src_c, src_r, region, blockers, must_cross, kc, kr, total) -> SightSearch:
     """Stages 1.5 and 2 of :func:`find_sight_line` (numpy warnings silenced by the
     caller: NaN marks lines that do not exist)."""
-    # Stage 1.5: a few likely lines (edges of both bases, common tangents, and for
-    # cover the corners of the piece).
-    cols = _likely_lines(src_c, src_r, region, kc, kr, must_cross)
-    total += len(cols[0])
-    a, b, _ = _evaluate(cols, src_c, src_r, region, blockers, must_cross)
-    if a is not None:
-        return SightSearch(SightLine(a, b), (), total)
-
     # A single convex blocker across the whole corridor: no line at all.
     sep = _separating(blockers, src_c, src_r, kc, kr)
     if sep is not None:
         return SightSearch(None, (sep.key,), total)
+
+    # Stage 1.5: a few likely lines (edges of both bases, common tangents, and for
+    # cover the corners of the piece), tested one by one in plain Python.
+    for line in _likely_lines(src_c, src_r, region, kc, kr, must_cross):
+        total += 1
+        hit = _check_line(*line, src_c, src_r, region, blockers, must_cross)
+        if hit is not None:
+            return SightSearch(SightLine(*hit), (), total)
 
     # Stage 2: every critical line.
     circ = [(float(src_c[0]), float(src_c[1]), src_r)] if src_r > 0 else []
@@ -912,6 +1009,6 @@ def disc_region(center, radius: float, arc: tuple[Any, Any] | None = None, extra
     discs = [[float(center[0]), float(center[1]), float(radius)], *extra_discs]
     hp = []
     if arc is not None:
-        o, f = np.asarray(arc[0], float), np.asarray(arc[1], float)
-        hp.append([f[0], f[1], float(f @ o)])
+        (ox, oy), (fx, fy) = arc
+        hp.append((float(fx), float(fy), float(fx) * float(ox) + float(fy) * float(oy)))
     return Region.make(discs, hp)
