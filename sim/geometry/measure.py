@@ -434,26 +434,89 @@ class Scene:
 
 
 # ------------------------------------------------------------------ drawable regions
-def _umbra(sources: np.ndarray, ob: Obstacle, far: float):
-    """Points hidden behind ``ob`` from every one of ``sources`` (shapely geometry)."""
-    from shapely.geometry import Point as SPoint, Polygon as SPolygon
+def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
+    """The two outer common tangents of the source disc ``((cx, cy), r)`` and convex
+    ``ob`` (both on the same side), which bound the umbra behind ``ob``, as
+    ``(n, d, touch)``: unit normal ``n`` with both on the ``n . x >= d`` side, offset
+    ``d`` and the point where the line touches ``ob``. Empty if the two overlap."""
+    out = []
+    if ob.is_disc:
+        ox, oy, orad, _ = ob._py
+        vx, vy = cx - ox, cy - oy
+        L2 = vx * vx + vy * vy
+        if math.sqrt(L2) <= r + orad:
+            return []
+        k = r - orad
+        h = math.sqrt(L2 - k * k)
+        for sig in (1.0, -1.0):
+            nx, ny = (k * vx - sig * h * vy) / L2, (k * vy + sig * h * vx) / L2
+            d = nx * cx + ny * cy - r
+            out.append(((nx, ny), d, (ox - orad * nx, oy - orad * ny)))
+        return out
+    verts = ob.vertices
+    if ob.disc_gap(cx, cy, r) <= 0:
+        return []
+    for vx0, vy0 in verts.tolist():
+        dx, dy = cx - vx0, cy - vy0
+        L2 = dx * dx + dy * dy
+        h = math.sqrt(max(L2 - r * r, 0.0))
+        for sig in (1.0, -1.0):
+            # unit normal n with n . (c - v) = r: the line through v touches the disc
+            nx, ny = (r * dx - sig * h * dy) / L2, (r * dy + sig * h * dx) / L2
+            d = nx * vx0 + ny * vy0
+            if np.all(verts @ np.array([nx, ny]) - d >= -1e-9):
+                out.append(((nx, ny), d, (vx0, vy0)))
+    # keep two distinct lines (a line along an edge is found at both of its vertices)
+    uniq = []
+    for n, d, t in out:
+        if all(abs(n[0] - m[0]) + abs(n[1] - m[1]) > 1e-9 for m, _, _ in uniq):
+            uniq.append((n, d, t))
+    return uniq if len(uniq) == 2 else []
+
+
+def _umbra(source, radius: float, ob: Obstacle, far: float):
+    """Points hidden behind ``ob`` from every point of the source disc (shapely).
+
+    For a convex obstacle apart from the disc: the obstacle plus the region behind it
+    between the two outer common tangents (exact up to the drawing of circles). Other
+    obstacles: the intersection of the shadows cast from 48 points on the rim.
+    """
+    from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon, box
     from shapely.ops import unary_union
 
-    if ob.is_disc:
-        ring = np.asarray(SPoint(ob.center).buffer(ob.radius, quad_segs=16).exterior.coords)[:-1]
-    else:
-        ring = ob.vertices
+    cx, cy = float(source[0]), float(source[1])
+    body = SPoint(ob.center).buffer(ob.radius, quad_segs=16) if ob.is_disc else SPolygon(ob.vertices)
+    tangents = _umbra_tangents(cx, cy, radius, ob) if ob.convex else []
+    if len(tangents) == 2:
+        pts = list(np.asarray(body.exterior.coords)[:-1])
+        halves = []
+        for (nx, ny), d, (tx, ty) in tangents:
+            ux, uy = -ny, nx
+            if (tx - cx) * ux + (ty - cy) * uy < 0:
+                ux, uy = -ux, -uy
+            pts.append((tx + ux * far, ty + uy * far))
+            # the closed half-plane n . x >= d (the side of the source and obstacle)
+            big = 1000.0
+            ox, oy = tx, ty  # a point on the line, near the region of interest
+            halves.append(SPolygon([(ox - ux * big, oy - uy * big), (ox + ux * big, oy + uy * big),
+                                    (ox + ux * big + nx * big, oy + uy * big + ny * big),
+                                    (ox - ux * big + nx * big, oy - uy * big + ny * big)]))
+        hull = MultiPoint(pts).convex_hull
+        return hull.intersection(halves[0]).intersection(halves[1]).union(body)
+    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    sources = np.column_stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)])
+    ring = np.asarray(body.exterior.coords)[:-1]
     nxt = np.roll(ring, -1, axis=0)
     shadow = None
-    for s in sources:
+    for sx, sy in sources:
+        s0 = np.array([sx, sy])
         quads = []
         for p, q in zip(ring, nxt):
-            dp, dq = p - s, q - s
+            dp, dq = p - s0, q - s0
             np_, nq = np.linalg.norm(dp), np.linalg.norm(dq)
             if np_ < EPS or nq < EPS:
                 continue
             quads.append(SPolygon([p, q, q + dq / nq * far, p + dp / np_ * far]).buffer(0))
-        body = SPolygon(ring)
         sh = unary_union([body, *quads])
         shadow = sh if shadow is None else shadow.intersection(sh)
         if shadow.is_empty:
@@ -461,13 +524,15 @@ def _umbra(sources: np.ndarray, ob: Obstacle, far: float):
     return shadow
 
 
-def zoc_region(scene: Scene, owner, samples: int = 48):
+def zoc_region(scene: Scene, owner):
     """The area of ``owner``'s ZoC, for drawing (shapely geometry, inches).
 
     Points within 1" of the base, in the front arc, minus what Blocking terrain and
-    models of size ``>= size(owner)`` hide from every point of the base. The hidden part
-    is computed from ``samples`` points on the base's rim, so the drawn edge of a shadow
-    may err slightly towards "hidden"; the in/out verdict of :meth:`Scene.zoc` is exact.
+    models of size ``>= size(owner)`` hide from every point of the base. Behind a convex
+    blocker the hidden part is bounded by the outer common tangents (exact but for the
+    polygons that draw circles); behind a non-convex one it is computed from 48 points on
+    the rim, so its drawn edge may err slightly towards "hidden". The in/out verdict of
+    :meth:`Scene.zoc` is always exact.
     """
     from shapely.geometry import Point as SPoint, box
 
@@ -484,12 +549,10 @@ def zoc_region(scene: Scene, owner, samples: int = 48):
 
         area = area.intersection(SPolygon(pts))
     threshold = max(A.size, scene.enhancing_size(A))
-    angles = np.linspace(0, 2 * math.pi, samples, endpoint=False)
-    sources = c + A.radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
     for ob in scene.blockers(threshold, (A.id,)):
         if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
             continue
-        hidden = _umbra(sources, ob, far=A.radius + ZOC_RANGE + 2)
+        hidden = _umbra(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)
     return area

@@ -122,17 +122,18 @@ def setup_camera(table, kind: str, width: int, height: int, legend: bool = True)
         k = max(span_x / (x1 - x0), span_y * aspect / (y1 - y0))  # inches per NDC unit (x)
         film_w, film_h = 2 * k, 2 * k / aspect
         lens.set_film_size(film_w, film_h)
-        lens.set_near_far(1.0, 1000.0)
+        z = float(pts[:, 2].max()) + 20.0
+        lens.set_near_far(1.0, z + 5.0)  # tight: depth precision of the software renderer
         mid_x = (pts[:, 0].max() + pts[:, 0].min()) / 2
         mid_y = (pts[:, 1].max() + pts[:, 1].min()) / 2
         # the content's centre must land on the box centre
-        pos = (mid_x - (x0 + x1) / 2 * k, mid_y - (y0 + y1) / 2 * k / aspect, 200.0)
+        pos = (mid_x - (x0 + x1) / 2 * k, mid_y - (y0 + y1) / 2 * k / aspect, z)
         return CameraSetup(lens, pos, (0.0, -90.0, 0.0))
     lens = PerspectiveLens()
     vfov = OBLIQUE_VFOV
     hfov = math.degrees(2 * math.atan(math.tan(math.radians(vfov / 2)) * aspect))
     lens.set_fov(hfov, vfov)
-    lens.set_near_far(0.5, 2000.0)
+    lens.set_near_far(2.0, 500.0)
     pitch = -OBLIQUE_PITCH
     fwd = np.array([0.0, math.cos(math.radians(pitch)), math.sin(math.radians(pitch))])
     target = np.array([cx, cy, 0.0])

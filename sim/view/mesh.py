@@ -43,8 +43,8 @@ class MeshBuilder:
         """Add one vertex; returns its index."""
         self._v.add_data3(float(p[0]), float(p[1]), float(p[2]))
         self._n.add_data3(float(n[0]), float(n[1]), float(n[2]))
-        c = tuple(colour) + ((1.0,) if len(colour) == 3 else ())
-        self._c.add_data4(*[float(x) for x in c])
+        self._c.add_data4(float(colour[0]), float(colour[1]), float(colour[2]),
+                          float(colour[3]) if len(colour) > 3 else 1.0)
         self._t.add_data2(float(uv[0]), float(uv[1]))
         self._count += 1
         return self._count - 1
@@ -94,36 +94,35 @@ class MeshBuilder:
         """Side faces joining a CCW ``bottom`` ring at ``z0`` to a matching ``top`` ring at
         ``z1`` (same vertex count; equal rings give a prism, a smaller top a mound).
         ``smooth`` gives per-vertex normals (for circles)."""
-        n = len(bottom)
-        s = 0.0
-        centre = bottom.mean(axis=0)
-        for i in range(n):
-            j = (i + 1) % n
+        bottom, top = np.asarray(bottom, float), np.asarray(top, float)
+        nxt = np.roll(np.arange(len(bottom)), -1)
+        edge = bottom[nxt] - bottom
+        length = np.hypot(edge[:, 0], edge[:, 1])
+        keep = length > 1e-9
+        rise = z1 - z0
+        if smooth:
+            centre = bottom.mean(axis=0)
+            radial = bottom - centre
+            rb = np.hypot(radial[:, 0], radial[:, 1])
+            rt = np.hypot(*(top - centre).T)
+            normals = np.column_stack([radial / np.maximum(rb, 1e-12)[:, None] * rise, rb - rt])
+        else:
+            out = np.column_stack([edge[:, 1], -edge[:, 0]]) / np.maximum(length, 1e-12)[:, None]
+            inset = np.einsum("ij,ij->i", bottom - top, out)
+            normals = np.column_stack([out * rise, inset])
+        normals /= np.maximum(np.linalg.norm(normals, axis=1), 1e-12)[:, None]
+        s = np.concatenate([[0.0], np.cumsum(length)]) / uv_scale
+        v0, v1 = z0 / uv_scale, z1 / uv_scale
+        for i in np.nonzero(keep)[0]:
+            j = nxt[i]
+            ni, nj = (normals[i], normals[j]) if smooth else (normals[i], normals[i])
             b0, b1, t0, t1 = bottom[i], bottom[j], top[i], top[j]
-            edge = b1 - b0
-            length = float(np.hypot(*edge))
-            if length < 1e-9:
-                continue
-            p = [(b0[0], b0[1], z0), (b1[0], b1[1], z0), (t1[0], t1[1], z1), (t0[0], t0[1], z1)]
-            u = np.array(p[1]) - np.array(p[0])
-            v = np.array(p[3]) - np.array(p[0])
-            face_n = np.cross(u, v)
-            face_n = face_n / (np.linalg.norm(face_n) or 1.0)
-            uvs = [(s / uv_scale, z0 / uv_scale), ((s + length) / uv_scale, z0 / uv_scale),
-                   ((s + length) / uv_scale, z1 / uv_scale), (s / uv_scale, z1 / uv_scale)]
-            if smooth:
-                ns = []
-                for q in (b0, b1, b1, b0):
-                    r = np.append(q - centre, 0.0)
-                    r = r / (np.linalg.norm(r) or 1.0)
-                    nn = r * abs(face_n[0] * r[0] + face_n[1] * r[1]) + np.array([0, 0, face_n[2]])
-                    ns.append(nn / (np.linalg.norm(nn) or 1.0))
-                idx = [self.vertex(pp, nn, colour, uv) for pp, nn, uv in zip(p, ns, uvs)]
-                self.triangle(idx[0], idx[1], idx[2])
-                self.triangle(idx[0], idx[2], idx[3])
-            else:
-                self.quad(p, face_n, colour, uvs)
-            s += length
+            a = self.vertex((b0[0], b0[1], z0), ni, colour, (s[i], v0))
+            b = self.vertex((b1[0], b1[1], z0), nj, colour, (s[i + 1], v0))
+            c = self.vertex((t1[0], t1[1], z1), nj, colour, (s[i + 1], v1))
+            d = self.vertex((t0[0], t0[1], z1), ni, colour, (s[i], v1))
+            self.triangle(a, b, c)
+            self.triangle(a, c, d)
 
     def cylinder(self, centre, radius: float, z0: float, z1: float, colour, segments: int = 32,
                  top_radius: float | None = None, top_colour=None) -> None:

@@ -52,11 +52,23 @@ GHOST_ALPHA = 0.35
 OVERLAY_BIN = "ground-overlay"
 
 
+#: Cull bin for opaque things, drawn in scene-graph order so that pixels where two faces
+#: are equally near (a base's rim seen from above) come out the same every time.
+SOLID_BIN = "table-solid"
+
+
 def _overlay_bin() -> str:
     mgr = CullBinManager.get_global_ptr()
     if mgr.find_bin(OVERLAY_BIN) < 0:
         mgr.add_bin(OVERLAY_BIN, CullBinEnums.BT_fixed, 25)
     return OVERLAY_BIN
+
+
+def _solid_bin() -> str:
+    mgr = CullBinManager.get_global_ptr()
+    if mgr.find_bin(SOLID_BIN) < 0:
+        mgr.add_bin(SOLID_BIN, CullBinEnums.BT_unsorted, 20)
+    return SOLID_BIN
 
 
 def _rgba(rgb, a: float = 1.0):
@@ -152,8 +164,9 @@ class TableScene:
         selected: id of the model whose overlays are shown, or None.
 
     ``labels`` draws the model and terrain ids; ``px_per_inch`` (about how many pixels an
-    inch of table takes on screen) sharpens the label text; ``software`` corrects the lighting of Panda3D's
-    software renderer (p3tinydisplay), which would otherwise darken coloured faces.
+    inch of table takes on screen) sizes and sharpens the label text; ``software``
+    corrects the lighting of Panda3D's software renderer (p3tinydisplay), which would
+    otherwise darken coloured faces.
     """
 
     def __init__(self, table, selected: str | None = None, labels: bool = True, software: bool = False,
@@ -161,6 +174,7 @@ class TableScene:
         self.table = table
         self._px_per_inch = px_per_inch
         self.root = NodePath(f"table-{table.name}")
+        self.root.set_bin(_solid_bin(), 0)
         self._static = self.root.attach_new_node("static")
         self._overlay = self.root.attach_new_node("overlay")
         self._tape = self.root.attach_new_node("tape")
@@ -271,12 +285,12 @@ class TableScene:
             # stands in front of it, unlike the model labels
             ring_y = ring[:, 1]
             front = ring[ring_y <= ring_y.min() + 1e-6].mean(axis=0)
-            size = self._label_size(0.34, 8)
+            size = self._label_size(0.34, 10)
             label = _label(self._static, piece.id, (front[0], front[1], h), size, font_px=self._text_px(size),
                            fg=(0.95, 0.93, 0.85, 1), bg=(0.2, 0.17, 0.12, 0.6))
             label.get_child(0).set_z(-1.0 * size)
             label.set_depth_test(True)
-            label.set_bin("fixed", 30)
+            label.set_bin(_overlay_bin(), 5)  # before translucent terrain: seen through it
         if alpha < 1:
             # depth writes stay on: a pixel on an edge shared by two triangles is then
             # blended once (the second fails the depth test), not twice
@@ -336,7 +350,7 @@ class TableScene:
             figure.set_r(90)
             figure.set_pos(-0.0, 0, style.BASE_HEIGHT + fr)
         if self._labels:
-            size = self._label_size(0.42, 10)
+            size = self._label_size(0.42, 12)
             label = _label(self._static, model.id, (model.position[0], model.position[1], style.model_top(model, gz)),
                            size, bg=(0.05, 0.05, 0.08, 0.7), font_px=self._text_px(size))
             self._model_labels.append((label.get_child(0), r))
@@ -389,6 +403,8 @@ class TableScene:
             if other.id == model_id:
                 continue
             pm = scene.measure_pair(model_id, other.id)
+            if not pm.in_arc:
+                continue  # behind the front arc: no line (the arc overlay shows why)
             if pm.los.visible and pm.los.line is not None:
                 colour = style.LOS_COVER if pm.cover.cover else style.LOS_CLEAR
                 a, b = pm.los.line.a, pm.los.line.b
@@ -522,7 +538,8 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     header("Selected model")
     entry("LoS, no cover", _rgba(style.LOS_CLEAR), height_frac=0.3)
     entry("LoS, target in cover", _rgba(style.LOS_COVER), height_frac=0.3)
-    entry("no LoS", _rgba(style.LOS_NONE), height_frac=0.3)
+    entry("no LoS: blocked", _rgba(style.LOS_NONE), height_frac=0.3)
+    entry("(behind the arc: no line)", (0, 0, 0, 0), height_frac=0.01)
     entry("zone of control", _rgba(style.ZOC, 0.7))
     entry("front arc", _rgba(style.ARC, 0.5))
     entry("grid: 1\", bold 6\"", _rgba(style.GRID_MAJOR), height_frac=0.2)

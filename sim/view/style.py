@@ -58,7 +58,7 @@ PASSAGE_PATTERN: dict[Passage, str] = {
 
 # ---------------------------------------------------------------------- models
 #: Base and figure colour per player.
-PLAYER: dict[int, RGB] = {1: (0.86, 0.08, 0.10), 2: (0.10, 0.30, 0.95)}
+PLAYER: dict[int, RGB] = {1: (0.80, 0.07, 0.12), 2: (0.10, 0.30, 0.95)}
 #: Facing arrow, front-arc ticks and the selection ring.
 MARK: RGB = (1.0, 1.0, 1.0)
 #: Base thickness, inches (about 3 mm).
