@@ -123,7 +123,8 @@ def test_save_round_trip_is_atomic(tmp_path):
     t.save(out)
     again = load_table(out)
     assert [m.position for m in again.models] == [m.position for m in t.models]
-    assert [p.footprint.bounds for p in again.terrain] == pytest.approx([p.footprint.bounds for p in t.terrain])
+    got = [v for p in again.terrain for v in p.footprint.bounds]
+    assert got == pytest.approx([v for p in t.terrain for v in p.footprint.bounds])
     assert [f.name for f in tmp_path.iterdir()] == ["copy.yaml"]
 
 
