@@ -326,15 +326,20 @@ def parse_table(text: str, source: str | None = None) -> Table:
     return _build(doc, raw, src)
 
 
+def _claim_id(seen: dict[str, str], ident: str, label: str, src: str) -> str:
+    """Record ``ident`` as used by the entry ``label``; raise on a duplicate."""
+    if ident in seen:
+        raise TableError(src, label, f"duplicate id {ident!r} (already used by {seen[ident]})")
+    seen[ident] = label
+    return label
+
+
 def _build(doc: _File, raw: dict, src: str) -> Table:
     presets = load_presets()
     seen: dict[str, str] = {}
     pieces: list[TerrainPiece] = []
     for i, t in enumerate(doc.terrain):
-        label = _entry_label(raw["terrain"][i], "terrain", i)
-        if t.id in seen:
-            raise TableError(src, label, f"duplicate id {t.id!r} (already used by {seen[t.id]})")
-        seen[t.id] = label
+        label = _claim_id(seen, t.id, _entry_label(raw["terrain"][i], "terrain", i), src)
         preset = None
         if t.preset is not None:
             preset = presets.get(t.preset)
@@ -359,10 +364,7 @@ def _build(doc: _File, raw: dict, src: str) -> Table:
         )
     models: list[Model] = []
     for i, m in enumerate(doc.models):
-        label = _entry_label(raw["models"][i], "models", i)
-        if m.id in seen:
-            raise TableError(src, label, f"duplicate id {m.id!r} (already used by {seen[m.id]})")
-        seen[m.id] = label
+        label = _claim_id(seen, m.id, _entry_label(raw["models"][i], "models", i), src)
         models.append(_model(m, src, label))
     table = Table(doc.name, float(doc.table.width), float(doc.table.depth), tuple(pieces), tuple(models), src)
     _check_placement(table, raw, src)

@@ -692,28 +692,33 @@ def _tangents_py(x0: float, y0: float, r0: float, x1: float, y1: float, r1: floa
     return out
 
 
+def _chord(px: float, py: float, ux: float, uy: float, cx: float, cy: float, r: float):
+    """Parameters ``(t0, t1)`` where the line ``p + t u`` (unit ``u``) is inside the
+    disc ``((cx, cy), r)``, or ``None`` if it misses it."""
+    wx, wy = px - cx, py - cy
+    b = ux * wx + uy * wy
+    disc = b * b - (wx * wx + wy * wy - r * r)
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    return -b - root, -b + root
+
+
 def _check_line(px: float, py: float, ux: float, uy: float, src_c, src_r: float, region: Region,
                 blockers, must_cross):
     """Scalar test of one line ``p + t u``: the witness ``((ax, ay), (bx, by))`` of its
     gap segment if clear (and crossing ``must_cross``), else ``None``."""
-    sx, sy = float(src_c[0]), float(src_c[1])
-    wx, wy = px - sx, py - sy
-    b = ux * wx + uy * wy
-    disc = b * b - (wx * wx + wy * wy - (src_r + EPS) ** 2)
-    if disc < 0:
+    chord = _chord(px, py, ux, uy, float(src_c[0]), float(src_c[1]), src_r + EPS)
+    if chord is None:
         return None
-    root = math.sqrt(disc)
-    o_lo, o_hi = -b - root, -b + root
+    o_lo, o_hi = chord
     lo, hi = -math.inf, math.inf
     discs, hps = region._py
     for cx, cy, r in discs:
-        wx, wy = px - cx, py - cy
-        b = ux * wx + uy * wy
-        disc = b * b - (wx * wx + wy * wy - (r + EPS) ** 2)
-        if disc < 0:
+        chord = _chord(px, py, ux, uy, cx, cy, r + EPS)
+        if chord is None:
             return None
-        root = math.sqrt(disc)
-        lo, hi = max(lo, -b - root), min(hi, -b + root)
+        lo, hi = max(lo, chord[0]), min(hi, chord[1])
     for nx, ny, d in hps:
         nu = nx * ux + ny * uy
         rhs = (d - EPS) - (nx * px + ny * py)
