@@ -29,6 +29,7 @@ class Model:
         prone: the Prone condition.
         profile: id of the profile it was filled from, if any.
         name: display name.
+        move: the Move statistic in inches (from the profile or the table file), if known.
     """
 
     id: str
@@ -41,6 +42,7 @@ class Model:
     prone: bool = False
     profile: str | None = None
     name: str | None = None
+    move: float | None = None
 
     @property
     def radius(self) -> float:

@@ -124,6 +124,7 @@ class _Model(_Strict):
     size: Optional[Literal["zero", "tiny", "small", "medium", "large", "huge"]] = None
     position: Point
     facing: Num = 0
+    move: Optional[Num] = Field(default=None, ge=0)
     traits: Optional[list[str]] = None
     prone: bool = False
 
@@ -203,6 +204,8 @@ class Table:
             if m.name:
                 entry["name"] = m.name
             entry.update(base=m.base, size=m.size.label, position=list(m.position), facing=m.facing)
+            if m.move is not None:
+                entry["move"] = m.move
             if m.traits:
                 entry["traits"] = list(m.traits)
             if m.prone:
@@ -372,7 +375,7 @@ def _build(doc: _File, raw: dict, src: str) -> Table:
 
 
 def _model(m: _Model, src: str, label: str) -> Model:
-    base, size, traits, name = m.base, None, list(m.traits or []), m.name
+    base, size, traits, name, move = m.base, None, list(m.traits or []), m.name, m.move
     if m.profile is not None:
         try:
             from models.profiles import get_profile
@@ -381,6 +384,7 @@ def _model(m: _Model, src: str, label: str) -> Model:
         except KeyError as exc:
             raise TableError(src, label, f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
         base = base or prof.base
+        move = move if move is not None else prof.move
         size = Size.parse(prof.size)
         name = name or prof.name
         if m.traits is None:
@@ -404,6 +408,7 @@ def _model(m: _Model, src: str, label: str) -> Model:
         prone=m.prone,
         profile=m.profile,
         name=name,
+        move=float(move) if move is not None else None,
     )
 
 

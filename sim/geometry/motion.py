@@ -1,0 +1,204 @@
+"""A round base moving along a straight segment: exact contact intervals.
+
+Movement (p.22-23) and special-attack moves (p.39-42) move a base's centre along
+straight segments. Everything here is closed form (no stepping): for a segment
+``p(t) = a + t (b - a)``, ``t`` in ``[0, 1]``, and a base of radius ``R``:
+
+* :func:`disc_interval` -- where the base overlaps a disc (another base, a round piece);
+* :func:`capsule_interval` -- where it comes within ``R`` of a segment;
+* :func:`footprint_intervals` -- where it overlaps a terrain footprint (polygon or circle);
+* :func:`half_disc_dilated_interval` -- where it meets a half-disc (a front-arc ZoC);
+* :func:`merge` / :func:`covered_length` -- unions of intervals.
+
+"Overlap" is strict: a base that only touches (gap 0) does not overlap; the tolerance
+``tol`` (default ``EPS``) keeps touching bases legal (rulings.md section 7: a base may not
+pass *through* another base or Impassable terrain; BtB is touching).
+All lengths are inches.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+from .attributes import EPS
+from .shapes import Footprint
+
+Interval = tuple[float, float]
+
+
+def _line_disc(ax: float, ay: float, dx: float, dy: float, cx: float, cy: float, R: float):
+    """Raw parameters ``(t0, t1)`` where ``a + t d`` is within ``R`` of ``c`` (unclipped)."""
+    A = dx * dx + dy * dy
+    wx, wy = ax - cx, ay - cy
+    if A <= 1e-18:
+        return (-math.inf, math.inf) if wx * wx + wy * wy <= R * R else None
+    B = wx * dx + wy * dy
+    C = wx * wx + wy * wy - R * R
+    disc = B * B - A * C
+    if disc < 0:
+        return None
+    s = math.sqrt(disc)
+    return (-B - s) / A, (-B + s) / A
+
+
+def _clip(iv, lo: float = 0.0, hi: float = 1.0):
+    if iv is None:
+        return None
+    t0, t1 = max(iv[0], lo), min(iv[1], hi)
+    return (t0, t1) if t0 < t1 or (t0 == t1 and iv[0] <= iv[1]) else None
+
+
+def disc_interval(a, b, center, R: float) -> Interval | None:
+    """``t`` in ``[0, 1]`` where the point ``p(t)`` is within ``R`` of ``center``
+    (equivalently: a base of radius ``r`` at ``p(t)`` overlaps a disc of radius
+    ``R - r``). ``None`` if never."""
+    ax, ay = float(a[0]), float(a[1])
+    return _clip(_line_disc(ax, ay, float(b[0]) - ax, float(b[1]) - ay, float(center[0]), float(center[1]), R))
+
+
+def capsule_interval(a, b, p, q, R: float) -> Interval | None:
+    """``t`` in ``[0, 1]`` where ``p(t)`` is within ``R`` of the segment ``[p, q]``."""
+    ax, ay = float(a[0]), float(a[1])
+    dx, dy = float(b[0]) - ax, float(b[1]) - ay
+    px, py, qx, qy = float(p[0]), float(p[1]), float(q[0]), float(q[1])
+    parts = [_line_disc(ax, ay, dx, dy, px, py, R), _line_disc(ax, ay, dx, dy, qx, qy, R)]
+    ex, ey = qx - px, qy - py
+    L = math.hypot(ex, ey)
+    if L > 1e-12:
+        ex, ey = ex / L, ey / L
+        nx, ny = -ey, ex
+        # slab: |n . (x - p)| <= R and 0 <= e . (x - p) <= L
+        lo, hi = -math.inf, math.inf
+        for (ux, uy, smin, smax) in ((nx, ny, -R, R), (ex, ey, 0.0, L)):
+            s0 = ux * (ax - px) + uy * (ay - py)
+            sd = ux * dx + uy * dy
+            if abs(sd) < 1e-15:
+                if not (smin <= s0 <= smax):
+                    lo, hi = 1.0, 0.0
+                continue
+            t0, t1 = (smin - s0) / sd, (smax - s0) / sd
+            if t0 > t1:
+                t0, t1 = t1, t0
+            lo, hi = max(lo, t0), min(hi, t1)
+        if lo <= hi:
+            parts.append((lo, hi))
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return None
+    # the capsule is convex: the union of its parts along a line is one interval
+    return _clip((min(p[0] for p in parts), max(p[1] for p in parts)))
+
+
+def _inside_intervals(a, b, vertices) -> list[Interval]:
+    """``t`` intervals of the segment inside a simple polygon (even-odd)."""
+    ax, ay = float(a[0]), float(a[1])
+    dx, dy = float(b[0]) - ax, float(b[1]) - ay
+    ts = [0.0, 1.0]
+    n = len(vertices)
+    for i in range(n):
+        px, py = vertices[i]
+        qx, qy = vertices[(i + 1) % n]
+        ex, ey = qx - px, qy - py
+        den = dx * ey - dy * ex
+        if abs(den) < 1e-18:
+            continue
+        t = ((px - ax) * ey - (py - ay) * ex) / den
+        u = ((px - ax) * dy - (py - ay) * dx) / den
+        if 0 < t < 1 and 0 <= u <= 1:
+            ts.append(t)
+    ts.sort()
+    out = []
+    for t0, t1 in zip(ts, ts[1:]):
+        if t1 - t0 <= 1e-15:
+            continue
+        tm = (t0 + t1) / 2
+        mx, my = ax + tm * dx, ay + tm * dy
+        inside = False
+        for i in range(n):
+            px, py = vertices[i]
+            qx, qy = vertices[(i + 1) % n]
+            if (py > my) != (qy > my) and mx < px + (my - py) * (qx - px) / (qy - py):
+                inside = not inside
+        if inside:
+            out.append((t0, t1))
+    return out
+
+
+def merge(intervals: Iterable[Interval | None]) -> list[Interval]:
+    """Union of intervals, sorted and merged."""
+    ivs = sorted(iv for iv in intervals if iv is not None)
+    out: list[list[float]] = []
+    for t0, t1 in ivs:
+        if out and t0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], t1)
+        else:
+            out.append([t0, t1])
+    return [(a, b) for a, b in out]
+
+
+def covered_length(intervals: Sequence[Interval], length: float) -> float:
+    """Total length (inches) of the merged intervals on a segment ``length`` long."""
+    return sum(t1 - t0 for t0, t1 in merge(intervals)) * length
+
+
+def footprint_intervals(a, b, footprint: Footprint, R: float, tol: float = EPS) -> list[Interval]:
+    """``t`` intervals where a base of radius ``R`` centred at ``p(t)`` overlaps the
+    footprint by more than ``tol`` (its centre closer than ``R - tol`` to it).
+
+    Exact: circles are circles; polygons are the union of the capsules around their
+    edges and their inside.
+    """
+    Rt = R - tol
+    if footprint.is_circle:
+        iv = disc_interval(a, b, footprint.center, footprint.radius + Rt)
+        return [iv] if iv is not None else []
+    verts = [tuple(v) for v in footprint.vertices.tolist()]
+    # quick reject: bounding circle
+    (cx, cy), br = footprint.bounding_circle
+    if disc_interval(a, b, (cx, cy), br + Rt) is None:
+        return []
+    parts: list = []
+    n = len(verts)
+    if Rt > 0:
+        for i in range(n):
+            parts.append(capsule_interval(a, b, verts[i], verts[(i + 1) % n], Rt))
+    parts.extend(_inside_intervals(a, b, verts))
+    return merge(parts)
+
+
+def half_disc_dilated_interval(a, b, center, R: float, facing, r: float) -> Interval | None:
+    """``t`` where a base of radius ``r`` at ``p(t)`` meets the half-disc
+    ``{x : |x - center| <= R, (x - center) . facing >= 0}`` (a front-arc ZoC), i.e.
+    the half-disc dilated by ``r``: the half-disc of radius ``R + r`` united with the
+    capsule of radius ``r`` around its diameter. ``facing`` is a unit vector."""
+    cx, cy = float(center[0]), float(center[1])
+    fx, fy = float(facing[0]), float(facing[1])
+    ax, ay = float(a[0]), float(a[1])
+    dx, dy = float(b[0]) - ax, float(b[1]) - ay
+    parts = []
+    iv = _line_disc(ax, ay, dx, dy, cx, cy, R + r)
+    if iv is not None:
+        s0 = fx * (ax - cx) + fy * (ay - cy)
+        sd = fx * dx + fy * dy
+        lo, hi = iv
+        if abs(sd) < 1e-15:
+            if s0 < 0:
+                lo, hi = 1.0, 0.0
+        elif sd > 0:
+            lo = max(lo, -s0 / sd)
+        else:
+            hi = min(hi, -s0 / sd)
+        if lo <= hi:
+            parts.append((lo, hi))
+    px, py = -fy, fx
+    parts.append(capsule_interval(a, b, (cx - px * R, cy - py * R), (cx + px * R, cy + py * R), r))
+    parts = [p for p in parts if p is not None]
+    if not parts:
+        return None
+    return _clip((min(p[0] for p in parts), max(p[1] for p in parts)))
+
+
+def first_entry(intervals: Sequence[Interval]) -> float | None:
+    """Smallest ``t`` of the intervals, or ``None``."""
+    return min((iv[0] for iv in intervals), default=None)
