@@ -90,3 +90,29 @@ def test_bad_file_exits_2_without_traceback(tmp_path):
     line = proc.stderr.strip()
     assert len(line.splitlines()) == 1
     assert str(bad) in line and "models[id=akira]" in line and "table" in line
+
+
+def test_move_walk_json_and_exit_codes(capsys):
+    code, out, _ = run_main(capsys, "move", str(DEFAULT_TABLE), "matsu", "walk", "4.5", "8", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["move"]["legal"] is True and doc["move"]["cost"] == pytest.approx(2.0)
+    code, out, _ = run_main(capsys, "move", str(DEFAULT_TABLE), "akira", "walk", "12", "14")
+    assert "ILLEGAL" in out and "Impassable wall" in out and "[" in out
+
+
+def test_move_run_text(capsys):
+    code, out, _ = run_main(capsys, "move", str(DEFAULT_TABLE), "kenta", "run", "21.5", "4")
+    assert code in (0, 1) and out.startswith("Run kenta")
+
+
+def test_charge_text_and_json(capsys):
+    code, out, _ = run_main(capsys, "charge", str(DEFAULT_TABLE), "kenta", "yatsumata")
+    assert code == 0 and "reaches yatsumata" in out
+    code, out, _ = run_main(capsys, "charge", str(DEFAULT_TABLE), "matsu", "ishi", "--json")
+    doc = json.loads(out)
+    assert doc["reached"] is False and doc["stop"]["code"] == "stopped-by-impassable" and doc["stop"]["element"] == "house"
+
+
+def test_charge_at_a_friend_exits_2(capsys):
+    code, _, err = run_main(capsys, "charge", str(DEFAULT_TABLE), "matsu", "kokkio")
+    assert code == 2 and "not an enemy" in err

@@ -7,6 +7,9 @@ Commands::
     python main.py measure TABLE [--json] [--from ID]
     python main.py view TABLE [--select ID] [--screenshot FILE.png]
     python main.py check TABLE [--tournament]
+    python main.py move TABLE MODEL walk|run X Y [--via X,Y ...] [--facing DEG] [--json]
+    python main.py charge TABLE MODEL TARGET [--direction DEG] [--json]
+    python main.py reach TABLE MODEL [--png FILE.png] [--json]
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
 with status 2 (no traceback).
@@ -47,7 +50,57 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="list the terrain set-up rules a table breaks (rulings.md section 9)")
     c.add_argument("table", help="table file")
     c.add_argument("--tournament", action="store_true", help="also apply the tournament 3\" spacing")
+    mv = sub.add_parser("move", help="is a Walk or Run to a point legal, what does it cost, and why not")
+    mv.add_argument("table", help="table file")
+    mv.add_argument("model", help="moving model id")
+    mv.add_argument("kind", choices=["walk", "run"])
+    mv.add_argument("x", type=float, help="destination x, inches")
+    mv.add_argument("y", type=float, help="destination y, inches")
+    mv.add_argument("--via", action="append", default=[], metavar="X,Y", help="waypoint of a Walk (repeatable)")
+    mv.add_argument("--facing", type=float, help="facing at the end of a Walk, degrees")
+    mv.add_argument("--json", action="store_true")
+
+    ch = sub.add_parser("charge", help="the Charge of a model at an enemy: path, contact or where it stops")
+    ch.add_argument("table", help="table file")
+    ch.add_argument("model", help="charging model id")
+    ch.add_argument("target", help="enemy model id")
+    ch.add_argument("--direction", type=float, help="direction of the straight part, degrees (default: at the target)")
+    ch.add_argument("--json", action="store_true")
+
+    rc = sub.add_parser("reach", help="where a model can Walk and Run, and its charge lanes")
+    rc.add_argument("table", help="table file")
+    rc.add_argument("model", help="model id")
+    rc.add_argument("--png", metavar="FILE.png", help="draw the regions and lanes top-down")
+    rc.add_argument("--json", action="store_true")
     return p
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected X,Y in inches, got {text!r}") from None
+    return x, y
+
+
+def move_text(res) -> str:
+    """A readable verdict for one :class:`sim.rules.movement.MoveResult`."""
+    what = {"walk": "Walk", "run": "Run", "charge": "Charge", "melee": "Melee move"}[res.kind]
+    head = f"{what} {res.model}"
+    if res.target:
+        head += f" -> {res.target}"
+    ex, ey = res.end
+    head += f" to ({ex:.3f}, {ey:.3f}): {'LEGAL' if res.legal else 'ILLEGAL'}"
+    lines = [head, f"  cost {res.cost:.3f}\" of {res.allowance:.3f}\" (path length {res.length:.3f}\"), facing {res.facing:.1f} deg"]
+    lines.append("  path: " + " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in res.path))
+    if res.reached is not None and res.kind == "charge":
+        lines.append(f"  {'reaches' if res.reached else 'does not reach'} {res.target}: {res.stop.message if res.stop else ''}")
+    if res.contacts:
+        lines.append("  in base contact with: " + ", ".join(res.contacts))
+    for r in res.reasons:
+        where = f" at ({r.at[0]:.3f}, {r.at[1]:.3f})" if r.at else ""
+        lines.append(f"  - {r.message}{where}  [{r.ruling}]")
+    return "\n".join(lines)
 
 
 def measure_json(table, origin: str | None = None) -> dict:
@@ -113,6 +166,70 @@ def _view(table, select, screenshot, camera) -> int:
     return 0
 
 
+def _movement(args) -> int:
+    """``move``, ``charge`` and ``reach``: exit 0 when the move is legal (or for
+    ``reach``), 1 when it is not, 2 for bad input."""
+    from sim.rules import movement
+
+    table = _load(args.table)
+    table.model(args.model)
+    if args.command == "move":
+        dest = (args.x, args.y)
+        planned = None
+        if args.kind == "run":
+            res = movement.check_run(table, args.model, dest)
+        else:
+            path = [movement.Mover(table, args.model).start, *(_point(v) for v in args.via), dest]
+            res = movement.check_walk(table, args.model, path, facing=args.facing)
+            if not res.legal and not args.via:
+                try:
+                    from sim.rules.planning import shortest_walk
+                except ImportError:  # pragma: no cover - planning is part of the package
+                    shortest_walk = None
+                if shortest_walk is not None:
+                    planned = shortest_walk(table, args.model, dest, facing=args.facing)
+        if args.json:
+            print(json.dumps({"move": res.to_json(), "planned": planned.to_json() if planned else None}, indent=2))
+        else:
+            print(move_text(res))
+            if planned is not None:
+                print("Shortest legal Walk:" if planned.legal else "No legal Walk there:")
+                print(move_text(planned))
+        return 0 if res.legal or (planned is not None and planned.legal) else 1
+    if args.command == "charge":
+        res = movement.plan_charge(table, args.model, args.target, direction=args.direction)
+        print(json.dumps(res.to_json(), indent=2) if args.json else move_text(res))
+        return 0 if res.legal else 1
+    from sim.rules.planning import reach
+
+    rc = reach(table, args.model)
+    if args.png:
+        from sim.view.reach_png import render_reach_png
+
+        out = Path(args.png)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        render_reach_png(table, args.model, out, rc)
+    if args.json:
+        print(json.dumps(_reach_json(rc), indent=2))
+    else:
+        m = table.model(args.model)
+        print(f"Reach of {args.model} (Move {m.move:g}\") on {table.name}:")
+        print(f"  Walk region: {rc.walk_region.area:.2f} sq in; Run region: {rc.run_region.area:.2f} sq in")
+        for lane in rc.charge_lanes:
+            state = "reaches" if lane.reached else f"stops ({lane.stop.message})" if lane.stop else "stops"
+            print(f"  Charge {lane.target}: {state}, cost {lane.cost:.2f}\"")
+        if args.png:
+            print(f"Wrote {args.png}")
+    return 0
+
+
+def _reach_json(rc) -> dict:
+    from shapely.geometry import mapping
+
+    return {"walk_region": mapping(rc.walk_region), "run_region": mapping(rc.run_region),
+            "charge_lanes": [lane.to_json() for lane in rc.charge_lanes]}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
     from sim.table import TableError
@@ -139,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1 if issues else 0
         if args.command == "view":
             return _view(_load(args.table), args.select, args.screenshot, args.camera)
+        if args.command in ("move", "charge", "reach"):
+            return _movement(args)
         select = args.select
         table = _load(args.table)
         if select is None and table.models and not args.screenshot:
@@ -149,6 +268,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyError as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2
+    except (ValueError, argparse.ArgumentTypeError) as exc:  # MoveError is a ValueError
+        print(f"error: {exc}", file=sys.stderr)
         return 2
 
 

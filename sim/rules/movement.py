@@ -359,10 +359,10 @@ class Mover:
         out = []
         for m in self.table.models:
             if m.id != self.id and math.dist(p, m.position) < self.r + m.radius - EPS:
-                out.append(Reason("ends-on-base", f"the base would end on {m.id}'s base", "Move p.22; Intangible", p, m.id))
+                out.append(Reason("ends-on-base", f"the base would end on {m.id}'s base", "Move p.22: no part of a base on another base", p, m.id))
         for t in self.table.terrain:
             if t.passage is Passage.IMPASSABLE and t.footprint.overlap_depth_disc(p, self.r) > EPS:
-                out.append(Reason("ends-in-impassable", f"the base would end in Impassable {t.id}", "Move p.22; Intangible", p, t.id))
+                out.append(Reason("ends-in-impassable", f"the base would end in Impassable {t.id}", "Move p.22; Terrain p.60: not in Impassable terrain", p, t.id))
         return out
 
     def contacts_at(self, p: Point) -> tuple[str, ...]:

@@ -95,6 +95,31 @@ LOS_WIDTH: float = 0.09
 #: Tape measure line.
 TAPE: RGB = (1.0, 1.0, 0.3)
 
+# -------------------------------------------------------------------- movement
+#: Walk region (where the base centre can end a Walk): translucent green fill over the
+#: table, with a darker outline.
+WALK: RGB = (0.15, 0.80, 0.25)
+WALK_ALPHA: float = 0.42
+WALK_EDGE: RGB = (0.05, 0.45, 0.10)
+#: Run region (where a Run can end, beyond the walk region): translucent blue.
+RUN: RGB = (0.20, 0.45, 1.00)
+RUN_ALPHA: float = 0.34
+RUN_EDGE: RGB = (0.10, 0.25, 0.75)
+#: Charge lane that reaches its target (solid ribbon, arrow, ring where the base ends).
+CHARGE: RGB = (1.00, 0.42, 0.00)
+#: Charge lane that falls short (dashed grey ribbon, ring where it stops).
+CHARGE_SHORT: RGB = (0.55, 0.55, 0.58)
+#: Dark border drawn under charge lanes so they read on sand and on terrain.
+CHARGE_BORDER: RGB = (0.10, 0.08, 0.06)
+#: Width of a charge lane ribbon, inches.
+CHARGE_WIDTH: float = 0.16
+#: Dragged move: the path line and the ghost base when legal ...
+MOVE_OK: RGB = (1.0, 1.0, 1.0)
+#: ... and when illegal (ghost base, path and readout text).
+WARNING: RGB = (1.0, 0.18, 0.12)
+#: Opacity of the ghost base.
+GHOST_ALPHA: float = 0.55
+
 # --------------------------------------------------------------------- helpers
 def terrain_draw_height(piece) -> float:
     """Height (inches) a terrain piece is drawn at: ``piece.height``, but at most
