@@ -202,3 +202,64 @@ def half_disc_dilated_interval(a, b, center, R: float, facing, r: float) -> Inte
 def first_entry(intervals: Sequence[Interval]) -> float | None:
     """Smallest ``t`` of the intervals, or ``None``."""
     return min((iv[0] for iv in intervals), default=None)
+
+
+def first_contact(start, direction, length: float, radius: float, discs=(), footprints=(),
+                  table: tuple[float, float] | None = None, tol: float = EPS):
+    """Time of impact of a base sliding along a straight line (closed form).
+
+    Args:
+        start: the base centre ``(x, y)``, inches.
+        direction: unit vector ``(ux, uy)``.
+        length: how far it would go, inches.
+        radius: the moving base's radius, inches.
+        discs: ``(key, (cx, cy), r)`` other bases it may hit.
+        footprints: ``(key, Footprint)`` Impassable terrain it may hit.
+        table: ``(width, depth)``: the base stops when it touches the table edge.
+        tol: overlap tolerance: contact means the base would go more than ``tol`` into
+            the other thing; a base already touching something and moving away from
+            or along it is not stopped.
+
+    Returns:
+        ``(distance, kind, key)``: how far it travels before the first contact (inches,
+        ``<= length``), and what it meets: ``"base"``, ``"terrain"``, ``"edge"`` or
+        ``None`` (no contact within ``length``).
+    """
+    ax, ay = float(start[0]), float(start[1])
+    ux, uy = float(direction[0]), float(direction[1])
+    if length <= 0:
+        return 0.0, None, None
+    b = (ax + ux * length, ay + uy * length)
+    best = (length, None, None)
+    for key, c, r in discs:
+        iv = disc_interval((ax, ay), b, c, radius + r - tol)
+        if iv is not None and iv[1] - iv[0] > 1e-12:
+            # the exact touching point (no tolerance), never before the start
+            touch = disc_interval((ax, ay), b, c, radius + r)
+            t = max(0.0, touch[0] if touch is not None else iv[0])
+            if t * length < best[0]:
+                best = (t * length, "base", key)
+    for key, fp in footprints:
+        ivs = [iv for iv in footprint_intervals((ax, ay), b, fp, radius, tol) if iv[1] - iv[0] > 1e-12]
+        if ivs:
+            touch = footprint_intervals((ax, ay), b, fp, radius, 0.0)
+            t0 = ivs[0][0]
+            for iv in touch:
+                if iv[0] <= t0 <= iv[1] + 1e-12:
+                    t0 = iv[0]
+                    break
+            t = max(0.0, t0)
+            if t * length < best[0]:
+                best = (t * length, "terrain", key)
+    if table is not None:
+        w, d = table
+        hi = length
+        for s, v, lo_b, hi_b in ((ax, ux, radius, w - radius), (ay, uy, radius, d - radius)):
+            if v > 1e-15:
+                hi = min(hi, (hi_b - s) / v)
+            elif v < -1e-15:
+                hi = min(hi, (lo_b - s) / v)
+        hi = max(0.0, hi)
+        if hi < best[0] - 1e-15:
+            best = (hi, "edge", None)
+    return best
