@@ -10,6 +10,7 @@ Commands::
     python main.py move TABLE MODEL walk|run X Y [--via X,Y ...] [--facing DEG] [--json]
     python main.py charge TABLE MODEL TARGET [--direction DEG] [--json]
     python main.py reach TABLE MODEL [--png FILE.png] [--json]
+    python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json]
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
 with status 2 (no traceback).
@@ -72,7 +73,30 @@ def _parser() -> argparse.ArgumentParser:
     rc.add_argument("model", help="model id")
     rc.add_argument("--png", metavar="FILE.png", help="draw the regions and lanes top-down")
     rc.add_argument("--json", action="store_true")
+    sp = sub.add_parser("special", help="play the move of a special attack or defence (push, slam, throw ...)")
+    sp.add_argument("table", help="table file")
+    sp.add_argument("attacker", help="attacking model id")
+    sp.add_argument("defender", help="defending model id")
+    sp.add_argument("move", help="push-attack, push-defence, forceback-attack, forceback-defence, drag-attack, "
+                                 "drag-defence, slam, throw-attack, throw-defence, sidestep-attack, sidestep-defence")
+    sp.add_argument("--direction", type=float, help="throw or sidestep direction, degrees CCW from +x")
+    sp.add_argument("--png", metavar="FILE.png", help="draw the paths top-down")
+    sp.add_argument("--json", action="store_true")
     return p
+
+
+def special_text(res) -> str:
+    """A readable account of a :class:`sim.rules.special.SpecialResult`."""
+    lines = [f"{res.move}: {res.attacker} vs {res.defender}" + (f", direction {res.direction:.2f} deg" if res.direction is not None else "")]
+    for m in res.moves.values():
+        lines.append(f"  {m.id}: ({m.start[0]:.3f}, {m.start[1]:.3f}) -> ({m.end[0]:.3f}, {m.end[1]:.3f}), "
+                     f"{m.distance:.3f}\" ({m.stop})")
+    for c in res.collisions:
+        lines.append(f"  collision: {c.mover} meets {c.other} at ({c.at[0]:.3f}, {c.at[1]:.3f}): {c.outcome}")
+    lines.append("  Prone: " + (", ".join(res.prone) if res.prone else "none"))
+    if res.damage_not_halved:
+        lines.append("  moved off Huge Enhancing terrain (damage not halved): " + ", ".join(res.damage_not_halved))
+    return "\n".join(lines)
 
 
 def _point(text: str) -> tuple[float, float]:
@@ -223,6 +247,30 @@ def _movement(args) -> int:
     return 0
 
 
+def _special(args) -> int:
+    from sim.rules.special import special_move, throw_directions
+
+    table = _load(args.table)
+    res = special_move(table, args.attacker, args.defender, args.move, direction=args.direction)
+    if args.png:
+        from sim.view.special_png import render_special_png
+
+        out = Path(args.png)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        render_special_png(table, res, out)
+    if args.json:
+        doc = res.to_json()
+        if res.move.startswith("throw"):
+            thrower, thrown = (res.attacker, res.defender) if res.move == "throw-attack" else (res.defender, res.attacker)
+            doc["allowed_directions"] = [[round(a, 4), round(b, 4)] for a, b in throw_directions(table, thrower, thrown)]
+        print(json.dumps(doc, indent=2))
+    else:
+        print(special_text(res))
+        if args.png:
+            print(f"Wrote {args.png}")
+    return 0
+
+
 def _reach_json(rc) -> dict:
     from shapely.geometry import mapping
 
@@ -258,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
             return _view(_load(args.table), args.select, args.screenshot, args.camera)
         if args.command in ("move", "charge", "reach"):
             return _movement(args)
+        if args.command == "special":
+            return _special(args)
         select = args.select
         table = _load(args.table)
         if select is None and table.models and not args.screenshot:
