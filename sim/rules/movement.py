@@ -29,6 +29,7 @@ from sim.geometry import CONTACT, EPS, ZOC_RANGE, Body, Passage, Region, Size, f
 from sim.geometry.motion import (
     covered_length,
     disc_interval,
+    first_contact,
     footprint_intervals,
     half_disc_dilated_interval,
     merge,
@@ -580,13 +581,21 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
         return a, 0.0, None, False
     b = (a[0] + u[0] * max_len, a[1] + u[1] * max_len)
     stops: list[tuple[float, Reason | None, bool]] = []
-    for t, reason in mover.collisions(a, b):
-        stops.append((t, Reason(reason.code.replace("passes-through", "stopped-by"),
-                                reason.message.replace("would pass through", "stops against"), reason.ruling,
-                                reason.at, reason.element), False))
-    te = mover.edge_stop(a, b)
-    if te is not None:
-        stops.append((te, Reason("table-edge", "the base touches the table edge", "Movement p.22", _lerp(a, b, te)), False))
+    discs, feet = [], []
+    if not mover.ignores_terrain_and_models:
+        discs = [(m.id, m.position, m.radius) for m in mover.table.models if m.id != mover.id]
+        feet = [(t.id, t.footprint) for t in mover.table.terrain if t.passage is Passage.IMPASSABLE]
+    dist, kind, key = first_contact(a, u, max_len, mover.r, discs, feet, (mover.table.width, mover.table.depth))
+    if kind is not None:
+        t = dist / max_len
+        at = _lerp(a, b, t)
+        if kind == "base":
+            why = Reason("stopped-by-base", f"stops against {key}'s base", "Move p.22; rulings.md 7", at, key)
+        elif kind == "terrain":
+            why = Reason("stopped-by-impassable", f"stops against Impassable {key}", "Move p.22; Terrain p.60", at, key)
+        else:
+            why = Reason("table-edge", "the base touches the table edge", "Movement p.22", at)
+        stops.append((t, why, False))
     if not mover.ignores_zoc:
         for eid in stop_before_zocs:
             t = mover.zoc_entry(eid, a, b)
