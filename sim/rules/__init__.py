@@ -1,4 +1,8 @@
 """Rules of Bushido: Risen Sun on top of the geometry (pure, no Panda3D).
 
 * :mod:`sim.rules.movement` -- Walk, Run, Charge and the melee move (p.22-25).
+* :mod:`sim.rules.planning` -- shortest legal Walk, Walk/Run regions, charge lanes.
+* :mod:`sim.rules.special` -- moves of special attacks and defences (p.39-42).
+* :mod:`sim.rules.dice` -- challenge, opposed, size, tactical and fear tests (p.27-29).
+* :mod:`sim.rules.wounds` -- damage rolls and the wound table (p.38).
 """

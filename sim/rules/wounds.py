@@ -1,0 +1,156 @@
+"""Damage rolls and the wound table (p.38), with Armour, Tough, Durable and halved damage.
+
+Pure functions, no I/O; rolls come from a ``dice`` object (:class:`sim.rules.dice.Dice`).
+
+A damage roll (glossary "Damage Roll", p.38) is 2D6 plus modifiers (weapon Strength,
+Charge +2, Powerful Attack +3 Strength, ... minus the target's Armour); 1s are not
+failures and are not removed. A final total below 2 counts as 2, above 12 as 12. The
+success level picks the column of :data:`WOUND_TABLE`, the total the row.
+
+Traits (p.48-59): Strong -- roll 3D6, keep the two highest; Weak -- 3D6, keep the two
+lowest; both together cancel. Armour (X) -- the damage roll result is reduced by X;
+Pierce (X) lowers it (minimum 0). Tough (X) -- the final number of wounds is reduced by X
+(negative X adds wounds); Sharp (X) lowers it (minimum 0). Durable -- more than one wound
+becomes one, after Tough. Special attacks (p.39-41): some halve the wounds, rounding down.
+
+Decisions where the rulebook is silent:
+
+* success level above 10 uses column 10 (the printed table stops there); a negative
+  success level has no damage roll and raises ``ValueError``;
+* order of the wound steps: table -> halved (rounded down) -> Tough -> Durable, because
+  Tough acts on the "final" number of wounds and Durable is said to act after Tough;
+  wounds never go below 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
+from sim.rules.dice import Dice
+
+__all__ = ["WOUND_TABLE", "MIN_TOTAL", "MAX_TOTAL", "MAX_SUCCESS_LEVEL", "wounds_for",
+           "DamageRoll", "damage_roll", "apply_wounds", "DamageResult", "resolve_damage"]
+
+MIN_TOTAL, MAX_TOTAL = 2, 12
+#: Highest success level printed in the wound table; higher levels use this column.
+MAX_SUCCESS_LEVEL = 10
+
+#: Wound table (p.38): ``WOUND_TABLE[total][success_level]`` for totals 2..12 and
+#: success levels 0..10.
+WOUND_TABLE: Mapping[int, tuple[int, ...]] = MappingProxyType({
+    2: (0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7),
+    3: (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8),
+    4: (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    5: (0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    6: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    7: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    8: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    9: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+    10: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+    11: (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12),
+    12: (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13),
+})
+
+
+def _clamp_total(total: int) -> int:
+    return max(MIN_TOTAL, min(MAX_TOTAL, total))
+
+
+def wounds_for(success_level: int, total: int) -> int:
+    """Wounds from the table (p.38) for a success level (>= 0) and a damage-roll total.
+
+    ``total`` is clamped to 2..12; a success level above 10 uses column 10.
+    Raises ``ValueError`` if ``success_level`` is negative.
+    """
+    if success_level < 0:
+        raise ValueError(f"no damage roll at a negative success level ({success_level})")
+    return WOUND_TABLE[_clamp_total(total)][min(success_level, MAX_SUCCESS_LEVEL)]
+
+
+@dataclass(frozen=True)
+class DamageRoll:
+    """A damage roll (p.38).
+
+    dice: every die rolled (2, or 3 with Strong/Weak); kept: the two dice used;
+    modifier: Strength + other modifiers - effective Armour; raw_total: sum of kept +
+    modifier; total: raw_total clamped to 2..12 (the table row).
+    """
+
+    dice: tuple[int, ...]
+    kept: tuple[int, int]
+    modifier: int
+    raw_total: int
+    total: int
+
+    @property
+    def is_double(self) -> bool:
+        """Both kept dice show the same value (Critical Attack, p.39)."""
+        return self.kept[0] == self.kept[1]
+
+
+def damage_roll(dice: Dice, strength: int = 0, modifiers: int = 0, strong: bool = False,
+                weak: bool = False, *, armour: int = 0, pierce: int = 0) -> DamageRoll:
+    """Make a damage roll: 2D6 (3D6 keeping the two highest/lowest for Strong/Weak).
+
+    ``strength``: the weapon's Strength; ``modifiers``: any other modifier (Charge +2, ...);
+    ``armour``: the target's Armour (X), lowered by ``pierce`` (X) to a minimum of 0, is
+    subtracted from the result. 1s are kept. Raises :class:`~sim.rules.dice.DiceError`
+    from the dice source.
+    """
+    mode = None if strong == weak else ("high" if strong else "low")
+    rolled = tuple(dice.roll(2 if mode is None else 3))
+    if mode is None:
+        kept = rolled
+    else:
+        ordered = sorted(rolled, reverse=(mode == "high"))
+        kept = tuple(ordered[:2])
+    modifier = strength + modifiers - max(0, armour - pierce)
+    raw = sum(kept) + modifier
+    return DamageRoll(rolled, (kept[0], kept[1]), modifier, raw, _clamp_total(raw))
+
+
+def apply_wounds(wounds: int, *, tough: int = 0, sharp: int = 0, durable: bool = False,
+                 halved: bool = False) -> int:
+    """Wounds actually marked after halving, Tough (X) and Durable; never below 0.
+
+    ``halved``: special attacks such as Slam, Sweep, Throw, Forceback (p.39-41) -- halve,
+    rounding down. ``tough``: Tough (X), lowered by ``sharp`` (X) to a minimum of 0 when
+    positive; a negative Tough adds wounds. ``durable``: more than one wound becomes one.
+    Raises ``ValueError`` if ``wounds`` is negative.
+    """
+    if wounds < 0:
+        raise ValueError(f"wounds are >= 0, got {wounds}")
+    if halved:
+        wounds //= 2
+    effective_tough = max(0, tough - sharp) if tough > 0 else tough
+    wounds = max(0, wounds - effective_tough)
+    if durable and wounds > 1:
+        wounds = 1
+    return wounds
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """A resolved damage roll: the roll, the wounds read from the table and those marked."""
+
+    roll: DamageRoll
+    table_wounds: int
+    wounds: int
+
+
+def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifiers: int = 0,
+                   strong: bool = False, weak: bool = False, armour: int = 0, pierce: int = 0,
+                   tough: int = 0, sharp: int = 0, durable: bool = False,
+                   halved: bool = False) -> DamageResult:
+    """Damage roll, table lookup and trait effects in one call (p.38).
+
+    Raises ``ValueError`` for a negative success level (before rolling).
+    """
+    if success_level < 0:
+        raise ValueError(f"no damage roll at a negative success level ({success_level})")
+    roll = damage_roll(dice, strength, modifiers, strong, weak, armour=armour, pierce=pierce)
+    table = wounds_for(success_level, roll.total)
+    return DamageResult(roll, table, apply_wounds(table, tough=tough, sharp=sharp,
+                                                  durable=durable, halved=halved))
