@@ -261,7 +261,7 @@ def load_profile_file(path: str | Path) -> list[Profile]:
     """
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read file: {exc}") from exc
     except yaml.YAMLError as exc:
@@ -281,18 +281,36 @@ def load_profile_file(path: str | Path) -> list[Profile]:
     return [_build(p, doc.faction) for p in doc.profiles]
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: ``(directory, file signatures) -> profiles``: files are parsed again only when one
+#: changes (its size or modification time).
+_CACHE: dict[tuple, dict[str, Profile]] = {}
+
+
 def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
     """Load every ``*.yaml`` profile file of ``directory`` (default: the repository's
-    ``data/profiles``), keyed by profile id.
+    ``data/profiles``), keyed by profile id. Cached until a file changes; the returned
+    dict is a fresh copy (profiles themselves are immutable).
 
     Raises:
         ProfileError: a file is invalid (see :func:`load_profile_file`) or an id occurs in
             two files (the message names both).
     """
     directory = Path(directory) if directory is not None else DEFAULT_DIRECTORY
+    files = sorted(directory.glob("*.yaml"))
+    key = (str(directory.resolve()), tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return dict(cached)
+    profiles = _load_profiles(files)
+    _CACHE[key] = profiles
+    return dict(profiles)
+
+
+def _load_profiles(files) -> dict[str, Profile]:
     profiles: dict[str, Profile] = {}
     origin: dict[str, Path] = {}
-    for path in sorted(directory.glob("*.yaml")):
+    for path in files:
         for p in load_profile_file(path):
             if p.id in profiles:
                 raise ProfileError(

@@ -201,13 +201,14 @@ class Table:
         models = []
         for m in self.models:
             entry = {"id": m.id, "player": m.player}
+            if m.profile:
+                entry["profile"] = m.profile
             if m.name:
                 entry["name"] = m.name
             entry.update(base=m.base, size=m.size.label, position=list(m.position), facing=m.facing)
             if m.move is not None:
                 entry["move"] = m.move
-            if m.traits:
-                entry["traits"] = list(m.traits)
+            entry["traits"] = list(m.traits)
             if m.prone:
                 entry["prone"] = True
             models.append(entry)

@@ -266,20 +266,22 @@ class Region:
     @cached_property
     def corners(self) -> np.ndarray:
         """Points ``(c, 2)`` where two boundaries of the region meet, inside it."""
+        pts = self._corner_list
+        return np.asarray(pts, float).reshape(-1, 2)
+
+    @cached_property
+    def _corner_list(self) -> list:
         pts = []
-        D, H = self.discs, self.halfplanes
+        D, H = self.disc_rows, self.halfplane_rows
         for i in range(len(D)):
             for j in range(i + 1, len(D)):
-                pts.extend(_circle_circle(D[i, :2], D[i, 2], D[j, :2], D[j, 2]))
+                pts.extend(_circle_circle(D[i][:2], D[i][2], D[j][:2], D[j][2]))
             for h in H:
-                pts.extend(_circle_line(D[i, :2], D[i, 2], h[:2], h[2]))
+                pts.extend(_circle_line(D[i][:2], D[i][2], h[:2], h[2]))
         for i in range(len(H)):
             for j in range(i + 1, len(H)):
                 pts.extend(_line_line(H[i], H[j]))
-        if not pts:
-            return np.zeros((0, 2))
-        pts = np.asarray(pts, float)
-        return pts[self.contains(pts)]
+        return [p for p in pts if self._contains1(p[0], p[1])]
 
     @cached_property
     def _py(self) -> tuple:
@@ -311,13 +313,12 @@ class Region:
                 return None
             k = (r - s) / 2 if s + r > 0 else -s  # halfway between the arc line and the rim
             return (cx + nx * k, cy + ny * k)
-        cands = np.concatenate([self.discs[:, :2], self.corners])
-        inside = cands[self.contains(cands)]
-        if len(inside) == 0:
+        inside = [(cx, cy) for cx, cy, _ in discs if self._contains1(cx, cy)] + list(self._corner_list)
+        if not inside:
             return None
-        p = inside.mean(axis=0)
-        p = p if self.contains(p[None])[0] else inside[0]
-        return (float(p[0]), float(p[1]))
+        mx = sum(p[0] for p in inside) / len(inside)
+        my = sum(p[1] for p in inside) / len(inside)
+        return (mx, my) if self._contains1(mx, my) else (float(inside[0][0]), float(inside[0][1]))
 
     @property
     def is_empty(self) -> bool:

@@ -218,6 +218,17 @@ class Mover:
         threshold = max(E.size, self.scene.enhancing_size(E))
         return self.scene.blockers(threshold, (E.id, self.id))
 
+    def zoc_bound(self, enemy_id: str, a: Point, b: Point):
+        """Closed form ``(t0, t1)`` where the base meets ``enemy_id``'s ZoC ignoring
+        shadows (a Blind enemy: its BtB ring), or ``None``. The exact entry, if any, is
+        at or after ``t0``."""
+        E = self.scene.bodies[enemy_id]
+        if E.blind:
+            return disc_interval(a, b, E.center, E.radius + self.r + CONTACT)
+        if E.aware:
+            return disc_interval(a, b, E.center, E.radius + ZOC_RANGE + self.r)
+        return half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, self.scene._facing[E.id], self.r)
+
     def zoc_entry(self, enemy_id: str, a: Point, b: Point) -> float | None:
         """Smallest ``t`` in ``[0, 1]`` at which the mover, moving from ``a`` to ``b``,
         is in ``enemy_id``'s ZoC; ``None`` if never. Exact: the ZoC without shadows is
@@ -225,12 +236,7 @@ class Mover:
         it, the first point is found by bisection on an exact, monotone test (does the
         swept base meet a point of the ZoC in the enemy's LoS?)."""
         E = self.scene.bodies[enemy_id]
-        if E.blind:
-            iv = disc_interval(a, b, E.center, E.radius + self.r + CONTACT)
-        elif E.aware:
-            iv = disc_interval(a, b, E.center, E.radius + ZOC_RANGE + self.r)
-        else:
-            iv = half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, self.scene._facing[E.id], self.r)
+        iv = self.zoc_bound(enemy_id, a, b)
         if iv is None:
             return None
         t0, t1 = iv
@@ -245,34 +251,34 @@ class Mover:
         def p(t: float) -> Point:
             return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
-        def meets(tb: float) -> bool:
-            return self._swept_meets_zoc(E, p(t0), p(tb), near)
-
-        if not meets(t1):
+        # Monotone search: "the base swept from p(t0) to p(t) meets E's seen ZoC".
+        # Knowing it fails up to ``lo``, each step only tests the new piece [lo, mid].
+        if self._swept_meets_zoc(E, p(t0), p(t0), near):
+            return t0
+        if not self._swept_meets_zoc(E, p(t0), p(t1), near, start=False):
             return None
         lo, hi = t0, t1
-        if meets(lo):
-            return lo
         for _ in range(60):
+            if (hi - lo) * math.dist(a, b) < EPS / 4:
+                break
             mid = (lo + hi) / 2
-            if meets(mid):
+            if self._swept_meets_zoc(E, p(lo), p(mid), near, start=False):
                 hi = mid
             else:
                 lo = mid
-            if (hi - lo) * math.dist(a, b) < EPS / 4:
-                break
         return hi
 
-    def _swept_meets_zoc(self, E: Body, p0: Point, p1: Point, blockers) -> bool:
+    def _swept_meets_zoc(self, E: Body, p0: Point, p1: Point, blockers, start: bool = True) -> bool:
         """Does the base swept from ``p0`` to ``p1`` meet a point of E's ZoC that E
         sees? Three convex pieces (two end discs, the middle slab), each cut by E's
-        ZoC disc and front arc, each a sight-line search."""
+        ZoC disc and front arc, each a sight-line search. ``start=False`` skips the
+        disc at ``p0`` (already known not to meet)."""
         zoc_disc = (E.center[0], E.center[1], E.radius + ZOC_RANGE)
         hps = []
         if not E.aware:
             fx, fy = self.scene._facing[E.id]
             hps.append((fx, fy, fx * E.center[0] + fy * E.center[1]))
-        regions = [Region.make([(p0[0], p0[1], self.r), zoc_disc], hps)]
+        regions = [Region.make([(p0[0], p0[1], self.r), zoc_disc], hps)] if start else []
         ux, uy, L = _norm(p1[0] - p0[0], p1[1] - p0[1])
         if L > 0:
             regions.append(Region.make([(p1[0], p1[1], self.r), zoc_disc], hps))
@@ -596,21 +602,33 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
         else:
             why = Reason("table-edge", "the base touches the table edge", "Movement p.22", at)
         stops.append((t, why, False))
-    if not mover.ignores_zoc:
-        for eid in stop_before_zocs:
-            t = mover.zoc_entry(eid, a, b)
-            if t is not None:
-                t = max(0.0, t - EPS / max_len)
-                stops.append((t, Reason("stops-before-zoc", f"stops immediately before {eid}'s ZoC",
-                                        "Charge p.22: stops before another enemy's ZoC", _lerp(a, b, t), eid), False))
-    if target_zoc is not None:
-        t = mover.zoc_entry(target_zoc, a, b)
-        if t is not None:
-            stops.append((t, None, True))
     # movement budget along the line (difficult terrain)
     t_budget = _budget_t(mover, a, b, budget)
     if t_budget < 1.0:
         stops.append((t_budget, Reason("out-of-movement", "the move runs out of inches", "Charge p.22", _lerp(a, b, t_budget)), False))
+    # ZoC stops, lazily: the closed-form entry ignoring shadows is a lower bound of the
+    # exact one, so enemies are taken in that order until none can come first.
+    zocs = [(eid, False) for eid in (stop_before_zocs if not mover.ignores_zoc else ())]
+    if target_zoc is not None:
+        zocs.append((target_zoc, True))
+    bounds = []
+    for eid, is_target in zocs:
+        iv = mover.zoc_bound(eid, a, b)
+        if iv is not None:
+            bounds.append((iv[0], eid, is_target))
+    for lower, eid, is_target in sorted(bounds):
+        best = min((st[0] for st in stops), default=1.0)
+        if lower > best:
+            break
+        t = mover.zoc_entry(eid, a, b)
+        if t is None:
+            continue
+        if is_target:
+            stops.append((t, None, True))
+        else:
+            t = max(0.0, t - EPS / max_len)
+            stops.append((t, Reason("stops-before-zoc", f"stops immediately before {eid}'s ZoC",
+                                    "Charge p.22: stops before another enemy's ZoC", _lerp(a, b, t), eid), False))
     if not stops:
         t, why, touched = 1.0, None, False
     else:

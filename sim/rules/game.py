@@ -1,0 +1,694 @@
+"""A game of Bushido: Risen Sun, headless, seeded and replayable (General rules p.18-46).
+
+In the spirit of python-chess: a :class:`Game` knows its state, lists the legal actions
+of the active player (:meth:`Game.legal_actions`), applies one (:meth:`Game.push`), can
+take it back (:meth:`Game.pop`), and reports what happened as :class:`Event` records.
+
+* **Turn** (p.20-21): Starting phase (variable game length roll, Ki generation, two
+  activation counters each, Tactical test, pass tokens for the side with fewer models),
+  Main phase (alternating activations; a player with no model to activate is skipped;
+  pass tokens), End phase (damaging conditions, expiry, scenario scoring, end of game).
+* **State changes are events.** The state is a pure function of the table and the
+  event list: :meth:`Game.replay` rebuilds it, and saving writes the table, the seed and
+  the events (atomically).
+* **Dice** come from a seeded source (one seed, one game) or from the players
+  (:class:`~sim.rules.dice.PhysicalDice`).
+
+    >>> from sim.table import load_table
+    >>> g = Game(load_table(), seed=7, length=("fixed", 2))
+    >>> g.state.turn, g.state.phase
+    (1, 'main')
+    >>> a = g.legal_actions()[0]
+    >>> _ = g.push(a)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from sim.rules import movement
+from sim.rules.dice import Dice, SeededDice, tactical_test
+
+GAME_FORMAT = "bushido-game/1"
+#: A game always ends after the End phase of this turn (Game length, p.63).
+MAX_TURNS = 7
+
+
+class GameError(ValueError):
+    """An action that cannot be taken now, or a save file that cannot be read."""
+
+
+# ----------------------------------------------------------------------- events
+@dataclass(frozen=True)
+class Event:
+    """One change of state. ``kind`` names it; ``data`` holds plain JSON values."""
+
+    kind: str
+    data: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        if "kind" in self.data:
+            raise GameError(f"event data may not use the key 'kind' ({self.kind})")
+        return {"kind": self.kind, **self.data}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "Event":
+        doc = dict(doc)
+        return cls(doc.pop("kind"), doc)
+
+    def describe(self) -> str:
+        """One line for a readable log."""
+        d = self.data
+        k = self.kind
+        if k == "turn":
+            return f"=== Turn {d['turn']} ==="
+        if k == "game_length":
+            return f"Variable game length roll: {d['roll']} ({'last turn' if d['last'] else 'the game goes on'})"
+        if k == "ki":
+            return f"Ki generation: " + ", ".join(f"{m} +{n}" for m, n in d["gains"].items())
+        if k == "counters":
+            return "Every model gets 2 activation counters"
+        if k == "tactical":
+            return f"Tactical test: player {d['winner']} wins ({d['rolls']}) and player {d['first']} acts first"
+        if k == "pass_tokens":
+            return f"Pass tokens: {d['tokens']}"
+        if k == "phase":
+            return f"-- {d['phase'].title()} phase --"
+        if k == "activate":
+            return f"Player {d['player']} activates {d['model']}: {d['action']}"
+        if k == "move":
+            return f"  {d['model']} moves to ({d['to'][0]:.2f}, {d['to'][1]:.2f}), {d['cost']:.2f}\" ({d['move']})"
+        if k == "counter":
+            return f"  {d['model']} loses {d['n']} activation counter(s)"
+        if k == "ki_change":
+            return f"  {d['model']} Ki {d['delta']:+d}"
+        if k == "condition":
+            return f"  {d['model']} {'gains' if d['on'] else 'loses'} {d['name']}"
+        if k == "wounds":
+            return f"  {d['model']} takes {d['n']} wound(s)"
+        if k == "killed":
+            return f"  {d['model']} is killed"
+        if k == "pass":
+            return f"Player {d['player']} spends a pass token"
+        if k == "active":
+            return f"Player {d['player']} is active"
+        if k == "game_over":
+            return f"=== Game over: {d['result']} ==="
+        if k == "note":
+            return f"  {d['text']}"
+        return f"{k}: {d}"
+
+
+# ------------------------------------------------------------------------ state
+@dataclass
+class ModelState:
+    """A model's game state. Positions in inches, facing in degrees."""
+
+    id: str
+    player: int
+    position: tuple[float, float]
+    facing: float
+    wounds: int  # boxes of one track
+    ki_stat: int
+    ki_limit: int
+    damage: int = 0
+    counters: int = 0
+    ki: int = 0
+    conditions: dict = field(default_factory=dict)
+    alive: bool = True
+
+    @property
+    def exhausted(self) -> bool:
+        """No activation counters left (p.24)."""
+        return self.counters <= 0
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game (a pure function of table + events)."""
+
+    turn: int = 0
+    phase: str = "start"
+    active: int | None = None
+    first: int | None = None
+    last_turn: bool = False
+    pass_tokens: dict = field(default_factory=lambda: {1: 0, 2: 0})
+    models: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=lambda: {1: 0, 2: 0})
+    result: str | None = None
+
+    def alive(self, player: int | None = None) -> list[ModelState]:
+        return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
+
+    def can_activate(self, player: int) -> bool:
+        return any(not m.exhausted for m in self.alive(player))
+
+
+def _initial_state(table) -> GameState:
+    st = GameState()
+    for m in table.models:
+        prof = None
+        if m.profile:
+            try:
+                from models.profiles import get_profile
+
+                prof = get_profile(m.profile)
+            except KeyError:
+                prof = None
+        st.models[m.id] = ModelState(
+            id=m.id, player=m.player, position=(float(m.position[0]), float(m.position[1])), facing=float(m.facing),
+            wounds=(prof.wounds if prof and prof.wounds else 5), ki_stat=(prof.ki if prof and prof.ki is not None else 1),
+            ki_limit=(prof.ki_limit if prof and prof.ki_limit is not None else 6),
+            conditions={"prone": 1} if m.prone else {})
+    return st
+
+
+def apply_event(state: GameState, ev: Event) -> None:
+    """Apply one event to ``state`` in place. The only place the state changes."""
+    d = ev.data
+    k = ev.kind
+    if k == "turn":
+        state.turn = d["turn"]
+        state.phase = "start"
+    elif k == "game_length":
+        state.last_turn = state.last_turn or d["last"]
+    elif k == "ki":
+        for mid, n in d["gains"].items():
+            m = state.models[mid]
+            m.ki = min(m.ki_limit, m.ki + n)
+    elif k == "counters":
+        for m in state.alive():
+            m.counters = d.get("n", 2)
+    elif k == "tactical":
+        state.first = d["first"]
+    elif k == "pass_tokens":
+        state.pass_tokens = {int(p): n for p, n in d["tokens"].items()}
+    elif k == "phase":
+        state.phase = d["phase"]
+    elif k == "active":
+        state.active = d["player"]
+    elif k == "move":
+        m = state.models[d["model"]]
+        m.position = (d["to"][0], d["to"][1])
+        m.facing = d["facing"]
+    elif k == "counter":
+        m = state.models[d["model"]]
+        m.counters = max(0, m.counters - d["n"])
+    elif k == "ki_change":
+        m = state.models[d["model"]]
+        m.ki = max(0, min(m.ki_limit, m.ki + d["delta"]))
+    elif k == "condition":
+        m = state.models[d["model"]]
+        if d["on"]:
+            m.conditions[d["name"]] = d.get("value", 1)
+        else:
+            m.conditions.pop(d["name"], None)
+    elif k == "wounds":
+        m = state.models[d["model"]]
+        m.damage = min(m.wounds, m.damage + d["n"])
+    elif k == "killed":
+        state.models[d["model"]].alive = False
+        state.models[d["model"]].counters = 0
+    elif k == "pass":
+        state.pass_tokens[d["player"]] -= 1
+    elif k == "score":
+        state.scores[d["player"]] += d["points"]
+    elif k == "game_over":
+        state.phase = "over"
+        state.result = d["result"]
+    elif k in ("activate", "note"):
+        pass
+    else:
+        raise GameError(f"unknown event {k!r}")
+
+
+# ----------------------------------------------------------------------- actions
+@dataclass(frozen=True)
+class Action:
+    """An action a model declares (p.24-26), or a pass (``kind == "pass"``).
+
+    Attributes:
+        kind: ``walk``, ``run``, ``charge``, ``focus``, ``wait``, ``stand_up``, ``pass``.
+        model: the active model (None for a pass).
+        point: destination for walk/run, inches.
+        target: enemy id for charge (and later melee and ranged attacks).
+        facing: facing at the end of a walk, degrees.
+        path: an explicit walk path (base-centre points), if given.
+    """
+
+    kind: str
+    model: str | None = None
+    point: tuple[float, float] | None = None
+    target: str | None = None
+    facing: float | None = None
+    path: tuple = ()
+
+    #: Simple actions remove one counter, complex two (p.24).
+    COMPLEX = ("charge", "focus")
+
+    def to_json(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v not in (None, ())}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "Action":
+        doc = dict(doc)
+        for k in ("point",):
+            if k in doc:
+                doc[k] = tuple(doc[k])
+        if "path" in doc:
+            doc["path"] = tuple(tuple(p) for p in doc["path"])
+        return cls(**doc)
+
+    def __str__(self) -> str:
+        s = self.kind
+        if self.point is not None:
+            s += f" to ({self.point[0]:.2f}, {self.point[1]:.2f})"
+        if self.target is not None:
+            s += f" {self.target}"
+        return s
+
+    @property
+    def counters(self) -> int:
+        return 2 if self.kind in self.COMPLEX else 1
+
+
+# --------------------------------------------------------------------------- game
+class Game:
+    """A game on a table with deployed warbands.
+
+    Args:
+        table: a loaded :class:`sim.table.Table` (player 1 and player 2 models).
+        seed: seeds the dice (``SeededDice``); ignored when ``dice`` is given.
+        dice: a dice source (e.g. :class:`~sim.rules.dice.PhysicalDice`).
+        length: ``("fixed", N)`` or ``("variable", X)`` (Game length, p.63).
+
+    The first turn's Starting phase is played on creation.
+    """
+
+    def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
+                 length: tuple[str, int] = ("variable", 5), events: Iterable[Event] | None = None):
+        self.table = table
+        self.seed = seed
+        self.dice = dice if dice is not None else SeededDice(seed)
+        self.length = (str(length[0]), int(length[1]))
+        self.state = _initial_state(table)
+        self.events: list[Event] = []
+        self._marks: list[int] = []  # event index before each pushed action
+        self._memo: dict = {}  # (event count, what, args) -> result, for the current state
+        self._actions: list[Action] = []
+        if events is not None:
+            for ev in events:
+                self._emit(ev)
+        else:
+            self._start_turn()
+
+    # ------------------------------------------------------------ plumbing
+    def _emit(self, ev: Event) -> Event:
+        apply_event(self.state, ev)
+        self.events.append(ev)
+        return ev
+
+    def charge(self, model_id: str, target_id: str) -> movement.MoveResult:
+        """The Charge of ``model_id`` at ``target_id`` in the current state (memoised
+        until the state changes)."""
+        key = (len(self.events), "charge", model_id, target_id)
+        got = self._memo.get(key)
+        if got is None:
+            if len(self._memo) > 256:
+                self._memo.clear()
+            got = self._memo[key] = movement.plan_charge(self._table_now(), model_id, target_id)
+        return got
+
+    def _table_now(self):
+        """The table with the models where the game state has them (dead removed);
+        built once per state."""
+        key = (len(self.events), "table")
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._build_table_now()
+        return got
+
+    def _build_table_now(self):
+        from dataclasses import replace
+
+        from sim.table import Table
+
+        models = []
+        for m in self.table.models:
+            s = self.state.models[m.id]
+            if not s.alive:
+                continue
+            models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions))
+        return Table(self.table.name, self.table.width, self.table.depth, self.table.terrain, tuple(models), self.table.source)
+
+    # ---------------------------------------------------------------- turn
+    def _start_turn(self) -> None:
+        st = self.state
+        turn = st.turn + 1
+        self._emit(Event("turn", {"turn": turn}))
+        kind, x = self.length
+        if kind == "variable" and turn >= x:
+            roll = self.dice.roll(1)[0]
+            self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
+        elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
+            self._emit(Event("game_length", {"roll": None, "last": True}))
+        self._emit(Event("ki", {"gains": {m.id: m.ki_stat for m in st.alive()}}))
+        self._emit(Event("counters", {"n": 2}))
+        res = tactical_test(self.dice)
+        # the winner chooses who acts first; a simple, fixed choice: the winner does
+        self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
+                                      "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
+        n1, n2 = len(st.alive(1)), len(st.alive(2))
+        self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
+        self._emit(Event("phase", {"phase": "main"}))
+        self._next_active(st.first, first=True)
+
+    def _next_active(self, preferred: int, first: bool = False) -> None:
+        """Make ``preferred`` active if it can act, else the other player; if neither
+        can, play the End phase (p.21, Main phase step 6-7)."""
+        st = self.state
+        other = 3 - preferred
+        for p in (preferred, other):
+            if st.can_activate(p):
+                if st.active != p or first:
+                    self._emit(Event("active", {"player": p}))
+                return
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        st = self.state
+        self._emit(Event("phase", {"phase": "end"}))
+        # damaging conditions (Fire, Bleed, Poison) come from the conditions module;
+        # here: expiry of one-turn markers
+        for m in st.alive():
+            for name in [c for c in m.conditions if c in ("surprised", "ran")]:
+                self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+        alive1, alive2 = st.alive(1), st.alive(2)
+        if not alive1 or not alive2 or st.last_turn:
+            self._finish()
+            return
+        self._start_turn()
+
+    def _finish(self) -> None:
+        st = self.state
+        a1, a2 = len(st.alive(1)), len(st.alive(2))
+        s1, s2 = st.scores[1], st.scores[2]
+        if s1 != s2:
+            result = f"player {1 if s1 > s2 else 2} wins on scenario points ({s1}-{s2})"
+        elif a1 != a2:
+            result = f"player {1 if a1 > a2 else 2} wins with more models left ({a1}-{a2})"
+        else:
+            result = "draw"
+        self._emit(Event("game_over", {"result": result, "turn": st.turn}))
+
+    # -------------------------------------------------------------- queries
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    def legal_actions(self, samples: int = 8) -> list[Action]:
+        """The legal actions of the active player now.
+
+        Continuous choices (where to Walk or Run) are offered as a finite sample: up to
+        ``samples`` directions at full and half Move, each checked by the movement
+        service; :meth:`is_legal` judges any other action. Pass is offered while the
+        player has pass tokens.
+        """
+        st = self.state
+        if self.is_over() or st.active is None:
+            return []
+        p = st.active
+        out: list[Action] = []
+        table = self._table_now()
+        for m in st.alive(p):
+            if m.exhausted:
+                continue
+            out.append(Action("wait", m.id))
+            if "prone" in m.conditions:
+                out.append(Action("stand_up", m.id))
+                continue
+            if m.counters >= 2:
+                out.append(Action("focus", m.id))
+            try:
+                mover = movement.Mover(table, m.id)
+            except movement.MoveError:
+                continue
+            for i in range(samples):
+                ang = 2 * math.pi * i / samples
+                for frac in (1.0, 0.5):
+                    d = mover.move * frac
+                    pt = (m.position[0] + d * math.cos(ang), m.position[1] + d * math.sin(ang))
+                    if movement.check_walk(table, m.id, [pt]).legal:
+                        out.append(Action("walk", m.id, point=pt))
+                    rp = (m.position[0] + 1.5 * d * math.cos(ang), m.position[1] + 1.5 * d * math.sin(ang))
+                    if frac == 1.0 and movement.check_run(table, m.id, rp).legal:
+                        out.append(Action("run", m.id, point=rp))
+            if m.counters >= 2:
+                for e in self._charge_candidates(table, m):
+                    res = self.charge(m.id, e.id)
+                    if res.legal and res.reached:
+                        out.append(Action("charge", m.id, target=e.id))
+        if st.pass_tokens.get(p, 0) > 0:
+            out.append(Action("pass"))
+        return out
+
+    def _charge_candidates(self, table, m: ModelState) -> list[ModelState]:
+        """Enemies a charge could reach at all: edge distance within 2 x Move + 2"."""
+        tm = table.model(m.id)
+        reach = 2 * (tm.move or 0) + movement.IDEAL_BONUS
+        out = []
+        for e in self.state.alive(3 - m.player):
+            te = table.model(e.id)
+            if math.dist(tm.position, te.position) - tm.radius - te.radius <= reach + 1e-9:
+                out.append(e)
+        return out
+
+    def random_action(self, rng, tries: int = 12) -> Action:
+        """A random legal action of the active player (for the random bot): a random
+        model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
+        Wait when nothing else is found."""
+        st = self.state
+        p = st.active
+        ready = [m for m in st.alive(p) if not m.exhausted]
+        if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1:
+            return Action("pass")
+        m = rng.choice(ready)
+        if "prone" in m.conditions:
+            return Action("stand_up", m.id)
+        table = self._table_now()
+        move = table.model(m.id).move or 0
+        for _ in range(tries):
+            kind = rng.choice(["walk", "walk", "run", "charge", "focus", "wait"])
+            if kind == "charge":
+                cands = self._charge_candidates(table, m)
+                if not cands or m.counters < 2:
+                    continue
+                a = Action("charge", m.id, target=rng.choice(cands).id)
+            elif kind in ("walk", "run"):
+                ang = rng.uniform(0, 2 * math.pi)
+                d = rng.uniform(0.3, 1.0) * move * (1.5 if kind == "run" else 1.0)
+                a = Action(kind, m.id, point=(m.position[0] + d * math.cos(ang), m.position[1] + d * math.sin(ang)))
+            else:
+                a = Action(kind, m.id)
+            ok, _ = self.is_legal(a)
+            if ok and (kind != "charge" or self.charge(m.id, a.target).reached):
+                return a
+        return Action("wait", m.id)
+
+    def is_legal(self, action: Action) -> tuple[bool, str]:
+        """Whether ``action`` may be declared now, and why not."""
+        st = self.state
+        if self.is_over():
+            return False, "the game is over"
+        if action.kind == "pass":
+            return (st.pass_tokens.get(st.active, 0) > 0, "no pass tokens left")
+        m = st.models.get(action.model or "")
+        if m is None or not m.alive:
+            return False, f"no model {action.model!r} on the table"
+        if m.player != st.active:
+            return False, f"{m.id} is not the active player's model"
+        if m.exhausted:
+            return False, f"{m.id} is Exhausted (no activation counters)"
+        if action.counters > m.counters:
+            return False, f"{action.kind} is a complex action and {m.id} has only one counter"
+        prone = "prone" in m.conditions
+        if prone and action.kind not in ("stand_up", "wait"):
+            return False, f"{m.id} is Prone: it may Stand Up or Wait"
+        if action.kind == "stand_up" and not prone:
+            return False, f"{m.id} is not Prone"
+        table = self._table_now()
+        if action.kind == "walk":
+            res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+            return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind == "run":
+            res = movement.check_run(table, m.id, action.point)
+            return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind == "charge":
+            try:
+                res = self.charge(m.id, action.target)
+            except movement.MoveError as exc:
+                return False, str(exc)
+            return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind in ("focus", "wait", "stand_up"):
+            return True, ""
+        return False, f"unknown action {action.kind!r}"
+
+    # ---------------------------------------------------------------- push/pop
+    def push(self, action: Action) -> list[Event]:
+        """Declare and resolve ``action`` for the active player; returns its events.
+
+        A declared action that proves illegal reverts the model and costs one counter
+        (p.24).
+
+        Raises:
+            GameError: the game is over, or the action names no model of the active player.
+        """
+        st = self.state
+        if self.is_over():
+            raise GameError("the game is over")
+        start = len(self.events)
+        self._marks.append(start)
+        self._actions.append(action)
+        p = st.active
+        if action.kind == "pass":
+            if st.pass_tokens.get(p, 0) <= 0:
+                self._marks.pop()
+                self._actions.pop()
+                raise GameError(f"player {p} has no pass tokens")
+            self._emit(Event("pass", {"player": p}))
+        else:
+            m = st.models.get(action.model or "")
+            if m is None or m.player != p or not m.alive or m.exhausted:
+                self._marks.pop()
+                self._actions.pop()
+                raise GameError(f"{action.model!r} cannot be activated by player {p} now")
+            self._emit(Event("activate", {"player": p, "model": m.id, "action": str(action)}))
+            ok, why = self.is_legal(action)
+            if not ok:
+                self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
+                self._emit(Event("counter", {"model": m.id, "n": 1}))
+            else:
+                self._resolve(action)
+                if st.models[m.id].alive:
+                    self._emit(Event("counter", {"model": m.id, "n": action.counters}))
+        if not self.is_over():
+            self._next_active(3 - p)
+        return self.events[start:]
+
+    def _resolve(self, action: Action) -> None:
+        st = self.state
+        m = st.models[action.model]
+        table = self._table_now()
+        if action.kind == "walk":
+            res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+            self._move(m.id, res)
+        elif action.kind == "run":
+            res = movement.check_run(table, m.id, action.point)
+            self._move(m.id, res)
+            self._emit(Event("condition", {"model": m.id, "name": "ran", "on": True}))
+        elif action.kind == "charge":
+            res = self.charge(m.id, action.target)
+            self._move(m.id, res)
+            if res.reached:
+                self._emit(Event("note", {"text": f"{m.id} is in base contact with {action.target}: melee exchange (+2 to the first damage roll)"}))
+        elif action.kind == "focus":
+            self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
+        elif action.kind == "stand_up":
+            self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
+        elif action.kind == "wait":
+            for name in ("stunned", "immobilised"):
+                if name in m.conditions:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+                    break
+
+    def _move(self, mid: str, res: movement.MoveResult) -> None:
+        if len(res.path) > 1 or res.facing != self.state.models[mid].facing:
+            end = res.path[-1]
+            self._emit(Event("move", {"model": mid, "move": res.kind, "to": [end[0], end[1]],
+                                      "facing": res.facing, "cost": res.cost}))
+
+    def pop(self) -> Action:
+        """Take back the last pushed action (and everything it caused).
+
+        Raises:
+            GameError: nothing to take back.
+        """
+        if not self._marks:
+            raise GameError("no action to take back")
+        mark = self._marks.pop()
+        action = self._actions.pop()
+        keep = self.events[:mark]
+        self._memo.clear()
+        self.state = _initial_state(self.table)
+        self.events = []
+        for ev in keep:
+            self._emit(ev)
+        return action
+
+    # ------------------------------------------------------------- records
+    def to_json(self) -> dict:
+        """The save: table, seed, game length, actions and events."""
+        return {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
+                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
+                "events": [e.to_json() for e in self.events]}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the game to ``path`` (JSON) atomically: a crash never leaves a broken save."""
+        path = Path(path)
+        text = json.dumps(self.to_json(), indent=1)
+        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Game":
+        """Load a save written by :meth:`save`, replaying its events.
+
+        Raises:
+            GameError: unreadable or malformed file (naming the file and the problem).
+        """
+        import yaml
+
+        from sim.table import TableError, parse_table
+
+        path = Path(path)
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise GameError(f"{path}: cannot read the save ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("format") != GAME_FORMAT:
+            raise GameError(f"{path}: not a {GAME_FORMAT} save")
+        try:
+            table = parse_table(yaml.safe_dump(doc["table"]), f"{path}:table")
+            events = [Event.from_json(e) for e in doc["events"]]
+            g = cls(table, seed=doc.get("seed"), length=tuple(doc.get("length", ("variable", 5))), events=events)
+        except (KeyError, TypeError, TableError, GameError) as exc:
+            raise GameError(f"{path}: malformed save ({exc})") from None
+        g._actions = [Action.from_json(a) for a in doc.get("actions", [])]
+        return g
+
+    def replay(self) -> "Game":
+        """A new game rebuilt from this game's events (must equal this one)."""
+        return Game(self.table, seed=self.seed, length=self.length, events=list(self.events))
+
+    def snapshot(self) -> dict:
+        """The state as plain data (for comparing states)."""
+        return json.loads(json.dumps(asdict(self.state), default=str))
+
+    def log(self) -> list[str]:
+        """The readable log: one line per event."""
+        return [e.describe() for e in self.events]
