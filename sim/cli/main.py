@@ -11,6 +11,8 @@ Commands::
     python main.py charge TABLE MODEL TARGET [--direction DEG] [--json]
     python main.py reach TABLE MODEL [--png FILE.png] [--json]
     python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json]
+    python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
+    python main.py replay FILE
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
 with status 2 (no traceback).
@@ -82,7 +84,64 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--direction", type=float, help="throw or sidestep direction, degrees CCW from +x")
     sp.add_argument("--png", metavar="FILE.png", help="draw the paths top-down")
     sp.add_argument("--json", action="store_true")
+    pl = sub.add_parser("play", help="play a bot-vs-bot game on a table and print the log")
+    pl.add_argument("table", help="table file with both warbands deployed")
+    pl.add_argument("--seed", type=int, default=0, help="dice seed: one seed, one game")
+    pl.add_argument("--bots", default="greedy", help="random|greedy, or P1,P2 (e.g. greedy,random)")
+    pl.add_argument("--turns", type=int, help="fixed game length in turns (default: variable (5))")
+    pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
+    rp = sub.add_parser("replay", help="replay a saved game and print the final state")
+    rp.add_argument("file", help="a save written by play --save")
     return p
+
+
+def _game_summary(game) -> str:
+    st = game.state
+    lines = [f"Turn {st.turn}, {st.phase} phase" + (f": {st.result}" if st.result else "")]
+    for pid in (1, 2):
+        lines.append(f"Player {pid}:")
+        for m in st.models.values():
+            if m.player != pid:
+                continue
+            state = "killed" if not m.alive else f"({m.position[0]:.2f}, {m.position[1]:.2f}) facing {m.facing:.0f}, " \
+                f"wounds {m.damage}/{m.wounds}, Ki {m.ki}/{m.ki_limit}, counters {m.counters}" + \
+                (f", {', '.join(sorted(m.conditions))}" if m.conditions else "")
+            lines.append(f"  {m.id:<10} {state}")
+    return "\n".join(lines)
+
+
+def _play(args) -> int:
+    from sim.rules.bots import BOTS, play
+    from sim.rules.game import Game
+
+    table = _load(args.table)
+    names = [b.strip() for b in args.bots.split(",")]
+    if len(names) == 1:
+        names *= 2
+    for n in names:
+        if n not in BOTS:
+            raise ValueError(f"unknown bot {n!r} (known: {', '.join(BOTS)})")
+    length = ("fixed", args.turns) if args.turns else ("variable", 5)
+    game = Game(table, seed=args.seed, length=length)
+    play(game, (BOTS[names[0]](args.seed), BOTS[names[1]](args.seed + 1)))
+    print("\n".join(game.log()))
+    print()
+    print(_game_summary(game))
+    if args.save:
+        game.save(args.save)
+        print(f"Saved {args.save}")
+    return 0
+
+
+def _replay(args) -> int:
+    from sim.rules.game import Game
+
+    game = Game.load(args.file)
+    again = game.replay()
+    same = again.snapshot() == game.snapshot()
+    print(f"Replayed {len(game.events)} events from {args.file}: {'state reproduced exactly' if same else 'STATE DIFFERS'}")
+    print(_game_summary(again))
+    return 0 if same else 1
 
 
 def special_text(res) -> str:
@@ -308,6 +367,10 @@ def main(argv: list[str] | None = None) -> int:
             return _movement(args)
         if args.command == "special":
             return _special(args)
+        if args.command == "play":
+            return _play(args)
+        if args.command == "replay":
+            return _replay(args)
         select = args.select
         table = _load(args.table)
         if select is None and table.models and not args.screenshot:

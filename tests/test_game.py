@@ -1,0 +1,174 @@
+"""The Game: turn structure (p.20-21), activations and counters (p.24), save, load and
+replay, bots, and invariants over many seeded bot games."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sim.rules.bots import GreedyBot, RandomBot, play
+from sim.rules.dice import PhysicalDice
+from sim.rules.game import Action, Game, GameError
+from sim.table import load_table
+
+TABLE = load_table()
+
+
+def test_starting_phase():
+    g = Game(TABLE, seed=1, length=("fixed", 3))
+    st = g.state
+    assert st.turn == 1 and st.phase == "main"
+    for m in st.models.values():
+        assert m.counters == 2
+        assert m.ki == min(m.ki_stat, m.ki_limit)
+    assert st.pass_tokens == {1: 0, 2: 0}  # six models a side
+    assert st.active == st.first
+
+
+def test_pass_tokens_for_the_side_with_fewer_models():
+    import dataclasses
+
+    from sim.table import Table
+
+    fewer = Table(TABLE.name, TABLE.width, TABLE.depth, TABLE.terrain,
+                  tuple(m for m in TABLE.models if not (m.player == 2 and m.id in ("asp", "kaihime"))))
+    g = Game(fewer, seed=1)
+    assert g.state.pass_tokens == {1: 0, 2: 2}
+    assert Action("pass") in g.legal_actions() or g.state.active == 1
+
+
+def test_tactical_test_uses_the_dice_given():
+    # player 1 rolls 6, player 2 rolls 2: player 1 wins the Tactical test and goes first
+    g = Game(TABLE, dice=PhysicalDice([6, 2]), length=("fixed", 3))
+    assert g.state.first == 1 and g.state.active == 1
+
+
+def test_activations_alternate_and_counters_are_spent():
+    g = Game(TABLE, seed=2, length=("fixed", 3))
+    first = g.state.active
+    m = next(x for x in g.state.alive(first))
+    g.push(Action("wait", m.id))
+    assert g.state.models[m.id].counters == 1
+    assert g.state.active == 3 - first
+
+
+def test_complex_action_needs_two_counters():
+    g = Game(TABLE, seed=2, length=("fixed", 3))
+    p = g.state.active
+    m = next(x for x in g.state.alive(p))
+    g.push(Action("wait", m.id))
+    g.push(Action("wait", next(x for x in g.state.alive(3 - p)).id))
+    ok, why = g.is_legal(Action("focus", m.id))
+    assert not ok and "complex" in why
+
+
+def test_illegal_declared_action_reverts_and_costs_one_counter():
+    g = Game(TABLE, seed=2, length=("fixed", 3))
+    p = g.state.active
+    m = next(x for x in g.state.alive(p))
+    before = g.state.models[m.id].position
+    g.push(Action("walk", m.id, point=(m.position[0] + 20, m.position[1])))  # far too long
+    assert g.state.models[m.id].position == before
+    assert g.state.models[m.id].counters == 1
+    assert any("illegal action" in line for line in g.log())
+
+
+def test_a_player_with_no_model_to_activate_is_skipped():
+    g = Game(TABLE, seed=5, length=("fixed", 3))
+    p = g.state.active
+    # player p waits with every model twice; the other player keeps going
+    while g.state.phase == "main" and g.state.turn == 1:
+        act = g.state.active
+        m = next(x for x in g.state.alive(act) if not x.exhausted)
+        g.push(Action("wait", m.id))
+        if not g.state.can_activate(p) and g.state.phase == "main" and g.state.turn == 1:
+            assert g.state.active == 3 - p
+    assert g.state.turn == 2
+
+
+def test_push_and_pop_restore_the_state():
+    g = Game(TABLE, seed=4, length=("fixed", 3))
+    before = g.snapshot()
+    rng = random.Random(1)
+    a = g.random_action(rng)
+    g.push(a)
+    assert g.snapshot() != before
+    assert g.pop() == a
+    assert g.snapshot() == before
+    with pytest.raises(GameError):
+        g.pop()
+
+
+def test_save_load_replay_identical(tmp_path):
+    g = play(Game(TABLE, seed=6, length=("fixed", 2)), (GreedyBot(1), RandomBot(2)))
+    path = tmp_path / "game.json"
+    g.save(path)
+    h = Game.load(path)
+    assert h.snapshot() == g.snapshot()
+    assert g.replay().snapshot() == g.snapshot()
+    assert [f.name for f in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_save_is_atomic(tmp_path, monkeypatch):
+    g = Game(TABLE, seed=6, length=("fixed", 2))
+    path = tmp_path / "game.json"
+    g.save(path)
+    good = path.read_text()
+    import sim.rules.game as game_mod
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(game_mod.os, "replace", boom)
+    g.push(g.random_action(random.Random(3)))
+    with pytest.raises(OSError):
+        g.save(path)
+    assert path.read_text() == good
+    assert [f.name for f in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_bad_save_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(GameError, match="bad.json"):
+        Game.load(bad)
+    bad.write_text(json.dumps({"format": "something-else"}))
+    with pytest.raises(GameError, match="not a bushido-game/1 save"):
+        Game.load(bad)
+
+
+def test_same_seed_same_game():
+    a = play(Game(TABLE, seed=11, length=("fixed", 2)), (RandomBot(5), RandomBot(6)))
+    b = play(Game(TABLE, seed=11, length=("fixed", 2)), (RandomBot(5), RandomBot(6)))
+    assert a.log() == b.log()
+
+
+def test_variable_length_ends_by_turn_seven():
+    g = play(Game(TABLE, seed=0, length=("variable", 7)), (RandomBot(0), RandomBot(1)))
+    assert g.is_over() and g.state.turn <= 7
+
+
+def _check_invariants(g: Game) -> None:
+    for m in g.state.models.values():
+        assert m.counters >= 0
+        assert 0 <= m.ki <= m.ki_limit
+        assert 0 <= m.damage <= m.wounds
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
+    g = Game(TABLE, seed=seed, length=("fixed", 2) if seed % 3 else ("variable", 2))
+    bots = (RandomBot(seed), RandomBot(seed + 1000))
+    counters_before = {}
+    n = 0
+    while not g.is_over():
+        a = bots[g.state.active - 1].choose(g)
+        if a.kind != "pass":
+            assert g.state.models[a.model].counters > 0  # no model activates with zero counters
+        g.push(a)
+        _check_invariants(g)
+        n += 1
+        assert n < 500
+    assert g.state.turn <= 7
