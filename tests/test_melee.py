@@ -674,3 +674,13 @@ def test_exchange_properties(case):
     assert {s.number for s in r.log} >= {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 15}
     # a seeded exchange is reproducible
     assert resolve_exchange(a, b, alloc_a, alloc_b, SeededDice(seed)) == r
+
+
+def test_default_reroll_choice_keeps_to_the_allowed_kind():
+    # Dodge (1) re-rolls enemy attack dice only: the default choice must not pick a
+    # defence die (a bot game found this when the enemy allocated no defence dice).
+    from sim.rules.melee import dodge
+
+    src = dodge(1)
+    assert src.pick((6, 5), ()) == [("attack", 0)]
+    assert src.pick((2,), (6, 6)) == []

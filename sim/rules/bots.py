@@ -4,7 +4,8 @@ simple greedy bot. Both choose among legal actions only; both are seeded.
 * :class:`RandomBot` -- a random legal action (:meth:`Game.random_action`).
 * :class:`GreedyBot` -- charges an enemy it can reach; else Stands Up if Prone; else walks
   towards the nearest enemy, stopping short of its ZoC (the movement service says where
-  it may go); else Focuses or Waits.
+  it may go); else Focuses or Waits. In a melee exchange it puts two thirds of its dice
+  in attack.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ class GreedyBot:
 
     def choose(self, game: Game) -> Action:
         st = game.state
+        if st.exchange is not None:  # allocate: two thirds of the dice to attack
+            ex = st.exchange
+            mid = next(m for m in (ex["attacker"], ex["defender"]) if m not in ex["allocations"])
+            pool = max(0, game.exchange_pools()[mid])
+            attack = (2 * pool + 2) // 3
+            return Action("allocate", mid, attack=attack, defence=pool - attack)
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]
         table = game._table_now()

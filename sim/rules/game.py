@@ -103,6 +103,12 @@ class Event:
             return f"=== Game over: {d['result']} ==="
         if k == "note":
             return f"  {d['text']}"
+        if k == "exchange_open":
+            return f"  Melee exchange: {d['attacker']} against {d['defender']}" + (" (charge: +2 to the first damage roll)" if d["charge"] else "")
+        if k == "allocated":
+            return f"  {d['model']} allocates its dice in secret"
+        if k in ("exchange", "shot"):
+            return "\n".join(f"    {line}" for line in d.get("summary", []))
         return f"{k}: {d}"
 
 
@@ -143,6 +149,7 @@ class GameState:
     models: dict = field(default_factory=dict)
     scores: dict = field(default_factory=lambda: {1: 0, 2: 0})
     result: str | None = None
+    exchange: dict | None = None  # a melee exchange waiting for allocations
 
     def alive(self, player: int | None = None) -> list[ModelState]:
         return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
@@ -223,10 +230,39 @@ def apply_event(state: GameState, ev: Event) -> None:
     elif k == "game_over":
         state.phase = "over"
         state.result = d["result"]
+    elif k == "exchange_open":
+        state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {}}
+    elif k == "allocated":
+        state.exchange["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
+    elif k == "exchange":
+        state.exchange = None
+        _apply_outcome(state, d)
+    elif k == "shot":
+        _apply_outcome(state, d)
     elif k in ("activate", "note"):
         pass
     else:
         raise GameError(f"unknown event {k!r}")
+
+
+def _apply_outcome(state: GameState, d: dict) -> None:
+    """Wounds, removals, conditions, moves and counters of an exchange or a shot."""
+    for mid, pos in d.get("positions", {}).items():
+        state.models[mid].position = (pos[0], pos[1])
+    for mid, f in d.get("facings", {}).items():
+        state.models[mid].facing = f
+    for mid, n in d.get("wounds", {}).items():
+        m = state.models[mid]
+        m.damage = min(m.wounds, m.damage + n)
+        if m.damage >= m.wounds:
+            m.alive, m.counters = False, 0
+    for mid in d.get("removed", []):
+        state.models[mid].alive, state.models[mid].counters = False, 0
+    for mid, names in d.get("conditions", {}).items():
+        for name in names:
+            state.models[mid].conditions[name] = 1
+    for mid, n in d.get("counters", {}).items():
+        state.models[mid].counters = max(0, state.models[mid].counters - n)
 
 
 # ----------------------------------------------------------------------- actions
@@ -235,12 +271,16 @@ class Action:
     """An action a model declares (p.24-26), or a pass (``kind == "pass"``).
 
     Attributes:
-        kind: ``walk``, ``run``, ``charge``, ``focus``, ``wait``, ``stand_up``, ``pass``.
+        kind: ``walk``, ``run``, ``charge``, ``melee``, ``shoot``, ``focus``, ``wait``,
+            ``stand_up``, ``pass``, or ``allocate`` (a model's secret allocation of its
+            melee dice during an exchange, p.33).
         model: the active model (None for a pass).
         point: destination for walk/run, inches.
-        target: enemy id for charge (and later melee and ranged attacks).
+        target: enemy id for charge, melee and shoot.
         facing: facing at the end of a walk, degrees.
         path: an explicit walk path (base-centre points), if given.
+        weapon: the weapon's name (shoot).
+        attack, defence, special, direction: an allocation (allocate).
     """
 
     kind: str
@@ -249,9 +289,15 @@ class Action:
     target: str | None = None
     facing: float | None = None
     path: tuple = ()
+    weapon: str | None = None
+    attack: int | None = None
+    defence: int | None = None
+    special: str | None = None
+    direction: float | None = None
 
-    #: Simple actions remove one counter, complex two (p.24).
+    #: Simple actions remove one counter, complex two (p.24); allocations none.
     COMPLEX = ("charge", "focus")
+    FREE = ("allocate", "pass")
 
     def to_json(self) -> dict:
         return {k: v for k, v in asdict(self).items() if v not in (None, ())}
@@ -276,7 +322,7 @@ class Action:
 
     @property
     def counters(self) -> int:
-        return 2 if self.kind in self.COMPLEX else 1
+        return 0 if self.kind in self.FREE else (2 if self.kind in self.COMPLEX else 1)
 
 
 # --------------------------------------------------------------------------- game
@@ -423,6 +469,8 @@ class Game:
         st = self.state
         if self.is_over() or st.active is None:
             return []
+        if st.exchange is not None:
+            return self._allocation_actions()
         p = st.active
         out: list[Action] = []
         table = self._table_now()
@@ -454,8 +502,27 @@ class Game:
                     res = self.charge(m.id, e.id)
                     if res.legal and res.reached:
                         out.append(Action("charge", m.id, target=e.id))
+            for e in st.alive(3 - p):
+                tm, te = table.model(m.id), table.model(e.id)
+                if math.dist(tm.position, te.position) - tm.radius - te.radius <= (tm.move or 0) + 1e-9:
+                    if self.is_legal(Action("melee", m.id, target=e.id))[0]:
+                        out.append(Action("melee", m.id, target=e.id))
+                if self._weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
+                    out.append(Action("shoot", m.id, target=e.id))
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
+        return out
+
+    def _allocation_actions(self) -> list[Action]:
+        """Every split of each waiting model's pool into attack and defence dice (no
+        special); a model that already allocated is not offered again."""
+        ex = self.state.exchange
+        out = []
+        for mid, pool in self.exchange_pools().items():
+            if mid in ex["allocations"]:
+                continue
+            n = max(pool, 0)
+            out.extend(Action("allocate", mid, attack=k, defence=n - k) for k in range(n + 1))
         return out
 
     def _charge_candidates(self, table, m: ModelState) -> list[ModelState]:
@@ -474,6 +541,8 @@ class Game:
         model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
         Wait when nothing else is found."""
         st = self.state
+        if st.exchange is not None:
+            return rng.choice(self._allocation_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]
         if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1:
@@ -484,8 +553,13 @@ class Game:
         table = self._table_now()
         move = table.model(m.id).move or 0
         for _ in range(tries):
-            kind = rng.choice(["walk", "walk", "run", "charge", "focus", "wait"])
-            if kind == "charge":
+            kind = rng.choice(["walk", "walk", "run", "charge", "melee", "shoot", "focus", "wait"])
+            if kind in ("melee", "shoot"):
+                foes = st.alive(3 - p)
+                if not foes:
+                    continue
+                a = Action(kind, m.id, target=min(foes, key=lambda e: math.dist(e.position, m.position)).id)
+            elif kind == "charge":
                 cands = self._charge_candidates(table, m)
                 if not cands or m.counters < 2:
                     continue
@@ -511,6 +585,10 @@ class Game:
         m = st.models.get(action.model or "")
         if m is None or not m.alive:
             return False, f"no model {action.model!r} on the table"
+        if action.kind == "allocate":
+            ex = st.exchange
+            ok = ex is not None and m.id in (ex["attacker"], ex["defender"]) and m.id not in ex["allocations"]
+            return ok, "" if ok else "no melee exchange is waiting for this model"
         if m.player != st.active:
             return False, f"{m.id} is not the active player's model"
         if m.exhausted:
@@ -535,6 +613,16 @@ class Game:
             except movement.MoveError as exc:
                 return False, str(exc)
             return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind == "melee":
+            if action.target not in st.models or not st.models[action.target].alive or st.models[action.target].player == m.player:
+                return False, f"{action.target!r} is not an enemy on the table"
+            try:
+                res = self._melee_move(m.id, action.target)
+            except movement.MoveError as exc:
+                return False, str(exc)
+            return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind == "shoot":
+            return self._can_shoot(m.id, action.target, action.weapon)
         if action.kind in ("focus", "wait", "stand_up"):
             return True, ""
         return False, f"unknown action {action.kind!r}"
@@ -556,6 +644,13 @@ class Game:
         self._marks.append(start)
         self._actions.append(action)
         p = st.active
+        if action.kind == "allocate":
+            self._allocate(action)
+            return self.events[start:]
+        if st.exchange is not None:
+            self._marks.pop()
+            self._actions.pop()
+            raise GameError("a melee exchange is waiting for allocations")
         if action.kind == "pass":
             if st.pass_tokens.get(p, 0) <= 0:
                 self._marks.pop()
@@ -577,7 +672,7 @@ class Game:
                 self._resolve(action)
                 if st.models[m.id].alive:
                     self._emit(Event("counter", {"model": m.id, "n": action.counters}))
-        if not self.is_over():
+        if not self.is_over() and st.exchange is None:
             self._next_active(3 - p)
         return self.events[start:]
 
@@ -596,7 +691,13 @@ class Game:
             res = self.charge(m.id, action.target)
             self._move(m.id, res)
             if res.reached:
-                self._emit(Event("note", {"text": f"{m.id} is in base contact with {action.target}: melee exchange (+2 to the first damage roll)"}))
+                self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": True}))
+        elif action.kind == "melee":
+            res = self._melee_move(m.id, action.target)
+            self._move(m.id, res)
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
+        elif action.kind == "shoot":
+            self._shoot(m.id, action.target, action.weapon)
         elif action.kind == "focus":
             self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
         elif action.kind == "stand_up":
@@ -606,6 +707,156 @@ class Game:
                 if name in m.conditions:
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
                     break
+
+    # ------------------------------------------------------------ melee
+    def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
+        """The Melee action's move (p.24): straight into BtB with ``target`` (no move if
+        already in contact)."""
+        table = self._table_now()
+        a, t = table.model(mid), table.model(target)
+        dx, dy = t.position[0] - a.position[0], t.position[1] - a.position[1]
+        d = math.hypot(dx, dy) or 1.0
+        gap = d - a.radius - t.radius
+        if gap <= movement.CONTACT:
+            return movement.check_melee_move(table, mid, target, [a.position])
+        end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
+        return movement.check_melee_move(table, mid, target, [end])
+
+    def _combatant(self, mid: str, active: bool, charge: bool):
+        from models.profiles import get_profile
+        from sim.rules.melee import Combatant, MeleeWeapon, combatant_from_profile
+
+        s = self.state.models[mid]
+        tm = self.table.model(mid)
+        conds = frozenset(c for c in s.conditions if c in ("prone", "stunned", "blind", "frightened", "immobilised", "ran"))
+        if s.exhausted and not active:
+            conds |= {"exhausted"}
+        left = s.wounds - s.damage
+        if tm.profile:
+            return combatant_from_profile(get_profile(tm.profile), id=mid, active=active, charge=charge,
+                                          conditions=conds, wounds_left=left)
+        return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
+                         charge=charge, wounds_left=left)
+
+    def exchange_pools(self) -> dict[str, int]:
+        """The melee pools of the two models of the waiting exchange (step 4)."""
+        from sim.rules.melee import melee_pools
+
+        ex = self.state.exchange
+        if ex is None:
+            return {}
+        a = self._combatant(ex["attacker"], True, ex["charge"])
+        b = self._combatant(ex["defender"], False, False)
+        pa, pb, _ = melee_pools(a, b)
+        return {a.id: pa, b.id: pb}
+
+    def _allocate(self, action: Action) -> None:
+        from sim.rules.melee import Allocation, MeleeError, validate_allocation
+
+        ex = self.state.exchange
+        if ex is None or action.model not in (ex["attacker"], ex["defender"]):
+            self._marks.pop()
+            self._actions.pop()
+            raise GameError(f"no melee exchange is waiting for {action.model!r}")
+        if action.model in ex["allocations"]:
+            self._marks.pop()
+            self._actions.pop()
+            raise GameError(f"{action.model} has already allocated its dice")
+        pools = self.exchange_pools()
+        comb = self._combatant(action.model, action.model == ex["attacker"], ex["charge"] and action.model == ex["attacker"])
+        alloc = Allocation(action.attack or 0, action.defence or 0, action.special, action.direction)
+        try:
+            validate_allocation(comb, pools[action.model], alloc)
+        except MeleeError as exc:
+            self._marks.pop()
+            self._actions.pop()
+            raise GameError(str(exc)) from None
+        self._emit(Event("allocated", {"model": action.model, "attack": alloc.attack, "defence": alloc.defence,
+                                       "special": alloc.special, "direction": alloc.direction}))
+        if len(self.state.exchange["allocations"]) == 2:
+            self._resolve_exchange()
+
+    def _resolve_exchange(self) -> None:
+        from sim.rules.melee import Allocation, MeleeError, resolve_exchange
+
+        ex = self.state.exchange
+        att, dfn = ex["attacker"], ex["defender"]
+        a = self._combatant(att, True, ex["charge"])
+        b = self._combatant(dfn, False, False)
+        al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
+        try:
+            res = resolve_exchange(a, b, al[att], al[dfn], self.dice, table=self._table_now())
+        except MeleeError as exc:
+            self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
+        else:
+            counters = {k: n for k, n in res.counters.items() if k != att}  # the action already paid
+            summary = [f"step {st.number} {st.name}: {st.detail}" for st in res.log if st.number in (3, 4, 10, 12, 13)]
+            summary += [f"{k} takes {n} wound(s)" for k, n in res.wounds.items() if n]
+            summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
+            self._emit(Event("exchange", {
+                "attacker": att, "defender": dfn, "summary": summary,
+                "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),
+                "conditions": {k: sorted(v) for k, v in res.conditions.items() if v},
+                "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
+                "facings": dict(res.facings), "counters": counters}))
+        if not self.is_over():
+            if not self.state.alive(1) or not self.state.alive(2):
+                self._end_phase()
+            else:
+                self._next_active(3 - self.state.models[att].player)
+
+    # ---------------------------------------------------------- shooting
+    def _weapon(self, mid: str, name: str | None):
+        from models.profiles import get_profile
+
+        tm = self.table.model(mid)
+        if not tm.profile:
+            return None
+        ranged = [w for w in get_profile(tm.profile).weapons if w.kind == "ranged"]
+        if name is None:
+            return ranged[0] if ranged else None
+        return next((w for w in ranged if w.name.lower() == name.lower()), None)
+
+    def _can_shoot(self, mid: str, target: str, weapon: str | None) -> tuple[bool, str]:
+        from sim.rules.ranged import can_shoot
+
+        w = self._weapon(mid, weapon)
+        if w is None:
+            return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
+        if target not in self.state.models or not self.state.models[target].alive:
+            return False, f"no model {target!r} on the table"
+        if "reloading" in self.state.models[mid].conditions:
+            return False, f"{mid} is Reloading"
+        ok, reasons = can_shoot(self._table_now().scene(), mid, target, w)
+        return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
+
+    def _shoot(self, mid: str, target: str, weapon: str | None) -> None:
+        from models.profiles import get_profile
+        from sim.rules.ranged import RangedAttackError, TargetInfo, resolve_ranged_attack
+
+        w = self._weapon(mid, weapon)
+        tm = self.table.model(mid)
+        prof = get_profile(tm.profile)
+        infos = {}
+        for m in self.table.models:
+            if m.profile:
+                try:
+                    infos[m.id] = TargetInfo.from_traits(get_profile(m.profile).traits)
+                except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
+                    pass
+        s = self.state.models[mid]
+        try:
+            res = resolve_ranged_attack(self._table_now().scene(), mid, target, w, self.dice,
+                                        ranged_pool=prof.ranged or 0, moved="ran" in s.conditions,
+                                        ran="ran" in s.conditions, infos=infos)
+        except (RangedAttackError, ValueError) as exc:
+            self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
+            return
+        summary = [f"{st.name}: {st.detail}" for st in res.steps]
+        data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        if getattr(res, "reloading_gained", 0):
+            data["conditions"] = {mid: ["reloading"]}
+        self._emit(Event("shot", data))
 
     def _move(self, mid: str, res: movement.MoveResult) -> None:
         if len(res.path) > 1 or res.facing != self.state.models[mid].facing:

@@ -351,6 +351,8 @@ class RerollSource:
         chooser = self.choose or (_own_default if self.on == "own" else _enemy_default)
         out: list[tuple[str, int]] = []
         for kind, i in chooser(att, dfn):
+            if self.choose is None and kind not in self.kinds:
+                continue  # the default choosers propose every kind; keep the allowed ones
             n = len(att) if kind == "attack" else len(dfn) if kind == "defence" else -1
             if kind not in self.kinds or not isinstance(i, int) or not 0 <= i < n:
                 raise MeleeError(f"{self.name}: cannot re-roll {kind} die {i!r}")

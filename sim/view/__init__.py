@@ -28,7 +28,14 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _check(table, selected, camera, width, height) -> None:
+def _check(table, selected, camera, width, height, overlays=(), move_to=None) -> None:
+    from .drag import OVERLAYS
+
+    unknown = [o for o in overlays if o not in OVERLAYS]
+    if unknown:
+        raise ValueError(f"unknown overlay {unknown[0]!r} (expected some of: {', '.join(OVERLAYS)})")
+    if move_to is not None and selected is None:
+        raise ValueError("move_to needs a selected model (the one that moves)")
     if camera not in CAMERAS:
         raise ValueError(f"unknown camera {camera!r} (expected one of: {', '.join(CAMERAS)})")
     if int(width) < 64 or int(height) < 64:
@@ -38,7 +45,7 @@ def _check(table, selected, camera, width, height) -> None:
 
 
 def render_png(table, path, *, selected: str | None = None, width: int = 1280, height: int = 960,
-               camera: str = "oblique", return_projector: bool = False):
+               camera: str = "oblique", return_projector: bool = False, overlays=(), move_to=None):
     """Render ``table`` offscreen with the software renderer and write a PNG to ``path``.
 
     Works headless (no X server, no GPU) and can be called repeatedly in one process.
@@ -52,18 +59,29 @@ def render_png(table, path, *, selected: str | None = None, width: int = 1280, h
             (orthographic, straight down, +y up).
         return_projector: also return a function mapping table points (n, 3) in inches
             to pixel coordinates (n, 2) of this image (see :func:`project_points`).
+        overlays: movement overlays of ``selected`` to draw, any of ``"walk"`` (where
+            its base centre can end a Walk: translucent green), ``"run"`` (a Run:
+            translucent blue) and ``"charges"`` (charge lanes: orange when they reach the
+            target, dashed grey when they fall short); ignored without ``selected``.
+        move_to: ``(x, y)`` inches: show a Walk of ``selected`` to there as the window's
+            drag does (ghost base, path, readout line at the top-left).
 
     Returns:
         The PNG's :class:`~pathlib.Path`, or ``(path, projector)`` with ``return_projector``.
 
     Raises:
-        ValueError: unknown camera or a too small image. KeyError: unknown ``selected``.
+        ValueError: unknown camera or overlay, a too small image, ``move_to`` without
+            ``selected``. KeyError: unknown ``selected``.
         RuntimeError: Panda3D's software renderer cannot open an offscreen buffer.
     """
-    _check(table, selected, camera, width, height)
+    if isinstance(overlays, str):
+        overlays = (overlays,)
+    overlays = tuple(overlays or ())
+    _check(table, selected, camera, width, height, overlays, move_to)
     from .offscreen import render_png as _render
 
-    out, setup = _render(table, path, selected=selected, width=int(width), height=int(height), camera=camera)
+    out, setup = _render(table, path, selected=selected, width=int(width), height=int(height), camera=camera,
+                         overlays=overlays, move_to=move_to)
     if return_projector:
         return out, lambda points: setup.project(points, int(width), int(height))
     return out
@@ -91,8 +109,13 @@ def run_interactive(table, *, selected: str | None = None) -> None:
     """Open a window on ``table`` and run until it is closed or ``escape`` is pressed.
 
     Controls: left-drag orbit, right- or middle-drag pan, wheel zoom, click a model to
-    select it (click the table to clear), ``t`` toggles the tape measure (then click two
-    points or models), ``l`` toggles the legend, ``c`` resets the camera, ``escape`` quits.
+    select it (click the table to clear); press on the selected model's base and drag to
+    set up a Walk (or ``m``: move mode, then click destinations): a ghost base, the path
+    and a readout show whether it is legal; ``enter`` commits it (the model moves in the
+    in-memory table), ``escape`` cancels it (``escape`` with nothing to cancel quits).
+    ``w``, ``r``, ``c`` toggle the walk region, run region and charge lanes of the
+    selected model; ``t`` toggles the tape measure (then click two points or models),
+    ``l`` toggles the legend, ``v`` (or ``home``) resets the camera.
 
     Raises:
         KeyError: unknown ``selected``. RuntimeError: no window can be opened.

@@ -1,8 +1,14 @@
 """The interactive window: a thin ShowBase shell over :class:`~sim.view.scene3d.TableScene`.
 
 Controls: left-drag orbit, right- or middle-drag pan, mouse wheel zoom, click a model to
-select it (click the table to clear), ``t`` toggles the tape measure (click two points
-or models), ``l`` toggles the legend, ``c`` resets the camera, ``escape`` quits.
+select it (click the table to clear); press on the selected model's base and drag to
+move it (or ``m``: move mode, then click destinations), ``enter`` commits the move,
+``escape`` cancels it (and quits when nothing is being moved); ``w``, ``r``, ``c``
+toggle the walk region, run region and charge lanes; ``t`` toggles the tape measure
+(click two points or models), ``l`` the legend, ``v`` resets the camera.
+
+What a move shows and whether it is legal is decided in :mod:`sim.view.drag` (no
+Panda3D); this module only turns the mouse into table points.
 """
 
 from __future__ import annotations
@@ -14,11 +20,13 @@ from panda3d.core import Point2, Point3, TextNode, Vec3, load_prc_file_data
 
 from . import style
 from .camera import OBLIQUE_PITCH, OBLIQUE_VFOV, setup_camera
-from .interact import pick, tape
+from .drag import DragState
+from .interact import pick, ray_plane, tape
 from .scene3d import TableScene, build_legend
 
 HELP = ("left-drag orbit | right/middle-drag pan | wheel zoom | click a model: select | "
-        "t: tape | l: legend | c: camera | esc: quit")
+        "drag selected model (or m: move mode) then enter: move, esc: cancel | "
+        "w/r/c: walk/run/charge | t: tape | l: legend | v: camera | esc: quit")
 #: A press that moves less than this many pixels is a click, not a drag.
 CLICK_PX = 4
 
@@ -35,9 +43,12 @@ class TableApp(ShowBase):
         self.table = table
         self.disable_mouse()
         self.set_background_color(*style.BACKGROUND, 1)
-        software = "Tiny" in self.pipe.get_type().get_name()
-        self.scene = TableScene(table, selected, software=software)
+        self._software = "Tiny" in self.pipe.get_type().get_name()
+        self.scene = TableScene(table, selected, software=self._software)
         self.scene.root.reparent_to(self.render)
+        self.move = DragState(table)
+        self._move_mode = False
+        self._overlays = {"walk": False, "run": False, "charges": False}
         self.cam_lens = self.camLens
         self.cam_lens.set_near_far(1.0, 1000.0)
         self._legend = None
@@ -48,24 +59,32 @@ class TableApp(ShowBase):
         self._status.set_card_color(0, 0, 0, 0.6)
         self._status.set_card_as_margin(0.3, 0.3, 0.2, 0.2)
         self._status_np = self.a2dTopLeft.attach_new_node(self._status)
+        self._status.set_wordwrap(44)
         self._status_np.set_scale(0.045)
         self._status_np.set_pos(0.04, 0, -0.08)
         help_tn = TextNode("help")
         help_tn.set_text(HELP)
         help_tn.set_text_color(0.85, 0.85, 0.85, 1)
         help_np = self.a2dBottomLeft.attach_new_node(help_tn)
-        help_np.set_scale(0.035)
-        help_np.set_pos(0.04, 0, 0.04)
+        help_tn.set_wordwrap(52)
+        help_np.set_scale(0.032)
+        help_np.set_pos(0.04, 0, 0.075)
         self._drag = None  # (button, start mouse (x, y) pixels, last (x, y) NDC)
         self._tape_on = False
         self._tape_ends: list = []
         self.reset_camera()
         self.win.set_close_request_event("bushido-window-close")
         self.accept("bushido-window-close", self.quit)
-        self.accept("escape", self.quit)
+        self.accept("escape", self.escape)
         self.accept("t", self.toggle_tape)
         self.accept("l", self.toggle_legend)
-        self.accept("c", self.reset_camera)
+        self.accept("v", self.reset_camera)
+        self.accept("home", self.reset_camera)
+        self.accept("w", self.toggle_overlay, ["walk"])
+        self.accept("r", self.toggle_overlay, ["run"])
+        self.accept("c", self.toggle_overlay, ["charges"])
+        self.accept("m", self.toggle_move_mode)
+        self.accept("enter", self.commit_move)
         for button in ("mouse1", "mouse2", "mouse3"):
             self.accept(button, self._press, [button])
             self.accept(button + "-up", self._release, [button])
@@ -78,8 +97,13 @@ class TableApp(ShowBase):
     def reset_camera(self) -> None:
         """The oblique view of the whole table from player 1's side."""
         w, h = self.win.get_x_size(), self.win.get_y_size()
-        setup = setup_camera(self.table, "oblique", w, h, legend=False)
+        setup = setup_camera(self.table, "oblique", w, h, legend=self._legend_on)
         self.cam_lens.set_fov(setup.lens.get_fov())
+        # the same shift of the image (in NDC) as the offscreen framing: the table is
+        # centred in the part of the window the legend leaves free
+        src_film, src_off = setup.lens.get_film_size(), setup.lens.get_film_offset()
+        film = self.cam_lens.get_film_size()
+        self.cam_lens.set_film_offset(src_off[0] / src_film[0] * film[0], src_off[1] / src_film[1] * film[1])
         self.target = Vec3(self.table.width / 2, self.table.depth / 2, 0)
         self.heading, self.pitch = 0.0, -OBLIQUE_PITCH
         self.distance = (Vec3(*setup.pos) - self.target).length() * 1.08
@@ -98,7 +122,13 @@ class TableApp(ShowBase):
         self._place_camera()
 
     def _drag_task(self, task):
-        if self._drag is None or not self.mouseWatcherNode.has_mouse():
+        if not self.mouseWatcherNode.has_mouse():
+            return task.cont
+        if self.move.active and not self.move.pinned and (self._move_mode or self._moving()):
+            p = self._table_point()
+            if p is not None and self.move.hover(p):
+                self._show_move()
+        if self._drag is None or self._moving():
             return task.cont
         button, start, last = self._drag
         m = self.mouseWatcherNode.get_mouse()
@@ -129,16 +159,39 @@ class TableApp(ShowBase):
         if not self.mouseWatcherNode.has_mouse():
             return
         m = self.mouseWatcherNode.get_mouse()
-        self._drag = (button, self._mouse_px(), (m.x, m.y))
+        kind = button
+        sel = self.scene.selected
+        if (button == "mouse1" and sel is not None and not self._tape_on and not self._move_mode
+                and pick(self.table, *self._mouse_ray()) == sel):
+            # a press on the selected model's base: drag it (a move), not the camera
+            kind = "move"
+            self.move.begin(sel)
+        self._drag = (kind, self._mouse_px(), (m.x, m.y))
+
+    def _moving(self) -> bool:
+        """A press-and-drag of the selected model is in progress."""
+        return self._drag is not None and self._drag[0] == "move"
 
     def _release(self, button: str) -> None:
-        if self._drag is None or self._drag[0] != button:
+        if self._drag is None or (self._drag[0] != button and not (self._drag[0] == "move" and button == "mouse1")):
             return
-        start = self._drag[1]
+        kind, start = self._drag[0], self._drag[1]
         self._drag = None
-        if button != "mouse1" or not self.mouseWatcherNode.has_mouse():
+        if not self.mouseWatcherNode.has_mouse():
             return
         now = self._mouse_px()
+        if kind == "move":
+            if math.dist(start, now) <= CLICK_PX:
+                self.move.cancel()  # a plain click on the selected model
+                self._show_move()
+                return
+            p = self._table_point()
+            if p is not None:
+                self.move.pin(p)
+            self._show_move()
+            return
+        if button != "mouse1":
+            return
         if math.dist(start, now) <= CLICK_PX:
             self._click()
 
@@ -149,7 +202,24 @@ class TableApp(ShowBase):
         b = self.render.get_relative_point(self.cam, far)
         return (a.x, a.y, a.z), (b.x - a.x, b.y - a.y, b.z - a.z)
 
+    def _table_point(self):
+        """Where the mouse ray meets the drawn ground, ``(x, y)`` inches, or None."""
+        origin, direction = self._mouse_ray()
+        p = ray_plane(origin, direction, 0.0)
+        if p is None:
+            return None
+        z = style.ground_height(self.table, *p)
+        if z > 0:  # raised ground: meet its surface (one refinement is plenty)
+            p = ray_plane(origin, direction, z) or p
+        return p
+
     def _click(self) -> None:
+        if self._move_mode and self.move.active:
+            p = self._table_point()
+            if p is not None:
+                self.move.pin(p)
+                self._show_move()
+            return
         hit = pick(self.table, *self._mouse_ray())
         if self._tape_on:
             if hit is None:
@@ -164,10 +234,90 @@ class TableApp(ShowBase):
     # --------------------------------------------------------------- actions
     def select(self, model_id: str | None) -> None:
         """Select ``model_id`` (None clears) and redraw its overlays and the legend."""
+        self.move.cancel()
+        self.scene.set_move_preview(None)
         self.scene.select(model_id)
+        if self._move_mode and model_id is not None:
+            self.move.begin(model_id)
+        self._refresh_legend()
+        self._update_status()
+
+    def _refresh_legend(self) -> None:
         self._size = (0, 0)
         self._window_event(self.win)
+
+    # ------------------------------------------------------------------ moves
+    def toggle_overlay(self, name: str) -> None:
+        """Show or hide one movement overlay (``walk``, ``run``, ``charges``) of the
+        selected model."""
+        self._overlays[name] = not self._overlays[name]
+        self.scene.set_movement_overlays(**self._overlays)
+        self._refresh_legend()
         self._update_status()
+
+    def toggle_move_mode(self) -> None:
+        """Move mode: the ghost base follows the cursor; a click fixes the destination,
+        ``enter`` commits it."""
+        self._move_mode = not self._move_mode
+        self.move.cancel()
+        if self._move_mode and self.scene.selected is not None:
+            self.move.begin(self.scene.selected)
+        self._show_move()
+
+    def _show_move(self) -> None:
+        mv = self.move
+        if mv.active and mv.dest is not None:
+            self.scene.set_move_preview(mv.model_id, mv.dest, mv.path, mv.legal, mv.text.split(" — ")[0])
+        else:
+            self.scene.set_move_preview(None)
+        self._update_status()
+
+    def commit_move(self) -> None:
+        """Move the model to the judged destination if the move is legal: the table is
+        replaced by one with the model moved and the scene rebuilt."""
+        mv = self.move
+        if not mv.active or mv.dest is None:
+            return
+        if not mv.legal:
+            self._update_status(f"not moved: {mv.text}")
+            return
+        model_id = mv.model_id
+        table = mv.commit()
+        self.set_table(table)
+        if self._move_mode:
+            self.move.begin(model_id)
+        self._update_status(f"moved {model_id} to ({table.model(model_id).position[0]:.2f}, "
+                            f"{table.model(model_id).position[1]:.2f})")
+
+    def set_table(self, table) -> None:
+        """Show ``table`` instead (the selection, overlays and camera are kept)."""
+        selected = self.scene.selected if self.scene.selected in {m.id for m in table.models} else None
+        self.table = table
+        self.move = DragState(table)
+        self.scene.root.remove_node()
+        self.scene = TableScene(table, selected, software=self._software)
+        self.scene.set_movement_overlays(**self._overlays)
+        self.scene.root.reparent_to(self.render)
+        self.scene.set_camera_pitch(self.pitch)
+        if self._tape_on:
+            self._tape_ends = []
+        self._refresh_legend()
+
+    def cancel_move(self) -> bool:
+        """Forget the move being set up (and leave move mode); False if there was none."""
+        if not (self.move.active or self._move_mode):
+            return False
+        self._move_mode = False
+        if self._moving():
+            self._drag = None
+        self.move.cancel()
+        self._show_move()
+        return True
+
+    def escape(self) -> None:
+        """Cancel the move being set up, or quit when there is none."""
+        if not self.cancel_move():
+            self.quit()
 
     def toggle_tape(self) -> None:
         """Switch the tape measure on or off (off clears it)."""
@@ -195,9 +345,23 @@ class TableApp(ShowBase):
 
     def _update_status(self, extra: str | None = None) -> None:
         parts = [f"selected: {self.scene.selected}" if self.scene.selected else "click a model to select it"]
+        shown = [n for n, on in self._overlays.items() if on]
+        if shown:
+            parts.append("showing: " + ", ".join(shown))
+        colour = (1, 1, 0.6, 1)
         if self._tape_on:
             parts.append(extra or "tape: click two points or models")
+        elif extra:
+            parts.append(extra)
+            if self.move.active and not self.move.legal:
+                colour = (*style.WARNING, 1)
+        elif self.move.active and self.move.text:
+            parts.append(self.move.text + ("   (enter: move, esc: cancel)" if self.move.pinned else ""))
+            colour = (*style.MOVE_OK, 1) if self.move.legal else (*style.WARNING, 1)
+        elif self._move_mode:
+            parts.append("move mode: click where to move, enter: move, esc: leave")
         self._status.set_text("   ".join(parts))
+        self._status.set_text_color(*colour)
 
     def windowEvent(self, win) -> None:  # noqa: N802 - ShowBase's name
         """ShowBase's resize handling, then the legend is redrawn for the new size."""
@@ -213,7 +377,9 @@ class TableApp(ShowBase):
         self._size = size
         if self._legend is not None:
             self._legend.remove_node()
-        self._legend = build_legend(self.table, size[0], size[1], self.scene.selected)
+        self._legend = build_legend(self.table, size[0], size[1], self.scene.selected,
+                                    overlays=self.scene.movement if self.scene.selected else (),
+                                    empty=self.scene.movement_empty)
         self._legend.reparent_to(self.pixel2d)
         if not self._legend_on:
             self._legend.hide()

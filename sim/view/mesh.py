@@ -60,9 +60,12 @@ class MeshBuilder:
         self.triangle(idx[0], idx[1], idx[2])
         self.triangle(idx[0], idx[2], idx[3])
 
-    def cap(self, ring: np.ndarray, z: float, colour, up: bool = True, uv_scale: float = 1.0, holes=()) -> None:
+    def cap(self, ring: np.ndarray, z: float, colour, up: bool = True, uv_scale: float = 1.0, holes=(),
+            z_of=None) -> None:
         """A horizontal polygon at height ``z`` from a CCW ``ring`` (n, 2), with optional
-        hole rings; faces up (or down when ``up`` is False). ``uv`` = xy / uv_scale."""
+        hole rings; faces up (or down when ``up`` is False). ``uv`` = xy / uv_scale.
+        ``z_of(x, y)``, if given, adds a height per vertex (a polygon draped over the
+        ground); the normal stays vertical."""
         tri = Triangulator()
         for x, y in ring:
             tri.add_polygon_vertex(tri.add_vertex(float(x), float(y)))
@@ -79,7 +82,8 @@ class MeshBuilder:
             for v in vs:
                 if v not in base:
                     p = tri.get_vertex(v)
-                    base[v] = self.vertex((p[0], p[1], z), n, colour, (p[0] / uv_scale, p[1] / uv_scale))
+                    pz = z if z_of is None else z + z_of(p[0], p[1])
+                    base[v] = self.vertex((p[0], p[1], pz), n, colour, (p[0] / uv_scale, p[1] / uv_scale))
                 idx.append(base[v])
             a, b, c = idx
             pa, pb, pc = (np.array(tri.get_vertex(v)) for v in vs)
@@ -163,6 +167,18 @@ class MeshBuilder:
         z1 = z if z_end is None else z_end
         zs = [z, z1, z1, z]
         self.quad([(p[0], p[1], zz) for p, zz in zip(pts, zs)], (0, 0, 1), colour)
+
+    def polyline(self, points, width: float, colour) -> None:
+        """Flat ribbons ``width`` inches wide along 3D ``points`` (n, 3), one per segment,
+        with a round joint where the line turns so corners have no gaps."""
+        pts = np.asarray(points, float)
+        for a, b in zip(pts, pts[1:]):
+            self.ribbon(a[:2], b[:2], a[2], width, colour, z_end=b[2])
+        for prev, p, nxt in zip(pts, pts[1:], pts[2:]):
+            u, v = p[:2] - prev[:2], nxt[:2] - p[:2]
+            nu, nv = float(np.hypot(*u)), float(np.hypot(*v))
+            if nu < 1e-9 or nv < 1e-9 or abs(u[0] * v[1] - u[1] * v[0]) / (nu * nv) > 0.02 or u @ v < 0:
+                self.cap(circle_ring(p[:2], width / 2, 12), p[2], colour)
 
     def node(self) -> GeomNode:
         """The finished ``GeomNode``."""

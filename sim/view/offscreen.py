@@ -26,7 +26,7 @@ from panda3d.core import (
 
 from . import style
 from .camera import CameraSetup, setup_camera
-from .scene3d import TableScene, build_legend
+from .scene3d import TableScene, build_legend, status_text
 
 _PIPE = None
 
@@ -57,8 +57,13 @@ def pixel2d(render2d: NodePath, width: int, height: int) -> NodePath:
     return px
 
 
-def render_png(table, path, *, selected=None, width=1280, height=960, camera="oblique") -> tuple[Path, CameraSetup]:
-    """Render ``table`` to the PNG ``path``; returns the path and the camera used."""
+def render_png(table, path, *, selected=None, width=1280, height=960, camera="oblique", overlays=(),
+               move_to=None) -> tuple[Path, CameraSetup]:
+    """Render ``table`` to the PNG ``path``; returns the path and the camera used.
+
+    ``overlays``: movement overlays of ``selected`` (``"walk"``, ``"run"``,
+    ``"charges"``); ``move_to``: ``(x, y)`` destination of a Walk of ``selected`` shown
+    as in the window's drag (ghost base, path, readout at the top-left)."""
     path = Path(path)
     setup = setup_camera(table, camera, width, height)
     engine = GraphicsEngine.get_global_ptr()
@@ -77,6 +82,15 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         ends = setup.project([(cx - 0.5, cy, 0), (cx + 0.5, cy, 0)], width, height)
         scene = TableScene(table, selected, software=True, px_per_inch=float(abs(ends[1, 0] - ends[0, 0])))
         scene.set_camera_pitch(setup.hpr[1])
+        scene.set_movement_overlays(**{name: True for name in overlays})
+        move = None
+        readout = None
+        if move_to is not None and selected is not None:
+            from .drag import readout as judge
+
+            text, move, route = judge(table, selected, move_to)
+            readout = text
+            scene.set_move_preview(selected, move_to, route, move, text.split(" — ")[0])
         scene.root.reparent_to(render)
         dr = buf.make_display_region()
         dr.set_camera(setup.node(render))
@@ -91,7 +105,11 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         dr2 = buf.make_display_region()
         dr2.set_sort(20)
         dr2.set_camera(render2d.attach_new_node(cam2d))
-        build_legend(table, width, height, scene.selected).reparent_to(pixel2d(render2d, width, height))
+        px2d = pixel2d(render2d, width, height)
+        build_legend(table, width, height, scene.selected, overlays=scene.movement if scene.selected else (),
+                     move=move, empty=scene.movement_empty).reparent_to(px2d)
+        if readout is not None:
+            status_text(readout, move, width, height).reparent_to(px2d)
         engine.render_frame()
         engine.render_frame()
         img = PNMImage()

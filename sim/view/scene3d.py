@@ -32,7 +32,7 @@ from panda3d.core import (
 from sim.geometry import Passage, Visibility
 from sim.geometry.measure import zoc_region
 
-from . import style
+from . import drag, style
 from .camera import font_px, legend_width
 from .mesh import MeshBuilder, circle_ring, rings_of
 
@@ -46,6 +46,21 @@ RING_Z = 0.09
 LOS_Z = style.BASE_HEIGHT + 0.02
 #: Opacity of the "seen through" copy of the LoS lines drawn over everything.
 GHOST_ALPHA = 0.35
+#: Heights (inches above the ground) of the movement overlays: the run and walk region
+#: fills (above Open terrain, below the front arc), the charge lanes (just above the
+#: base tops and the LoS lines) and a dragged move's path.
+RUN_Z = 0.056
+WALK_Z = 0.062
+LANE_Z = LOS_Z + 0.014
+MOVE_Z = LOS_Z + 0.03
+#: Longest straight piece (inches) of a line draped over raised ground, and the cells
+#: (inches) a filled region is cut into on the slopes of raised ground.
+DRAPE_STEP = 0.2
+SLOPE_CELL = 0.2
+#: Extra height (inches) of draped overlays on slopes, so the slope never pokes through.
+SLOPE_LIFT = 0.04
+#: Dashes of a charge lane that falls short: drawn and gap lengths, inches.
+DASH = (0.28, 0.18)
 
 
 #: Cull bin for flat overlays on the table: after opaque things, before translucent ones.
@@ -177,9 +192,17 @@ class TableScene:
         self.root.set_bin(_solid_bin(), 0)
         self._static = self.root.attach_new_node("static")
         self._overlay = self.root.attach_new_node("overlay")
+        self._movement = self.root.attach_new_node("movement")
+        self._preview = self.root.attach_new_node("move-preview")
         self._tape = self.root.attach_new_node("tape")
         self._labels = labels
         self.selected: str | None = None
+        #: Movement overlays shown for the selected model (names from ``drag.OVERLAYS``).
+        self.movement: tuple[str, ...] = ()
+        #: Those of ``movement`` with nothing to draw for the selected model.
+        self.movement_empty: set[str] = set()
+        self._movement_cache: dict = {}
+        self._raised_cache: list = []
         self._model_labels: list[tuple[NodePath, float]] = []
         self._lights()
         if software:
@@ -363,11 +386,13 @@ class TableScene:
             KeyError: no such model.
         """
         self._overlay.node().remove_all_children()
+        self._movement.node().remove_all_children()
         self.selected = None
         if model_id is None:
             return
         sel = self.table.model(model_id)
         self.selected = model_id
+        self._draw_movement()
         scene = self.table.scene()
         flat = self._overlay.attach_new_node("flat")
         flat.set_light_off(1)
@@ -425,6 +450,320 @@ class TableScene:
         ghost.set_depth_write(False)
         ghost.set_bin("fixed", 40)
 
+    # --------------------------------------------------------------- movement
+    def set_movement_overlays(self, walk: bool = False, run: bool = False, charges: bool = False) -> None:
+        """Choose the movement overlays drawn for the selected model (kept when the
+        selection changes):
+
+        * ``walk``: where its base centre can end a Walk (translucent green);
+        * ``run``: where it can end a Run (translucent blue, beyond the walk region
+          when both are shown);
+        * ``charges``: its charge lanes: solid orange to a ring where the base ends in
+          contact with the target, dashed grey to a ring where a charge that falls short
+          stops.
+
+        The regions and lanes come from :mod:`sim.view.drag` (``sim.rules.planning``
+        when available) and are computed once per model.
+        """
+        self.movement = tuple(n for n, on in zip(drag.OVERLAYS, (walk, run, charges)) if on)
+        self._draw_movement()
+
+    def _movement_data(self, kind: str):
+        key = (kind, self.selected)
+        if key not in self._movement_cache:
+            fn = {"walk": drag.walk_region, "run": drag.run_region, "charges": drag.charge_lanes}[kind]
+            try:
+                self._movement_cache[key] = fn(self.table, self.selected)
+            except ValueError:  # MoveError: a model without a Move value
+                self._movement_cache[key] = None
+        return self._movement_cache[key]
+
+    def _raised(self) -> list:
+        """``(footprint shape, plateau shape or None, height)`` of each Enhancing piece
+        (raised ground; the plateau is where ``style.ground_height`` is flat)."""
+        if not self._raised_cache:
+            out = []
+            for t in self.table.terrain:
+                if t.visibility is not Visibility.ENHANCING:
+                    continue
+                h = style.terrain_draw_height(t)
+                inset, _ = style.plateau_inset(t.footprint, h)
+                shape = t.footprint.shape
+                top = shape.buffer(-inset) if inset > 0 else None
+                out.append((shape, None if top is None or top.is_empty else top, h))
+            self._raised_cache.append(out)
+        return self._raised_cache[0]
+
+    def _ground_xy(self, x: float, y: float) -> float:
+        # a little extra on slopes: a flat cell's chords run below the curved slope
+        g = self.ground((x, y))
+        return g + (SLOPE_LIFT if g > 0 else 0.0)
+
+    @staticmethod
+    def _areal(geom):
+        """The polygons of ``geom`` plus its lines as 0.12" strips (a Walk or Run region
+        may hold the leg directly away from an enemy as a line); points are dropped."""
+        if geom is None or geom.is_empty:
+            return None
+        from shapely.ops import unary_union
+
+        polys, lines = [], []
+
+        def walk(g):
+            if g.is_empty:
+                return
+            if g.geom_type in ("Polygon", "MultiPolygon"):
+                polys.append(g)
+            elif g.geom_type in ("LineString", "LinearRing", "MultiLineString"):
+                lines.append(g.buffer(0.06, cap_style="flat"))
+            elif hasattr(g, "geoms"):
+                for part in g.geoms:
+                    walk(part)
+
+        walk(geom)
+        if not polys and not lines:
+            return None
+        return unary_union(polys + lines)
+
+    def _drape_cap(self, mb: MeshBuilder, geom, z: float, colour) -> None:
+        """Fill ``geom`` (shapely) ``z`` inches above the drawn ground: flat on the table
+        and on the plateaus of raised ground, cut into small cells that follow the
+        surface on its slopes."""
+        if geom is None or geom.is_empty:
+            return
+        rest = geom
+        for shape, top, h in self._raised():
+            if not rest.intersects(shape):
+                continue
+            import shapely
+
+            if top is not None:
+                for ext, holes in rings_of(rest.intersection(top)):
+                    mb.cap(ext, z + h, colour, holes=holes)
+            slope = rest.intersection(shape if top is None else shape.difference(top))
+            if not slope.is_empty:
+                x0, y0, x1, y1 = slope.bounds
+                xs, ys = np.arange(x0, x1, SLOPE_CELL), np.arange(y0, y1, SLOPE_CELL)
+                gx, gy = (a.ravel() for a in np.meshgrid(xs, ys))
+                cells = shapely.box(gx, gy, gx + SLOPE_CELL, gy + SLOPE_CELL)
+                for part in shapely.intersection(cells, slope):
+                    for ext, holes in rings_of(part):
+                        mb.cap(ext, z, colour, holes=holes, z_of=self._ground_xy)
+            rest = rest.difference(shape)
+            if rest.is_empty:
+                return
+        for ext, holes in rings_of(rest):
+            mb.cap(ext, z, colour, holes=holes)
+
+    def _drape_line(self, points, z: float, closed: bool = False) -> np.ndarray:
+        """3D points (n, 3) of the polyline ``points`` (x, y), cut into pieces of at most
+        :data:`DRAPE_STEP` inches, ``z`` above the drawn ground."""
+        pts = [tuple(map(float, p[:2])) for p in points]
+        if closed and pts and pts[0] != pts[-1]:
+            pts.append(pts[0])
+        out = []
+        for a, b in zip(pts, pts[1:]):
+            n = max(1, int(math.ceil(math.dist(a, b) / DRAPE_STEP)))
+            for i in range(n):
+                t = i / n
+                out.append((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))
+        if pts:
+            out.append(pts[-1])
+        return np.array([(x, y, z + self._ground_xy(x, y)) for x, y in out], float).reshape(-1, 3)
+
+    def _outline(self, mb: MeshBuilder, geom, z: float, width: float, colour) -> None:
+        for ext, holes in rings_of(geom):
+            for ring in (ext, *holes):
+                mb.polyline(self._drape_line(ring, z, closed=True), width, colour)
+
+    def _dashes(self, mb: MeshBuilder, pts3: np.ndarray, width: float, colour) -> None:
+        """Dashes (:data:`DASH`) along the 3D polyline ``pts3``, from its start."""
+        on, off = DASH
+        pts3 = np.asarray(pts3, float)
+        seg = np.hypot(*(pts3[1:, :2] - pts3[:-1, :2]).T)
+        cum = np.concatenate([[0.0], np.cumsum(seg)])
+        total = float(cum[-1])
+
+        def at(d):
+            k = int(np.clip(np.searchsorted(cum, d, side="right") - 1, 0, len(seg) - 1))
+            f = 0.0 if seg[k] <= 0 else (d - cum[k]) / seg[k]
+            return pts3[k] + (pts3[k + 1] - pts3[k]) * f
+
+        for s0 in np.arange(0.0, total, on + off):
+            s1 = min(total, s0 + on)
+            inner = [pts3[k] for k in range(1, len(pts3) - 1) if s0 < cum[k] < s1]
+            mb.polyline([at(s0), *inner, at(s1)], width, colour)
+
+    def _end_marker(self, mb: MeshBuilder, centre, radius: float, z: float, colour, dot: bool = True) -> None:
+        """Where a charge ends in contact: a thin ring the size of the mover's base (and
+        a dot at its centre)."""
+        gz = z + self.ground(centre)
+        mb.cap(circle_ring(centre, radius + 0.03, 40), gz, _rgba(style.CHARGE_BORDER),
+               holes=[circle_ring(centre, radius - 0.07, 40)])
+        mb.cap(circle_ring(centre, radius, 40), gz + 0.003, colour, holes=[circle_ring(centre, radius - 0.04, 40)])
+        if dot:
+            mb.cap(circle_ring(centre, 0.12, 16), gz + 0.003, _rgba(style.CHARGE_BORDER))
+            mb.cap(circle_ring(centre, 0.08, 16), gz + 0.006, colour)
+
+    def _cross(self, mb: MeshBuilder, centre, size: float, z: float, colour) -> None:
+        """An x ``size`` inches across at ``centre``: where a charge that falls short stops."""
+        c = np.asarray(centre, float)
+        gz = z + self.ground(centre)
+        h = size / 2 / math.sqrt(2)
+        for width, col, dz in ((0.15, _rgba(style.CHARGE_BORDER), 0.0), (0.08, colour, 0.003)):
+            for d in ((h, h), (h, -h)):
+                d = np.asarray(d)
+                mb.ribbon(c - d, c + d, gz + dz, width, col)
+
+    def _arrow(self, mb: MeshBuilder, a, b, z: float, size: float, colour) -> None:
+        """An arrowhead with its tip at ``b``, pointing from ``a``."""
+        a, b = np.asarray(a, float), np.asarray(b, float)
+        d = b - a
+        L = float(np.hypot(*d))
+        if L < 1e-9:
+            return
+        u = d / L
+        n = np.array([-u[1], u[0]])
+        base = b - u * size
+        gz = z + self.ground(b)
+        for grow, col, dz in ((0.05, _rgba(style.CHARGE_BORDER), 0.0), (0.0, colour, 0.003)):
+            tip = b + u * grow
+            left, right = base - u * grow + n * (size * 0.6 + grow), base - u * grow - n * (size * 0.6 + grow)
+            idx = [mb.vertex((p[0], p[1], gz + dz), (0, 0, 1), col) for p in (tip, left, right)]
+            mb.triangle(idx[0], idx[2], idx[1]) if False else mb.triangle(*idx)
+
+    def _draw_movement(self) -> None:
+        self._movement.node().remove_all_children()
+        self.movement_empty = set()
+        if self.selected is None or not self.movement:
+            return
+        flat = self._movement.attach_new_node("movement-flat")
+        flat.set_light_off(1)
+        flat.set_transparency(TransparencyAttrib.M_alpha)  # depth writes on: see _terrain
+        flat.set_two_sided(True)
+        walk = self._areal(self._movement_data("walk")) if "walk" in self.movement else None
+        if "walk" in self.movement and (walk is None or walk.is_empty):
+            self.movement_empty.add("walk")
+        if "charges" in self.movement and not self._movement_data("charges"):
+            self.movement_empty.add("charges")
+        if "run" in self.movement:
+            run = self._areal(self._movement_data("run"))
+            if run is None or run.is_empty:
+                self.movement_empty.add("run")
+            else:
+                shown = run.difference(walk) if walk is not None and not walk.is_empty else run
+                mb = MeshBuilder("run-region")
+                self._drape_cap(mb, shown, RUN_Z, _rgba(style.RUN, style.RUN_ALPHA))
+                flat.attach_new_node(mb.node()).set_bin(_overlay_bin(), -4)
+                edge = MeshBuilder("run-edge")
+                self._outline(edge, run, RUN_Z + 0.002, 0.05, _rgba(style.RUN_EDGE))
+                flat.attach_new_node(edge.node()).set_bin(_overlay_bin(), -3)
+        if walk is not None and not walk.is_empty:
+            mb = MeshBuilder("walk-region")
+            self._drape_cap(mb, walk, WALK_Z, _rgba(style.WALK, style.WALK_ALPHA))
+            flat.attach_new_node(mb.node()).set_bin(_overlay_bin(), -2)
+            edge = MeshBuilder("walk-edge")
+            self._outline(edge, walk, WALK_Z + 0.002, 0.05, _rgba(style.WALK_EDGE))
+            flat.attach_new_node(edge.node()).set_bin(_overlay_bin(), -1)
+        if "charges" in self.movement:
+            lanes = self._movement_data("charges") or []
+            if lanes:
+                self._draw_lanes(lanes)
+
+    def _draw_lanes(self, lanes) -> None:
+        r = self.table.model(self.selected).radius
+        w = style.CHARGE_WIDTH
+        mb = MeshBuilder("charge-lanes")
+        # lanes that fall short first: those that reach are drawn over them
+        for lane in sorted(lanes, key=lambda ln: bool(ln.reached)):
+            path = [tuple(p) for p in lane.path]
+            if len(path) < 2:
+                path = path * 2
+            if lane.reached:
+                colour = _rgba(style.CHARGE)
+                end = np.asarray(path[-1], float)
+                prev = np.asarray(path[-2], float)
+                last = float(np.hypot(*(end - prev)))
+                head = min(0.34, 0.6 * r)
+                arrow = last > head * 1.2 and math.dist(path[0], path[-1]) > r
+                if arrow:  # the lane stops where the arrowhead begins; its tip is the end
+                    u = (end - prev) / last
+                    path = path[:-1] + [tuple(end - u * head)]
+                pts = self._drape_line(path, LANE_Z)
+                mb.polyline(pts - (0, 0, 0.003), w + 0.07, _rgba(style.CHARGE_BORDER))
+                mb.polyline(pts, w, colour)
+                self._end_marker(mb, tuple(end), r, LANE_Z + 0.004, colour, dot=not arrow)
+                if arrow:
+                    self._arrow(mb, prev, end, LANE_Z + 0.008, head, colour)
+            else:
+                pts = self._drape_line(path, LANE_Z)
+                colour = _rgba(style.CHARGE_SHORT)
+                self._dashes(mb, pts - (0, 0, 0.003), 0.7 * w + 0.05, _rgba(style.CHARGE_BORDER))
+                self._dashes(mb, pts, 0.7 * w, colour)
+                self._cross(mb, path[-1], 0.42, LANE_Z + 0.004, colour)
+        gn = mb.node()
+        solid = self._movement.attach_new_node(gn)
+        ghost = self._movement.attach_new_node(gn.make_copy())
+        for np_ in (solid, ghost):
+            np_.set_light_off(1)
+            np_.set_two_sided(True)
+        solid.set_bin("fixed", 42)
+        ghost.set_color_scale(1, 1, 1, GHOST_ALPHA)
+        ghost.set_transparency(TransparencyAttrib.M_alpha)
+        ghost.set_depth_test(False)
+        ghost.set_depth_write(False)
+        ghost.set_bin("fixed", 41)
+
+    def set_move_preview(self, model_id: str | None, dest=None, path=(), legal: bool = True,
+                         text: str | None = None) -> None:
+        """Show a move of ``model_id`` being set up: a ghost base at ``dest`` ((x, y),
+        inches), the ``path`` line (base-centre points from the start) and ``text`` by
+        the ghost, white when ``legal``, warning red when not. ``model_id`` None clears.
+
+        Raises:
+            KeyError: no such model.
+        """
+        self._preview.node().remove_all_children()
+        if model_id is None or dest is None:
+            return
+        m = self.table.model(model_id)
+        colour = style.MOVE_OK if legal else style.WARNING
+        dest = (float(dest[0]), float(dest[1]))
+        pts = [tuple(map(float, p)) for p in path] or [tuple(m.position)]
+        if math.dist(pts[-1], dest) > 1e-6:
+            pts.append(dest)
+        if len(pts) == 1:
+            pts.append(dest)
+        line = MeshBuilder("move-path")
+        p3 = self._drape_line(pts, MOVE_Z)
+        line.polyline(p3 - (0, 0, 0.003), 0.13, (0.05, 0.05, 0.06, 1))
+        line.polyline(p3, 0.07, _rgba(colour))
+        line.cap(circle_ring(pts[0], 0.1, 16), MOVE_Z + self.ground(pts[0]) + 0.002, _rgba(colour))
+        lnp = self._preview.attach_new_node(line.node())
+        lnp.set_light_off(1)
+        lnp.set_two_sided(True)
+        lnp.set_depth_test(False)
+        lnp.set_depth_write(False)
+        lnp.set_bin("fixed", 46)
+        gz = self.ground(dest)
+        ghost = MeshBuilder("ghost-base")
+        ghost.cylinder(dest, m.radius, gz, gz + style.BASE_HEIGHT, _rgba(colour, style.GHOST_ALPHA), segments=40)
+        top = gz + style.BASE_HEIGHT + 0.004
+        ghost.cap(circle_ring(dest, m.radius + 0.03, 40), top, (0.05, 0.05, 0.06, 1),
+                  holes=[circle_ring(dest, m.radius - 0.03, 40)])
+        ghost.cap(circle_ring(dest, m.radius, 40), top + 0.003, _rgba(colour),
+                  holes=[circle_ring(dest, m.radius - 0.06, 40)])
+        gnp = self._preview.attach_new_node(ghost.node())
+        gnp.set_light_off(1)
+        gnp.set_transparency(TransparencyAttrib.M_alpha)
+        gnp.set_depth_write(False)
+        gnp.set_bin("fixed", 47)
+        if text and self._labels:
+            size = self._label_size(0.4, 12)
+            # north of the ghost (up the screen from both cameras), clear of its base
+            _label(self._preview, text, (dest[0], dest[1] + m.radius + 0.35, gz + style.BASE_HEIGHT + 0.15), size,
+                   fg=_rgba(colour), bg=(0.03, 0.03, 0.05, 0.8), font_px=self._text_px(size))
+
     def set_tape(self, a, b, text: str | None) -> None:
         """Show the tape measure from ``a`` to ``b`` ((x, y), inches) with ``text`` at its
         middle; ``a`` None clears it; ``b`` None shows only the first end."""
@@ -475,10 +814,16 @@ def _card(parent: NodePath, x: float, y: float, w: float, h: float, colour, text
     return np_
 
 
-def build_legend(table, width: int, height: int, selected: str | None = None, hint: str | None = None) -> NodePath:
+def build_legend(table, width: int, height: int, selected: str | None = None, hint: str | None = None,
+                 overlays=(), move: bool | None = None, empty=()) -> NodePath:
     """The legend panel on the right of a ``width`` x ``height`` image, in pixel
     coordinates (x right, z up, origin at the top-left corner: parent it to a
-    ``pixel2d``-style node)."""
+    ``pixel2d``-style node).
+
+    ``overlays``: the movement overlays shown (``"walk"``, ``"run"``, ``"charges"``) get
+    entries (those in ``empty`` say "none"); ``move``: a dragged move is shown, legal
+    (True) or not (False). The text
+    shrinks (down to 70 %) when the entries would not fit the height."""
     fs = font_px(height)
     pw = legend_width(width, height)
     x0 = width - pw
@@ -489,8 +834,22 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     panel = _card(root, x0, 0, pw, height, (0.07, 0.075, 0.09, 0.92))
     panel.set_bin("fixed", 0)
     content = root.attach_new_node("content")
+    args = (selected, hint, tuple(overlays), move, tuple(empty))
+    end = _legend_content(content, table, x0, pw, fs, *args)
+    if end > height:
+        content.remove_node()
+        content = root.attach_new_node("content")
+        _legend_content(content, table, x0, pw, fs * max(0.7, height / end), *args)
     content.set_bin("fixed", 10)
-    root = content
+    for i, child in enumerate(content.get_children()):  # draw in creation order
+        child.set_bin("fixed", 10 + i)
+    return root
+
+
+def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, selected, hint, overlays, move,
+                    empty=()) -> float:
+    """Draw the legend's entries under ``root`` with text ``fs`` pixels tall; returns the
+    bottom (pixels from the top) of the last one."""
     pad = 0.6 * fs
     x = x0 + pad
     y = pad
@@ -543,8 +902,48 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     entry("zone of control", _rgba(style.ZOC, 0.7))
     entry("front arc", _rgba(style.ARC, 0.5))
     entry("grid: 1\", bold 6\"", _rgba(style.GRID_MAJOR), height_frac=0.2)
+    if selected and (overlays or move is not None):
+        header("Movement")
+        if "walk" in overlays:
+            entry("Walk: none possible" if "walk" in empty else "Walk: centre can end",
+                  _rgba(style.blend(style.WALK, style.TABLE, style.WALK_ALPHA)))
+        if "run" in overlays:
+            entry("Run: none possible" if "run" in empty else "Run: centre can end",
+                  _rgba(style.blend(style.RUN, style.TABLE, style.RUN_ALPHA)))
+        if "charges" in overlays and "charges" in empty:
+            entry("Charge: no lanes", _rgba(style.CHARGE), height_frac=0.35)
+        elif "charges" in overlays:
+            entry("Charge: reaches target", _rgba(style.CHARGE), height_frac=0.35)
+            entry("Charge: falls short", _rgba(style.CHARGE_SHORT), height_frac=0.35)
+        if move is not None:
+            entry("move: legal" if move else "move: illegal", _rgba(style.MOVE_OK if move else style.WARNING),
+                  height_frac=0.35)
     if hint:
         _text(root, hint, x, y + fs * 0.6, fs * 0.7, (0.7, 0.7, 0.7, 1), wrap=(pw - 2 * pad) / (fs * 0.7))
-    for i, child in enumerate(root.get_children()):  # draw in creation order
-        child.set_bin("fixed", 10 + i)
-    return root.get_parent()
+        y += fs
+    return y
+
+
+def status_text(text: str, legal: bool | None, width: int, height: int) -> NodePath:
+    """A line of text at the top-left of a ``width`` x ``height`` image in pixel
+    coordinates (like :func:`build_legend`): a move's readout, white when ``legal``,
+    warning red when not (None: neutral yellow), wrapped left of the legend."""
+    fs = font_px(height)
+    colour = (1, 1, 0.6, 1) if legal is None else _rgba(style.MOVE_OK if legal else style.WARNING)
+    room = max(10 * fs, width - legend_width(width, height) - 1.6 * fs)
+    tn = TextNode("status-text")
+    tn.set_font(_font(fs))
+    tn.set_text(text)
+    tn.set_text_color(*colour)
+    tn.set_card_color(0.02, 0.02, 0.03, 0.78)
+    tn.set_card_as_margin(0.4, 0.4, 0.25, 0.25)
+    tn.set_wordwrap(room / fs)
+    root = NodePath("status")
+    np_ = root.attach_new_node(tn)
+    np_.set_pos(0.8 * fs, 0, -1.3 * fs)
+    np_.set_scale(fs)
+    root.set_depth_test(False)
+    root.set_depth_write(False)
+    root.set_transparency(TransparencyAttrib.M_alpha)
+    root.set_bin("fixed", 60)
+    return root

@@ -102,8 +102,8 @@ WALK: RGB = (0.15, 0.80, 0.25)
 WALK_ALPHA: float = 0.42
 WALK_EDGE: RGB = (0.05, 0.45, 0.10)
 #: Run region (where a Run can end, beyond the walk region): translucent blue.
-RUN: RGB = (0.20, 0.45, 1.00)
-RUN_ALPHA: float = 0.34
+RUN: RGB = (0.12, 0.38, 1.00)
+RUN_ALPHA: float = 0.48
 RUN_EDGE: RGB = (0.10, 0.25, 0.75)
 #: Charge lane that reaches its target (solid ribbon, arrow, ring where the base ends).
 CHARGE: RGB = (1.00, 0.42, 0.00)
@@ -118,7 +118,7 @@ MOVE_OK: RGB = (1.0, 1.0, 1.0)
 #: ... and when illegal (ghost base, path and readout text).
 WARNING: RGB = (1.0, 0.18, 0.12)
 #: Opacity of the ghost base.
-GHOST_ALPHA: float = 0.55
+GHOST_ALPHA: float = 0.7
 
 # --------------------------------------------------------------------- helpers
 def terrain_draw_height(piece) -> float:
