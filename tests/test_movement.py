@@ -334,3 +334,11 @@ def test_legal_walks_never_overlap_and_cost_at_least_length(model_id, offsets):
     if r.legal:
         assert _independent_ok(DEFAULT, model_id, path)
         assert r.cost <= r.allowance + 1e-6
+
+
+def test_start_in_zoc_may_not_walk_back_into_it():
+    # found by the planner's tests: leaving the ZoC directly away, then turning back in
+    t = table([{"id": "a", "position": [9 - 2 * R30 - 0.5, 5], "facing": 0}, ENEMY])
+    sx = 9 - 2 * R30 - 0.5
+    r = check_walk(t, "a", [(sx - 1.0, 5), (sx - 0.2, 5.3)])
+    assert "enters-zoc" in codes(r), r.reasons

@@ -417,9 +417,14 @@ def _zoc_reasons(mover: Mover, path: list[Point], allowed: set[str], rule: str) 
         return []
     out = []
     for e in mover.zoc_enemies:
-        if e.id in allowed or e.id in mover.start_zocs:
+        if e.id in allowed:
             continue
-        for a, b in zip(path, path[1:]):
+        # a ZoC the model starts in is left along the first leg (checked by
+        # _start_zoc_reasons); entering it again on a later leg is entering it
+        legs = list(zip(path, path[1:]))
+        if e.id in mover.start_zocs:
+            legs = legs[1:]
+        for a, b in legs:
             t = mover.zoc_entry(e.id, a, b)
             if t is not None:
                 out.append(Reason("enters-zoc", f"the base would enter {e.id}'s zone of control", rule, _lerp(a, b, t), e.id))
