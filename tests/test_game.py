@@ -172,3 +172,19 @@ def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
         n += 1
         assert n < 500
     assert g.state.turn <= 7
+
+
+def test_end_phase_poison_bleed_fire_markers():
+    # p.43-45: remove the highest marker, take that many wounds; repeat while 3+ remain
+    g = Game(TABLE, seed=1, length=("fixed", 3))
+    from sim.rules.game import Event
+
+    g._emit(Event("exchange", {"markers": {"kokkio": {"poison": [1, 2, 3, 1]}, "ishi": {"fire": [2]}}}))
+    while g.state.phase == "main" and g.state.turn == 1:
+        act = g.state.active
+        m = next(x for x in g.state.alive(act) if not x.exhausted)
+        g.push(Action("wait", m.id))
+    k, i = g.state.models["kokkio"], g.state.models["ishi"]
+    assert sorted(k.markers["poison"]) == [1, 1] and k.damage == 3 + 2
+    assert i.markers["fire"] == [] and i.damage == 2
+    assert g.replay().snapshot() == g.snapshot()

@@ -99,6 +99,8 @@ class Event:
             return f"Player {d['player']} spends a pass token"
         if k == "active":
             return f"Player {d['player']} is active"
+        if k == "marker_damage":
+            return f"  {d['model']}: {d['marker']} markers {d['removed']} removed, {d['wounds']} wound(s)"
         if k == "game_over":
             return f"=== Game over: {d['result']} ==="
         if k == "note":
@@ -128,6 +130,7 @@ class ModelState:
     counters: int = 0
     ki: int = 0
     conditions: dict = field(default_factory=dict)
+    markers: dict = field(default_factory=dict)  # "bleed"/"poison"/"fire"/... -> list of values
     alive: bool = True
 
     @property
@@ -239,10 +242,28 @@ def apply_event(state: GameState, ev: Event) -> None:
         _apply_outcome(state, d)
     elif k == "shot":
         _apply_outcome(state, d)
+    elif k == "marker_damage":
+        m = state.models[d["model"]]
+        left = list(m.markers.get(d["marker"], []))
+        for v in d["removed"]:
+            left.remove(v)
+        m.markers[d["marker"]] = left
+        m.damage = min(m.wounds, m.damage + d["wounds"])
+        if m.damage >= m.wounds:
+            m.alive, m.counters = False, 0
     elif k in ("activate", "note"):
         pass
     else:
         raise GameError(f"unknown event {k!r}")
+
+
+def _markers_json(markers) -> dict:
+    """Melee/ranged markers (target, kind, count, value) as ``{target: {kind: [values]}}``."""
+    out: dict = {}
+    for mk in markers:
+        kind = {"on_fire": "fire", "poisoned": "poison"}.get(mk.kind, mk.kind)
+        out.setdefault(mk.target, {}).setdefault(kind, []).extend([mk.value if mk.value is not None else 1] * mk.count)
+    return out
 
 
 def _apply_outcome(state: GameState, d: dict) -> None:
@@ -263,6 +284,9 @@ def _apply_outcome(state: GameState, d: dict) -> None:
             state.models[mid].conditions[name] = 1
     for mid, n in d.get("counters", {}).items():
         state.models[mid].counters = max(0, state.models[mid].counters - n)
+    for mid, kinds in d.get("markers", {}).items():
+        for kind, values in kinds.items():
+            state.models[mid].markers.setdefault(kind, []).extend(values)
 
 
 # ----------------------------------------------------------------------- actions
@@ -431,6 +455,21 @@ class Game:
     def _end_phase(self) -> None:
         st = self.state
         self._emit(Event("phase", {"phase": "end"}))
+        # damaging conditions (p.43-45): Bleed, Poisoned, On Fire -- remove the highest
+        # marker and take that many wounds; repeat while three or more remain
+        for m in st.alive():
+            for kind in ("fire", "bleed", "poison"):
+                values = sorted(m.markers.get(kind, []), reverse=True)
+                if not values:
+                    continue
+                removed = [values.pop(0)]
+                while len(values) >= 3:
+                    removed.append(values.pop(0))
+                self._emit(Event("marker_damage", {"model": m.id, "marker": kind, "removed": removed,
+                                                   "wounds": sum(removed)}))
+                if not st.models[m.id].alive:
+                    self._emit(Event("note", {"text": f"{m.id} dies of its {kind} markers"}))
+                    break
         # damaging conditions (Fire, Bleed, Poison) come from the conditions module;
         # here: expiry of one-turn markers
         for m in st.alive():
@@ -798,7 +837,8 @@ class Game:
                 "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),
                 "conditions": {k: sorted(v) for k, v in res.conditions.items() if v},
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
-                "facings": dict(res.facings), "counters": counters}))
+                "facings": dict(res.facings), "counters": counters,
+                "markers": _markers_json(res.markers)}))
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()
