@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
@@ -23,6 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
+from sim.files import write_text_atomic
 from sim.geometry import (
     CONTACT,
     EPS,
@@ -219,17 +219,7 @@ class Table:
         """Write the table to ``path`` atomically (a crash never leaves a half file)."""
         path = Path(path)
         text = yaml.safe_dump(self.to_dict(), sort_keys=False, default_flow_style=None)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_text_atomic(path, text)
 
 
 # ------------------------------------------------------------------------- loading

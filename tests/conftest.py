@@ -42,3 +42,19 @@ def default_table():
     from sim.table import load_table
 
     return load_table()
+
+
+def make_table(models, terrain=(), move: float = 4):
+    """A 24" x 24" table from short model and terrain entries (30 mm, facing 0, Move 4
+    by default; any key given overrides)."""
+    import yaml
+
+    from sim.table import parse_table
+
+    doc = {"format": "bushido-table/1", "name": "test", "table": {"width": 24, "depth": 24},
+           "terrain": list(terrain), "models": []}
+    for m in models:
+        entry = {"player": 1, "base": 30, "facing": 0, "move": move}
+        entry.update(m)
+        doc["models"].append(entry)
+    return parse_table(yaml.safe_dump(doc), "test.yaml")

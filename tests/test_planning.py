@@ -19,21 +19,15 @@ from shapely.geometry import Point
 from sim.geometry import base_radius
 from sim.rules.movement import Mover, check_run, check_walk
 from sim.rules.planning import Reach, charge_lanes, reach, run_region, shortest_walk, walk_region
+from conftest import make_table
+
 from sim.table import load_table, parse_table
 
 R30 = base_radius(30)
 DEFAULT = load_table()
 
 
-def table(models, terrain=()):
-    """A 24" x 24" table from short model and terrain entries (Move 4 by default)."""
-    doc = {"format": "bushido-table/1", "name": "test", "table": {"width": 24, "depth": 24},
-           "terrain": list(terrain), "models": []}
-    for m in models:
-        entry = {"player": 1, "base": 30, "facing": 0, "move": 4}
-        entry.update(m)
-        doc["models"].append(entry)
-    return parse_table(yaml.safe_dump(doc), "test.yaml")
+table = make_table
 
 
 def generated(seed: int):

@@ -28,11 +28,11 @@ import copy
 import json
 import math
 import os
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from sim.files import write_text_atomic
 from sim.rules import movement
 from sim.rules.dice import Dice, SeededDice, tactical_test
 
@@ -933,17 +933,7 @@ class Game:
         """Write the game to ``path`` (JSON) atomically: a crash never leaves a broken save."""
         path = Path(path)
         text = json.dumps(self.to_json(), indent=1)
-        fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_text_atomic(path, text)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Game":
