@@ -32,7 +32,6 @@ from sim.geometry import (
     Scene,
     Size,
     Visibility,
-    base_radius,
     size_from_base,
 )
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece, load_presets

@@ -18,7 +18,7 @@ once, and answers questions about pairs of models::
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -481,7 +481,7 @@ def _umbra(source, radius: float, ob: Obstacle, far: float):
     between the two outer common tangents (exact up to the drawing of circles). Other
     obstacles: the intersection of the shadows cast from 48 points on the rim.
     """
-    from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon, box
+    from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon
     from shapely.ops import unary_union
 
     cx, cy = float(source[0]), float(source[1])
@@ -534,7 +534,7 @@ def zoc_region(scene: Scene, owner):
     the rim, so its drawn edge may err slightly towards "hidden". The in/out verdict of
     :meth:`Scene.zoc` is always exact.
     """
-    from shapely.geometry import Point as SPoint, box
+    from shapely.geometry import Point as SPoint
 
     A = scene._body(owner)
     c = np.asarray(A.center, float)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import random
 
-from sim.rules import movement
 from sim.rules.game import Action, Game
 
 

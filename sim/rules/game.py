@@ -24,13 +24,12 @@ take it back (:meth:`Game.pop`), and reports what happened as :class:`Event` rec
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from sim.files import write_text_atomic
 from sim.rules import movement
@@ -72,7 +71,7 @@ class Event:
         if k == "game_length":
             return f"Variable game length roll: {d['roll']} ({'last turn' if d['last'] else 'the game goes on'})"
         if k == "ki":
-            return f"Ki generation: " + ", ".join(f"{m} +{n}" for m, n in d["gains"].items())
+            return "Ki generation: " + ", ".join(f"{m} +{n}" for m, n in d["gains"].items())
         if k == "counters":
             return "Every model gets 2 activation counters"
         if k == "tactical":

@@ -22,10 +22,10 @@ reason the move is illegal, each with the ruling and the place.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
-from sim.geometry import CONTACT, EPS, ZOC_RANGE, Body, Passage, Region, Size, find_sight_line
+from sim.geometry import CONTACT, EPS, ZOC_RANGE, Body, Passage, Region, find_sight_line
 from sim.geometry.motion import (
     covered_length,
     disc_interval,

@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from sim.geometry import CONTACT, EPS, Passage, Size, Visibility, ZOC_RANGE
+from sim.geometry import CONTACT, Passage, Size, Visibility, ZOC_RANGE
 from sim.geometry.motion import first_contact
 
 Point = tuple[float, float]

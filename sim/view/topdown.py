@@ -73,7 +73,7 @@ def draw_table(ax, table, highlight: str | None = None, positions: dict | None =
     ``positions``: model id -> ``(x, y)`` to draw instead of the table's (inches);
     ``highlight``: a model id outlined in yellow.
     """
-    from matplotlib.patches import Circle, Rectangle
+    from matplotlib.patches import Rectangle
 
     W, D = table.width, table.depth
     ax.add_patch(Rectangle((0, 0), W, D, facecolor=TABLE_COLOUR, edgecolor="black", lw=1.5, zorder=0))
