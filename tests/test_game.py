@@ -188,3 +188,20 @@ def test_end_phase_poison_bleed_fire_markers():
     assert sorted(k.markers["poison"]) == [1, 1] and k.damage == 3 + 2
     assert i.markers["fire"] == [] and i.damage == 2
     assert g.replay().snapshot() == g.snapshot()
+
+
+def test_conditions_limit_actions_and_wait_removes_them():
+    from sim.rules.game import Event
+
+    g = Game(TABLE, seed=2, length=("fixed", 3))
+    p = g.state.active
+    a, b = [m for m in g.state.alive(p)][:2]
+    g._emit(Event("condition", {"model": a.id, "name": "prone", "on": True}))
+    g._emit(Event("condition", {"model": b.id, "name": "stunned", "on": True, "value": 2}))
+    ok, why = g.is_legal(Action("wait", a.id))
+    assert not ok and "Prone" in why  # Stand Up is a Prone model's only action (p.44)
+    assert g.is_legal(Action("stand_up", a.id))[0]
+    assert all(x.kind == "stand_up" for x in g.legal_actions() if x.model == a.id)
+    g.push(Action("wait", b.id))  # Wait: remove all Stunned markers (p.25)
+    assert "stunned" not in g.state.models[b.id].conditions
+    assert g.replay().snapshot() == g.snapshot()

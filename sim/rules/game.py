@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Iterable
 
 from sim.files import write_text_atomic
-from sim.rules import movement
+from sim.rules import conditions, movement
 from sim.rules.dice import Dice, SeededDice, tactical_test
 
 GAME_FORMAT = "bushido-game/1"
@@ -469,11 +469,17 @@ class Game:
                 if not st.models[m.id].alive:
                     self._emit(Event("note", {"text": f"{m.id} dies of its {kind} markers"}))
                     break
-        # damaging conditions (Fire, Bleed, Poison) come from the conditions module;
-        # here: expiry of one-turn markers
+        # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
         for m in st.alive():
             for name in [c for c in m.conditions if c in ("surprised", "ran")]:
                 self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+            cs = conditions.from_model(m)
+            for name, n in conditions.end_phase_expiry(cs).items():
+                count = m.conditions.get(name, 1)
+                if not isinstance(count, int) or n is None or count - n <= 0:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+                else:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
         alive1, alive2 = st.alive(1), st.alive(2)
         if not alive1 or not alive2 or st.last_turn:
             self._finish()
@@ -515,10 +521,10 @@ class Game:
         for m in st.alive(p):
             if m.exhausted:
                 continue
-            out.append(Action("wait", m.id))
-            if "prone" in m.conditions:
+            if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44)
                 out.append(Action("stand_up", m.id))
                 continue
+            out.append(Action("wait", m.id))
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
             try:
@@ -562,6 +568,13 @@ class Game:
             n = max(pool, 0)
             out.extend(Action("allocate", mid, attack=k, defence=n - k) for k in range(n + 1))
         return out
+
+    def _reload_weapon(self, mid: str, action: Action) -> bool:
+        """Whether a shoot action uses a weapon with Reload (X) (blocked while Reloading)."""
+        if action.kind != "shoot":
+            return False
+        w = self._weapon(mid, action.weapon)
+        return bool(w) and any(t.lower().startswith("reload") for t in w.traits)
 
     def _charge_candidates(self, table, m: ModelState) -> list[ModelState]:
         """Enemies a charge could reach at all: edge distance within 2 x Move + 2"."""
@@ -634,8 +647,10 @@ class Game:
         if action.counters > m.counters:
             return False, f"{action.kind} is a complex action and {m.id} has only one counter"
         prone = "prone" in m.conditions
-        if prone and action.kind not in ("stand_up", "wait"):
-            return False, f"{m.id} is Prone: it may Stand Up or Wait"
+        why = conditions.forbidden_reason(action.kind, conditions.from_model(m), counters=m.counters,
+                                          weapon_has_reload=self._reload_weapon(m.id, action))
+        if why:
+            return False, why
         if action.kind == "stand_up" and not prone:
             return False, f"{m.id} is not Prone"
         table = self._table_now()
@@ -741,10 +756,25 @@ class Game:
         elif action.kind == "stand_up":
             self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
         elif action.kind == "wait":
-            for name in ("stunned", "immobilised"):
-                if name in m.conditions:
-                    self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
-                    break
+            opts = conditions.removed_by_wait(conditions.from_model(m))
+            if opts:
+                chosen = next((o for o in opts if o.key == action.special), opts[0])
+                before = conditions.from_model(m)
+                after = conditions.apply_wait(before, chosen)
+                for name in before:
+                    if name in ("fire", "on_fire", "bleed", "poison"):
+                        continue
+                    if name not in after:
+                        self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+                    elif after[name] != before[name] and isinstance(after[name], int):
+                        self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": after[name]}))
+                fire_before = sorted(m.markers.get("fire", []), reverse=True)
+                fire_after = after.get("on_fire", after.get("fire", fire_before))
+                if isinstance(fire_after, list) and len(fire_after) < len(fire_before):
+                    removed = list(fire_before)
+                    for v in fire_after:
+                        removed.remove(v)
+                    self._emit(Event("marker_damage", {"model": m.id, "marker": "fire", "removed": removed, "wounds": 0}))
 
     # ------------------------------------------------------------ melee
     def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
