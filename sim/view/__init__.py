@@ -28,8 +28,17 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def _check(table, selected, camera, width, height, overlays=(), move_to=None) -> None:
+def _check(table, selected, camera, width, height, overlays=(), move_to=None, special=None, special_t=None) -> None:
     from .drag import OVERLAYS
+
+    if special_t is not None:
+        if special is None:
+            raise ValueError("special_t needs a special move (special=...)")
+        if not 0.0 <= float(special_t) <= 1.0:
+            raise ValueError(f"special_t must be between 0 and 1, not {special_t}")
+    if special is not None:
+        for mid in set(special.moves) | set(special.prone):
+            table.model(mid)  # KeyError naming the known ids
 
     unknown = [o for o in overlays if o not in OVERLAYS]
     if unknown:
@@ -45,7 +54,8 @@ def _check(table, selected, camera, width, height, overlays=(), move_to=None) ->
 
 
 def render_png(table, path, *, selected: str | None = None, width: int = 1280, height: int = 960,
-               camera: str = "oblique", return_projector: bool = False, overlays=(), move_to=None):
+               camera: str = "oblique", return_projector: bool = False, overlays=(), move_to=None,
+               special=None, special_t: float | None = None):
     """Render ``table`` offscreen with the software renderer and write a PNG to ``path``.
 
     Works headless (no X server, no GPU) and can be called repeatedly in one process.
@@ -65,23 +75,34 @@ def render_png(table, path, *, selected: str | None = None, width: int = 1280, h
             target, dashed grey when they fall short); ignored without ``selected``.
         move_to: ``(x, y)`` inches: show a Walk of ``selected`` to there as the window's
             drag does (ghost base, path, readout line at the top-left).
+        special: a :class:`~sim.rules.special.SpecialResult` played on ``table``
+            (:func:`sim.rules.special.special_move`): the models are drawn where it
+            leaves them (the newly Prone ones lying down, labelled "PRONE"), with the
+            area each moved base swept (translucent orange, an arrow along its centre),
+            a faint ghost base where each started, an x where bases touched, its
+            description at the top-left and legend entries.
+        special_t: draw the frame at fraction ``special_t`` (0..1) of the move's
+            animation instead (models along their paths, the swept area so far; a model
+            pushed by another starts when it is hit). None: the end.
 
     Returns:
         The PNG's :class:`~pathlib.Path`, or ``(path, projector)`` with ``return_projector``.
 
     Raises:
         ValueError: unknown camera or overlay, a too small image, ``move_to`` without
-            ``selected``. KeyError: unknown ``selected``.
+            ``selected``, ``special_t`` without ``special`` or outside 0..1.
+            KeyError: unknown ``selected``, a model of ``special`` not on ``table``.
         RuntimeError: Panda3D's software renderer cannot open an offscreen buffer.
     """
     if isinstance(overlays, str):
         overlays = (overlays,)
     overlays = tuple(overlays or ())
-    _check(table, selected, camera, width, height, overlays, move_to)
+    _check(table, selected, camera, width, height, overlays, move_to, special, special_t)
     from .offscreen import render_png as _render
 
     out, setup = _render(table, path, selected=selected, width=int(width), height=int(height), camera=camera,
-                         overlays=overlays, move_to=move_to)
+                         overlays=overlays, move_to=move_to, special=special,
+                         special_t=None if special_t is None else float(special_t))
     if return_projector:
         return out, lambda points: setup.project(points, int(width), int(height))
     return out
@@ -114,7 +135,12 @@ def run_interactive(table, *, selected: str | None = None) -> None:
     and a readout show whether it is legal; ``enter`` commits it (the model moves in the
     in-memory table), ``escape`` cancels it (``escape`` with nothing to cancel quits).
     ``w``, ``r``, ``c`` toggle the walk region, run region and charge lanes of the
-    selected model; ``t`` toggles the tape measure (then click two points or models),
+    selected model; ``s`` plays the next special move (``shift-s``: the previous one,
+    in the order of :data:`sim.rules.special.MOVES`) of the selected model against the
+    nearest enemy (in base contact if any) as a 1.5 s animation and leaves the swept
+    paths drawn: ``enter`` commits it to the in-memory table, ``escape`` cancels it,
+    ``x`` dismisses the drawing (cancelling the move if it was not committed);
+    ``t`` toggles the tape measure (then click two points or models),
     ``l`` toggles the legend, ``v`` (or ``home``) resets the camera.
 
     Raises:

@@ -4,11 +4,15 @@ Controls: left-drag orbit, right- or middle-drag pan, mouse wheel zoom, click a 
 select it (click the table to clear); press on the selected model's base and drag to
 move it (or ``m``: move mode, then click destinations), ``enter`` commits the move,
 ``escape`` cancels it (and quits when nothing is being moved); ``w``, ``r``, ``c``
-toggle the walk region, run region and charge lanes; ``t`` toggles the tape measure
-(click two points or models), ``l`` the legend, ``v`` resets the camera.
+toggle the walk region, run region and charge lanes; ``s`` (``shift-s``: backwards)
+plays the next special move of the selected model against the nearest enemy as a short
+animation and leaves its swept paths drawn: ``enter`` commits it, ``escape`` cancels
+it, ``x`` dismisses the drawing; ``t`` toggles the tape measure (click two points or
+models), ``l`` the legend, ``v`` resets the camera.
 
-What a move shows and whether it is legal is decided in :mod:`sim.view.drag` (no
-Panda3D); this module only turns the mouse into table points.
+What a move shows and whether it is legal is decided in :mod:`sim.view.drag`, and what a
+special move shows in :mod:`sim.view.specials` (no Panda3D); this module only turns the
+mouse into table points and plays the animation.
 """
 
 from __future__ import annotations
@@ -16,19 +20,23 @@ from __future__ import annotations
 import math
 
 from direct.showbase.ShowBase import ShowBase
-from panda3d.core import Point2, Point3, TextNode, Vec3, load_prc_file_data
+from panda3d.core import ClockObject, Point2, Point3, TextNode, Vec3, load_prc_file_data
 
 from . import style
 from .camera import OBLIQUE_PITCH, OBLIQUE_VFOV, setup_camera
 from .drag import DragState
 from .interact import pick, ray_plane, tape
 from .scene3d import TableScene, build_legend
+from .specials import SpecialState, describe_special
 
 HELP = ("left-drag orbit | right/middle-drag pan | wheel zoom | click a model: select | "
         "drag selected model (or m: move mode) then enter: move, esc: cancel | "
-        "w/r/c: walk/run/charge | t: tape | l: legend | v: camera | esc: quit")
+        "w/r/c: walk/run/charge | s/shift-s: special moves, x: dismiss | t: tape | l: legend | v: camera | "
+        "esc: quit")
 #: A press that moves less than this many pixels is a click, not a drag.
 CLICK_PX = 4
+#: Length of a special move's animation, seconds.
+SPECIAL_SECONDS = 1.5
 
 
 class TableApp(ShowBase):
@@ -47,6 +55,8 @@ class TableApp(ShowBase):
         self.scene = TableScene(table, selected, software=self._software)
         self.scene.root.reparent_to(self.render)
         self.move = DragState(table)
+        self.special = SpecialState(table)
+        self._special_start: float | None = None
         self._move_mode = False
         self._overlays = {"walk": False, "run": False, "charges": False}
         self.cam_lens = self.camLens
@@ -84,7 +94,10 @@ class TableApp(ShowBase):
         self.accept("r", self.toggle_overlay, ["run"])
         self.accept("c", self.toggle_overlay, ["charges"])
         self.accept("m", self.toggle_move_mode)
-        self.accept("enter", self.commit_move)
+        self.accept("enter", self.commit)
+        self.accept("s", self.cycle_special, [1])
+        self.accept("shift-s", self.cycle_special, [-1])
+        self.accept("x", self.dismiss_special)
         for button in ("mouse1", "mouse2", "mouse3"):
             self.accept(button, self._press, [button])
             self.accept(button + "-up", self._release, [button])
@@ -165,6 +178,7 @@ class TableApp(ShowBase):
                 and pick(self.table, *self._mouse_ray()) == sel):
             # a press on the selected model's base: drag it (a move), not the camera
             kind = "move"
+            self._drop_pending_special()
             self.move.begin(sel)
         self._drag = (kind, self._mouse_px(), (m.x, m.y))
 
@@ -233,7 +247,9 @@ class TableApp(ShowBase):
 
     # --------------------------------------------------------------- actions
     def select(self, model_id: str | None) -> None:
-        """Select ``model_id`` (None clears) and redraw its overlays and the legend."""
+        """Select ``model_id`` (None clears) and redraw its overlays and the legend (a
+        special move not committed is cancelled; a committed one stays drawn)."""
+        self._drop_pending_special()
         self.move.cancel()
         self.scene.set_move_preview(None)
         self.scene.select(model_id)
@@ -259,6 +275,7 @@ class TableApp(ShowBase):
         """Move mode: the ghost base follows the cursor; a click fixes the destination,
         ``enter`` commits it."""
         self._move_mode = not self._move_mode
+        self._drop_pending_special()
         self.move.cancel()
         if self._move_mode and self.scene.selected is not None:
             self.move.begin(self.scene.selected)
@@ -290,8 +307,13 @@ class TableApp(ShowBase):
                             f"{table.model(model_id).position[1]:.2f})")
 
     def set_table(self, table) -> None:
-        """Show ``table`` instead (the selection, overlays and camera are kept)."""
+        """Show ``table`` instead (the selection, overlays and camera are kept; a special
+        move shown is dropped unless ``table`` is the one it was committed to)."""
         selected = self.scene.selected if self.scene.selected in {m.id for m in table.models} else None
+        if self.special.table is not table:
+            self._stop_special_animation()
+            self.special.cancel()
+            self.special.table = table
         self.table = table
         self.move = DragState(table)
         self.scene.root.remove_node()
@@ -299,6 +321,8 @@ class TableApp(ShowBase):
         self.scene.set_movement_overlays(**self._overlays)
         self.scene.root.reparent_to(self.render)
         self.scene.set_camera_pitch(self.pitch)
+        if self.special.active:
+            self.scene.show_special(self.special.result, 1.0)
         if self._tape_on:
             self._tape_ends = []
         self._refresh_legend()
@@ -315,9 +339,83 @@ class TableApp(ShowBase):
         return True
 
     def escape(self) -> None:
-        """Cancel the move being set up, or quit when there is none."""
-        if not self.cancel_move():
+        """Cancel the special move shown (or only its drawing once committed) or the
+        move being set up; quit when there is none."""
+        if self.special.active:
+            self.dismiss_special()
+        elif not self.cancel_move():
             self.quit()
+
+    def commit(self) -> None:
+        """``enter``: commit the special move shown, else the move set up."""
+        if self.special.pending:
+            self.commit_special()
+        else:
+            self.commit_move()
+
+    # ----------------------------------------------------------- special moves
+    def cycle_special(self, step: int = 1) -> None:
+        """Play the next special move (``step`` -1: the previous one) of
+        :data:`sim.rules.special.MOVES` of the selected model against the nearest enemy
+        (in base contact if any): a :data:`SPECIAL_SECONDS` animation, then its swept
+        paths stay drawn until ``x``; ``enter`` commits it, ``escape`` cancels it."""
+        sel = self.scene.selected
+        if sel is None:
+            self._update_status("s: select a model first (it makes the special move)")
+            return
+        self._stop_special_animation()
+        if self.special.active:
+            self.scene.clear_special()
+        self.cancel_move()
+        result = self.special.cycle(sel, step)
+        if result is None:
+            self._refresh_legend()
+            self._update_status(self.special.error)
+            return
+        self.scene.show_special(result, 0.0)
+        self._special_start = ClockObject.get_global_clock().get_frame_time()
+        self.task_mgr.add(self._special_task, "bushido-special")
+        self._refresh_legend()
+        self._update_status()
+
+    def _special_task(self, task):
+        result = self.special.result
+        if result is None or self._special_start is None:
+            return task.done
+        t = (ClockObject.get_global_clock().get_frame_time() - self._special_start) / SPECIAL_SECONDS
+        self.scene.show_special(result, min(1.0, t))
+        if t >= 1.0:
+            self._special_start = None
+            return task.done
+        return task.cont
+
+    def _stop_special_animation(self) -> None:
+        self.task_mgr.remove("bushido-special")
+        self._special_start = None
+
+    def commit_special(self) -> None:
+        """Apply the special move shown: its models move (the newly Prone ones become
+        Prone) in the in-memory table; the swept paths stay drawn until ``x``."""
+        if not self.special.pending:
+            return
+        self._stop_special_animation()
+        self.set_table(self.special.commit())  # the scene is rebuilt and the move drawn again
+        self._update_status()
+
+    def dismiss_special(self) -> None:
+        """Remove the special move's drawing; one not committed is cancelled (the models
+        go back)."""
+        if not self.special.active:
+            return
+        self._stop_special_animation()
+        self.scene.clear_special()
+        self.special.cancel()
+        self._refresh_legend()
+        self._update_status()
+
+    def _drop_pending_special(self) -> None:
+        if self.special.pending:
+            self.dismiss_special()
 
     def toggle_tape(self) -> None:
         """Switch the tape measure on or off (off clears it)."""
@@ -349,7 +447,14 @@ class TableApp(ShowBase):
         if shown:
             parts.append("showing: " + ", ".join(shown))
         colour = (1, 1, 0.6, 1)
-        if self._tape_on:
+        if self.special.active and not extra:
+            text = describe_special(self.special.result)
+            if self.special.committed:
+                text += "   (committed; x: clear the paths)"
+            else:
+                text += "   (enter: commit, esc: cancel, x: dismiss, s: next move)"
+            parts.append(text)
+        elif self._tape_on:
             parts.append(extra or "tape: click two points or models")
         elif extra:
             parts.append(extra)
@@ -379,7 +484,8 @@ class TableApp(ShowBase):
             self._legend.remove_node()
         self._legend = build_legend(self.table, size[0], size[1], self.scene.selected,
                                     overlays=self.scene.movement if self.scene.selected else (),
-                                    empty=self.scene.movement_empty)
+                                    empty=self.scene.movement_empty,
+                                    special=self.special.move if self.special.active else None)
         self._legend.reparent_to(self.pixel2d)
         if not self._legend_on:
             self._legend.hide()

@@ -86,7 +86,7 @@ class MeshBuilder:
                     base[v] = self.vertex((p[0], p[1], pz), n, colour, (p[0] / uv_scale, p[1] / uv_scale))
                 idx.append(base[v])
             a, b, c = idx
-            pa, pb, pc = (np.array(tri.get_vertex(v)) for v in vs)
+            pa, pb, pc = (tri.get_vertex(v) for v in vs)
             ccw = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pb[1] - pa[1]) * (pc[0] - pa[0]) > 0
             if ccw == up:
                 self.triangle(a, b, c)

@@ -58,13 +58,22 @@ def pixel2d(render2d: NodePath, width: int, height: int) -> NodePath:
 
 
 def render_png(table, path, *, selected=None, width=1280, height=960, camera="oblique", overlays=(),
-               move_to=None) -> tuple[Path, CameraSetup]:
+               move_to=None, special=None, special_t=None, before=None) -> tuple[Path, CameraSetup]:
     """Render ``table`` to the PNG ``path``; returns the path and the camera used.
 
     ``overlays``: movement overlays of ``selected`` (``"walk"``, ``"run"``,
     ``"charges"``); ``move_to``: ``(x, y)`` destination of a Walk of ``selected`` shown
-    as in the window's drag (ghost base, path, readout at the top-left)."""
+    as in the window's drag (ghost base, path, readout at the top-left); ``special``: a
+    :class:`~sim.rules.special.SpecialResult` played on ``table``, drawn on the table
+    after it (:meth:`TableScene.show_special`) at fraction ``special_t`` (None: 1) of
+    its animation, its description at the top-left; ``before``: called with the
+    :class:`TableScene` just before it is drawn (scripts and tests change it there, e.g.
+    ``clear_special``; the legend and the top-left line follow what it leaves)."""
     path = Path(path)
+    if special is not None:
+        from .specials import special_table
+
+        table = special_table(table, special)
     setup = setup_camera(table, camera, width, height)
     engine = GraphicsEngine.get_global_ptr()
     fb = FrameBufferProperties()
@@ -83,6 +92,11 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         scene = TableScene(table, selected, software=True, px_per_inch=float(abs(ends[1, 0] - ends[0, 0])))
         scene.set_camera_pitch(setup.hpr[1])
         scene.set_movement_overlays(**{name: True for name in overlays})
+        if special is not None:
+            scene.show_special(special, 1.0 if special_t is None else special_t)
+        if before is not None:
+            before(scene)
+        special = scene.special
         move = None
         readout = None
         if move_to is not None and selected is not None:
@@ -107,9 +121,14 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         dr2.set_camera(render2d.attach_new_node(cam2d))
         px2d = pixel2d(render2d, width, height)
         build_legend(table, width, height, scene.selected, overlays=scene.movement if scene.selected else (),
-                     move=move, empty=scene.movement_empty).reparent_to(px2d)
+                     move=move, empty=scene.movement_empty,
+                     special=None if special is None else special.move).reparent_to(px2d)
         if readout is not None:
             status_text(readout, move, width, height).reparent_to(px2d)
+        elif special is not None:
+            from .specials import describe_special
+
+            status_text(describe_special(special), None, width, height).reparent_to(px2d)
         engine.render_frame()
         engine.render_frame()
         img = PNMImage()

@@ -2,7 +2,8 @@
 
 :class:`TableScene` turns a :class:`~sim.table.Table` into a Panda3D scene graph (table,
 grid, terrain, models, labels, lights) and draws the overlays of a selected model (LoS
-lines, ZoC, front arc) and the tape measure. :func:`build_legend` draws the 2D legend
+lines, ZoC, front arc, movement), a move being set up, a special move (swept paths,
+models along them) and the tape measure. :func:`build_legend` draws the 2D legend
 panel. Table coordinates throughout: inches, x right, y away from player 1, z up;
 facings in degrees counter-clockwise from +x.
 """
@@ -53,6 +54,12 @@ RUN_Z = 0.056
 WALK_Z = 0.062
 LANE_Z = LOS_Z + 0.014
 MOVE_Z = LOS_Z + 0.03
+#: Height (inches above the ground) of a special move's swept paths: above the walk
+#: region, below the front arc.
+SWEEP_Z = 0.066
+#: Height of the ghost base where a moved model started (below a base's top, so a
+#: model standing there hides it).
+GHOST_HEIGHT = 0.09
 #: Longest straight piece (inches) of a line draped over raised ground, and the cells
 #: (inches) a filled region is cut into on the slopes of raised ground.
 DRAPE_STEP = 0.2
@@ -204,6 +211,16 @@ class TableScene:
         self._movement_cache: dict = {}
         self._raised_cache: list = []
         self._model_labels: list[tuple[NodePath, float]] = []
+        #: model id -> (holder at its position, figure node, figure radius)
+        self._figures: dict[str, tuple[NodePath, NodePath, float]] = {}
+        self._special = self.root.attach_new_node("special")
+        #: The special move shown (:meth:`show_special`), and the fraction of it.
+        self.special = None
+        self.special_t = 1.0
+        self._special_cache: tuple = (None, None, None)
+        self._prone_labels: list[tuple[NodePath, float, float, float]] = []
+        self._label_widths: dict[str, float] = {}
+        self._pitch = -90.0
         self._lights()
         if software:
             # p3tinydisplay multiplies the lit colour by the vertex colour once more; a
@@ -230,9 +247,15 @@ class TableScene:
     def set_camera_pitch(self, pitch: float) -> None:
         """Place the model labels for a camera looking down at ``pitch`` degrees (-90 =
         straight down): seen from above a label sits beside its model, not on it."""
+        self._pitch = pitch
         steep = max(0.0, min(1.0, (abs(pitch) - 60.0) / 25.0))
         for label, r in self._model_labels:
             label.set_z(0.2 + steep * (r + 0.05))
+        # "PRONE": right of the id label seen from the side, below the base from above
+        # (clear of the figure, the collision marks and, from above, the other labels)
+        for label, r, side, size in self._prone_labels:
+            label.set_x((1.0 - steep) * side)
+            label.set_z((1.0 - steep) * 0.2 - steep * (r + 0.12 + 0.8 * size))
 
     # ---------------------------------------------------------------- static
     def _lights(self) -> None:
@@ -336,9 +359,12 @@ class TableScene:
     def _model(self, model) -> None:
         r = model.radius
         colour = _rgba(style.PLAYER[model.player])
-        node = self._static.attach_new_node(f"model-{model.id}")
+        # the holder stands at the model's position on the ground; its body turns to the
+        # facing and its label floats above it, so moving the holder moves all of it
+        holder = self._static.attach_new_node(f"model-{model.id}")
         gz = self.ground(model.position)
-        node.set_pos(model.position[0], model.position[1], gz)
+        holder.set_pos(model.position[0], model.position[1], gz)
+        node = holder.attach_new_node("body")
         node.set_h(model.facing)  # local +x is the facing
         base = MeshBuilder(f"base-{model.id}")
         base.cylinder((0, 0), r, 0.0, style.BASE_HEIGHT, colour, segments=40)
@@ -368,15 +394,30 @@ class TableScene:
         fig.sphere((0, 0, body_h + hr), hr, shade, segments=14, rings=7)
         fig.sphere((hr * 0.8, 0, body_h + hr * 1.05), hr * 0.38, white, segments=8, rings=4)  # the "face"
         figure.attach_new_node(fig.node())
-        figure.set_z(style.BASE_HEIGHT)
-        if model.prone:
-            figure.set_r(90)
-            figure.set_pos(-0.0, 0, style.BASE_HEIGHT + fr)
+        self._figures[model.id] = (holder, figure, fr)
+        self._lay_down(model.id, model.prone)
         if self._labels:
             size = self._label_size(0.42, 12)
-            label = _label(self._static, model.id, (model.position[0], model.position[1], style.model_top(model, gz)),
+            label = _label(holder, model.id, (0, 0, style.model_top(model, gz) - gz),
                            size, bg=(0.05, 0.05, 0.08, 0.7), font_px=self._text_px(size))
             self._model_labels.append((label.get_child(0), r))
+            self._label_widths[model.id] = label.get_child(0).node().get_width() * size
+
+    def _lay_down(self, model_id: str, prone: bool) -> None:
+        """Draw ``model_id``'s figure lying on its base (Prone) or standing."""
+        _, figure, fr = self._figures[model_id]
+        if prone:
+            figure.set_r(90)
+            figure.set_pos(0, 0, style.BASE_HEIGHT + fr)
+        else:
+            figure.set_r(0)
+            figure.set_pos(0, 0, style.BASE_HEIGHT)
+
+    def _place(self, model_id: str, xy, prone: bool) -> None:
+        """Draw ``model_id`` at ``xy`` (on the drawn ground), Prone or standing."""
+        holder = self._figures[model_id][0]
+        holder.set_pos(float(xy[0]), float(xy[1]), self.ground(xy))
+        self._lay_down(model_id, prone)
 
     # -------------------------------------------------------------- overlays
     def select(self, model_id: str | None) -> None:
@@ -605,18 +646,21 @@ class TableScene:
             mb.cap(circle_ring(centre, 0.12, 16), gz + 0.003, _rgba(style.CHARGE_BORDER))
             mb.cap(circle_ring(centre, 0.08, 16), gz + 0.006, colour)
 
-    def _cross(self, mb: MeshBuilder, centre, size: float, z: float, colour) -> None:
-        """An x ``size`` inches across at ``centre``: where a charge that falls short stops."""
+    def _cross(self, mb: MeshBuilder, centre, size: float, z: float, colour, border=None) -> None:
+        """An x ``size`` inches across at ``centre`` with a dark border: where a charge
+        that falls short stops, where a special move's bases touched."""
         c = np.asarray(centre, float)
         gz = z + self.ground(centre)
         h = size / 2 / math.sqrt(2)
-        for width, col, dz in ((0.15, _rgba(style.CHARGE_BORDER), 0.0), (0.08, colour, 0.003)):
+        border = _rgba(style.CHARGE_BORDER) if border is None else border
+        for width, col, dz in ((0.15, border, 0.0), (0.08, colour, 0.003)):
             for d in ((h, h), (h, -h)):
                 d = np.asarray(d)
                 mb.ribbon(c - d, c + d, gz + dz, width, col)
 
-    def _arrow(self, mb: MeshBuilder, a, b, z: float, size: float, colour) -> None:
-        """An arrowhead with its tip at ``b``, pointing from ``a``."""
+    def _arrow(self, mb: MeshBuilder, a, b, z: float, size: float, colour, border=None) -> None:
+        """An arrowhead with its tip at ``b``, pointing from ``a`` (``border``: the colour
+        of its outline, dark by default)."""
         a, b = np.asarray(a, float), np.asarray(b, float)
         d = b - a
         L = float(np.hypot(*d))
@@ -626,11 +670,12 @@ class TableScene:
         n = np.array([-u[1], u[0]])
         base = b - u * size
         gz = z + self.ground(b)
-        for grow, col, dz in ((0.05, _rgba(style.CHARGE_BORDER), 0.0), (0.0, colour, 0.003)):
+        border = _rgba(style.CHARGE_BORDER) if border is None else border
+        for grow, col, dz in ((0.05, border, 0.0), (0.0, colour, 0.003)):
             tip = b + u * grow
             left, right = base - u * grow + n * (size * 0.6 + grow), base - u * grow - n * (size * 0.6 + grow)
             idx = [mb.vertex((p[0], p[1], gz + dz), (0, 0, 1), col) for p in (tip, left, right)]
-            mb.triangle(idx[0], idx[2], idx[1]) if False else mb.triangle(*idx)
+            mb.triangle(*idx)
 
     def _draw_movement(self) -> None:
         self._movement.node().remove_all_children()
@@ -764,6 +809,176 @@ class TableScene:
             _label(self._preview, text, (dest[0], dest[1] + m.radius + 0.35, gz + style.BASE_HEIGHT + 0.15), size,
                    fg=_rgba(colour), bg=(0.03, 0.03, 0.05, 0.8), font_px=self._text_px(size))
 
+    # ------------------------------------------------------------ special moves
+    def show_special(self, result, t: float = 1.0) -> None:
+        """Show a special move (a :class:`~sim.rules.special.SpecialResult` played on
+        this scene's table, or on the table before it, see below) at fraction ``t`` of
+        its animation (1: its end):
+
+        * every moved model is drawn where it is at ``t`` (along its path, a chained
+          push starting when the model is hit: :class:`sim.view.specials.Timeline`);
+        * the area its base swept so far: translucent orange, darker outline, a centre
+          line with an arrowhead at the base's rim;
+        * a faint ghost base (white, rim in the player's colour) where it started;
+        * an x where bases touched (or met Impassable terrain or the table edge), once
+          the collision has happened;
+        * at the end (``t`` = 1) the models knocked Prone lie on their bases, with a
+          "PRONE" label.
+
+        The scene may be built from the table before the move or after it
+        (:func:`sim.view.specials.special_table`): models are drawn where the move puts
+        them either way. While they are drawn elsewhere than the scene's table says
+        (the move not applied, or ``t`` < 1), the selected model's overlays (LoS, ZoC,
+        movement) are hidden: they would be those of the table. Call again with
+        another ``t`` to animate; :meth:`clear_special` removes it all.
+
+        Raises:
+            KeyError: a model of ``result`` is not on the table.
+        """
+        from shapely.geometry import LineString
+        from shapely.ops import unary_union
+
+        from .specials import Timeline, contact_point
+
+        for mid in set(result.moves) | set(result.prone):
+            self.table.model(mid)
+        t = min(1.0, max(0.0, float(t)))
+        if self._special_cache[0] is not result:
+            self._special_cache = (result, Timeline.of(result, self.table), self._start_ghosts(result))
+        tl, ghost_node = self._special_cache[1:]
+        self._special.node().remove_all_children()
+        self.special, self.special_t = result, t
+        newly = set(result.prone)
+        now = tl.positions(result, t)
+        stale = False
+        for m in self.table.models:
+            xy = now.get(m.id, m.position)
+            prone = (t >= 1.0) if m.id in newly else m.prone
+            self._place(m.id, xy, prone)
+            stale = stale or math.dist(xy, m.position) > 1e-6 or prone != m.prone
+        for np_ in (self._overlay, self._movement):
+            (np_.hide if stale else np_.show)()
+
+        radius = {m.id: m.radius for m in self.table.models}
+        swept, outlines, lines = [], MeshBuilder("special-outline"), MeshBuilder("special-lines")
+        for mid, mv in result.moves.items():
+            if mv.distance <= 1e-6:
+                continue
+            r = radius[mid]
+            trail = tl.trail(result, mid, t)
+            length = sum(math.dist(a, b) for a, b in zip(trail, trail[1:]))
+            if length <= 1e-6:
+                continue
+            area = LineString(trail).buffer(r, quad_segs=16)
+            swept.append(area)
+            # the centre line from the start to the rim of the base where it is now
+            head = min(0.36, 0.6 * r)
+            if length > r + 0.5 * head:
+                cut = self._cut(trail, length - r)
+                pts = self._drape_line(cut[:-1] + [self._cut(cut, max(0.0, length - r - head))[-1]], SWEEP_Z + 0.006)
+                lines.polyline(pts, 0.08, _rgba(style.SWEEP_LINE))
+                self._arrow(lines, cut[-2], cut[-1], SWEEP_Z + 0.008, head, _rgba(style.SWEEP_LINE),
+                            border=_rgba(style.SWEEP_LINE))
+        if swept:
+            region = unary_union(swept)
+            fill = MeshBuilder("special-swept")
+            self._drape_cap(fill, region, SWEEP_Z, _rgba(style.SWEEP, style.SWEEP_ALPHA))
+            # the outline as a thin band (one triangulation, not a ribbon per segment)
+            self._drape_cap(outlines, region.boundary.buffer(0.025, quad_segs=2), SWEEP_Z + 0.003,
+                            _rgba(style.SWEEP_EDGE))
+            flat = self._special.attach_new_node("special-flat")
+            flat.set_light_off(1)
+            flat.set_transparency(TransparencyAttrib.M_alpha)
+            flat.set_two_sided(True)
+            fnp = flat.attach_new_node(fill.node())
+            fnp.set_bin(_overlay_bin(), -8)
+            # one polygon (the union: nothing is blended twice) that writes no depth, so
+            # the outline and the centre line just above it never fight it for pixels
+            fnp.set_depth_write(False)
+            flat.attach_new_node(outlines.node()).set_bin(_overlay_bin(), -7)
+            flat.attach_new_node(lines.node()).set_bin(_overlay_bin(), -6)
+        gnp = self._special.attach_new_node(ghost_node)
+        gnp.set_light_off(1)
+        gnp.set_transparency(TransparencyAttrib.M_alpha)
+        gnp.set_depth_write(False)
+        gnp.set_bin("fixed", 39)
+        # collisions: an x where the bases touched, once it has happened
+        marks = MeshBuilder("special-collisions")
+        still = {m.id: tuple(m.position) for m in self.table.models if m.id not in result.moves}
+        for i, c in enumerate(result.collisions):
+            if not tl.happened(i, t):
+                continue
+            when = tl.hits[i] / tl.total if tl.total > 0 else 1.0
+            p = contact_point(self.table, c, {**still, **tl.positions(result, min(when, 0.999999))})
+            self._cross(marks, p, 0.42, style.BASE_HEIGHT + 0.04, _rgba(style.COLLISION),
+                        border=_rgba(style.COLLISION_BORDER))
+        mnp = self._special.attach_new_node(marks.node())
+        mnp.set_light_off(1)
+        mnp.set_two_sided(True)
+        mnp.set_depth_test(False)
+        mnp.set_depth_write(False)
+        mnp.set_bin("fixed", 48)
+        self._prone_labels = []
+        if t >= 1.0 and self._labels:
+            size = self._label_size(0.34, 10)
+            for mid in result.prone:
+                m = self.table.model(mid)
+                x, y = now.get(mid, m.position)
+                gz = self.ground((x, y))
+                label = _label(self._special, "PRONE", (x, y, style.model_top(m, gz)), size,
+                               fg=(1, 1, 1, 1), bg=_rgba(style.PRONE_LABEL, 0.92), font_px=self._text_px(size))
+                text = label.get_child(0)
+                side = (self._label_widths.get(mid, 0.0) + text.node().get_width() * size) / 2 + 0.6 * size
+                self._prone_labels.append((text, m.radius, side, size))
+            self.set_camera_pitch(self._pitch)
+
+    def _start_ghosts(self, result):
+        """The ghost bases where the models moved by ``result`` started (a GeomNode)."""
+        ghosts = MeshBuilder("special-ghosts")
+        for mid, mv in result.moves.items():
+            if mv.distance <= 1e-6:
+                continue
+            r = self.table.model(mid).radius
+            start = tuple(map(float, mv.start[:2]))
+            gz = self.ground(start)
+            # lower than a base: a model standing on the spot hides it
+            top = gz + GHOST_HEIGHT
+            ghosts.cylinder(start, r, gz, top, _rgba(style.START_GHOST, style.START_GHOST_ALPHA), segments=40)
+            top += 0.004
+            player = style.PLAYER[self.table.model(mid).player]
+            ghosts.cap(circle_ring(start, r + 0.02, 40), top, (0.05, 0.05, 0.06, 0.8),
+                       holes=[circle_ring(start, r - 0.1, 40)])
+            ghosts.cap(circle_ring(start, r, 40), top + 0.003, _rgba(player, 0.95),
+                       holes=[circle_ring(start, r - 0.08, 40)])
+        return ghosts.node()
+
+    def clear_special(self) -> None:
+        """Remove the special move drawn by :meth:`show_special`: the models go back to
+        where the scene's table has them, and the selected model's overlays come back."""
+        self._special.node().remove_all_children()
+        self._prone_labels = []
+        if self.special is not None:
+            for m in self.table.models:
+                self._place(m.id, m.position, m.prone)
+        self.special, self.special_t = None, 1.0
+        self._overlay.show()
+        self._movement.show()
+
+    @staticmethod
+    def _cut(points, d: float) -> list:
+        """The polyline ``points`` up to ``d`` inches along it."""
+        out = [tuple(points[0])]
+        left = d
+        for a, b in zip(points, points[1:]):
+            L = math.dist(a, b)
+            if L >= left:
+                f = 0.0 if L <= 1e-12 else left / L
+                out.append((a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f))
+                return out
+            out.append(tuple(b))
+            left -= L
+        return out
+
     def set_tape(self, a, b, text: str | None) -> None:
         """Show the tape measure from ``a`` to ``b`` ((x, y), inches) with ``text`` at its
         middle; ``a`` None clears it; ``b`` None shows only the first end."""
@@ -815,14 +1030,15 @@ def _card(parent: NodePath, x: float, y: float, w: float, h: float, colour, text
 
 
 def build_legend(table, width: int, height: int, selected: str | None = None, hint: str | None = None,
-                 overlays=(), move: bool | None = None, empty=()) -> NodePath:
+                 overlays=(), move: bool | None = None, empty=(), special: str | None = None) -> NodePath:
     """The legend panel on the right of a ``width`` x ``height`` image, in pixel
     coordinates (x right, z up, origin at the top-left corner: parent it to a
     ``pixel2d``-style node).
 
     ``overlays``: the movement overlays shown (``"walk"``, ``"run"``, ``"charges"``) get
     entries (those in ``empty`` say "none"); ``move``: a dragged move is shown, legal
-    (True) or not (False). The text
+    (True) or not (False); ``special``: the name of the special move shown (its swept
+    paths, start ghosts, collisions and Prone labels get entries). The text
     shrinks (down to 70 %) when the entries would not fit the height."""
     fs = font_px(height)
     pw = legend_width(width, height)
@@ -834,7 +1050,7 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     panel = _card(root, x0, 0, pw, height, (0.07, 0.075, 0.09, 0.92))
     panel.set_bin("fixed", 0)
     content = root.attach_new_node("content")
-    args = (selected, hint, tuple(overlays), move, tuple(empty))
+    args = (selected, hint, tuple(overlays), move, tuple(empty), special)
     end = _legend_content(content, table, x0, pw, fs, *args)
     if end > height:
         content.remove_node()
@@ -847,7 +1063,7 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
 
 
 def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, selected, hint, overlays, move,
-                    empty=()) -> float:
+                    empty=(), special=None) -> float:
     """Draw the legend's entries under ``root`` with text ``fs`` pixels tall; returns the
     bottom (pixels from the top) of the last one."""
     pad = 0.6 * fs
@@ -918,6 +1134,13 @@ def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, sele
         if move is not None:
             entry("move: legal" if move else "move: illegal", _rgba(style.MOVE_OK if move else style.WARNING),
                   height_frac=0.35)
+    if special:
+        header("Special move")
+        entry("path swept by a base", _rgba(style.blend(style.SWEEP, style.TABLE, style.SWEEP_ALPHA)))
+        entry("where it started", _rgba(style.blend(style.START_GHOST, style.TABLE, style.START_GHOST_ALPHA)),
+              under=((0.05, 0.05, 0.06, 1), None))
+        entry("collision: x", _rgba(style.COLLISION), height_frac=0.35, under=(_rgba(style.COLLISION_BORDER), None))
+        entry("knocked Prone: PRONE", _rgba(style.PRONE_LABEL), height_frac=0.6)
     if hint:
         _text(root, hint, x, y + fs * 0.6, fs * 0.7, (0.7, 0.7, 0.7, 1), wrap=(pw - 2 * pad) / (fs * 0.7))
         y += fs

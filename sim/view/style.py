@@ -120,6 +120,24 @@ WARNING: RGB = (1.0, 0.18, 0.12)
 #: Opacity of the ghost base.
 GHOST_ALPHA: float = 0.7
 
+# --------------------------------------------------------------- special moves
+#: Swept path of a model moved by a special move (Push, Slam, Throw ...): the area its
+#: base swept, translucent orange over the table, with a darker outline ...
+SWEEP: RGB = (1.00, 0.50, 0.00)
+SWEEP_ALPHA: float = 0.55
+SWEEP_EDGE: RGB = (0.70, 0.25, 0.00)
+#: ... and the centre line with an arrowhead at the end base's rim (direction of travel).
+SWEEP_LINE: RGB = (0.45, 0.13, 0.00)
+#: Ghost base where a moved model started: faint white with a rim in the player's colour.
+START_GHOST: RGB = (1.0, 1.0, 1.0)
+START_GHOST_ALPHA: float = 0.3
+#: x marker where two bases touched (or a base met Impassable terrain or the table edge).
+COLLISION: RGB = (1.00, 0.95, 0.20)
+COLLISION_BORDER: RGB = (0.05, 0.05, 0.05)
+#: "PRONE" label of the models the move knocked Prone: white text on this red card.
+PRONE_LABEL: RGB = (0.78, 0.04, 0.04)
+
+
 # --------------------------------------------------------------------- helpers
 def terrain_draw_height(piece) -> float:
     """Height (inches) a terrain piece is drawn at: ``piece.height``, but at most
