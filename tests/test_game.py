@@ -205,3 +205,36 @@ def test_conditions_limit_actions_and_wait_removes_them():
     g.push(Action("wait", b.id))  # Wait: remove all Stunned markers (p.25)
     assert "stunned" not in g.state.models[b.id].conditions
     assert g.replay().snapshot() == g.snapshot()
+
+
+def _game_with_player_first(player: int) -> Game:
+    for seed in range(50):
+        g = Game(TABLE, seed=seed, length=("fixed", 3))
+        if g.state.active == player:
+            return g
+    raise AssertionError("no seed gives that player the first activation")
+
+
+def test_ranged_attack_with_a_declared_walk_before():
+    g = _game_with_player_first(1)
+    a = Action("shoot", "kokkio", target="masunagi", walk="before", point=(7.5, 10.5))
+    ok, why = g.is_legal(a)
+    assert ok, why
+    events = g.push(a)
+    kinds = [e.kind for e in events]
+    assert kinds.index("move") < kinds.index("shot")  # walked, then shot
+    assert g.state.models["kokkio"].position == (7.5, 10.5)
+    bad = Action("shoot", "kokkio", target="masunagi", walk="sideways", point=(7.5, 10.5))
+    assert not g.is_legal(bad)[0]
+
+
+def test_fear_test_when_charging_a_fearful_enemy():
+    # kenta charges Yatsumata (Fear): kenta takes a Fear test on contact (p.29)
+    g = _game_with_player_first(1)
+    a = Action("charge", "kenta", target="yatsumata")
+    assert g.is_legal(a)[0]
+    g.push(a)
+    log = "\n".join(g.log())
+    assert "kenta takes a Fear test" in log
+    passed = "kenta takes a Fear test (TN 6) and passes" in log or "and passes" in log.split("kenta takes a Fear test")[1][:40]
+    assert (g.state.exchange is not None) == passed  # a failed test ends the activation: no exchange

@@ -38,12 +38,11 @@ class GreedyBot:
 
     def choose(self, game: Game) -> Action:
         st = game.state
-        if st.exchange is not None:  # allocate: two thirds of the dice to attack
-            ex = st.exchange
-            mid = next(m for m in (ex["attacker"], ex["defender"]) if m not in ex["allocations"])
-            pool = max(0, game.exchange_pools()[mid])
-            attack = (2 * pool + 2) // 3
-            return Action("allocate", mid, attack=attack, defence=pool - attack)
+        if st.exchange is not None:  # allocate: as near two thirds to attack as allowed
+            options = game.legal_actions()
+            pool = (options[0].attack or 0) + (options[0].defence or 0) if options else 0
+            want = (2 * pool + 2) // 3
+            return min(options, key=lambda a: abs((a.attack or 0) - want))
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]
         table = game._table_now()

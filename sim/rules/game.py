@@ -303,6 +303,8 @@ class Action:
         facing: facing at the end of a walk, degrees.
         path: an explicit walk path (base-centre points), if given.
         weapon: the weapon's name (shoot).
+        walk: for shoot, ``"before"`` or ``"after"``: the Ranged Attack action's declared
+            Walk to ``point`` (p.25).
         attack, defence, special, direction: an allocation (allocate).
     """
 
@@ -317,6 +319,7 @@ class Action:
     defence: int | None = None
     special: str | None = None
     direction: float | None = None
+    walk: str | None = None  # shoot: "before" or "after" (a declared Walk to ``point``)
 
     #: Simple actions remove one counter, complex two (p.24); allocations none.
     COMPLEX = ("charge", "focus")
@@ -560,13 +563,21 @@ class Game:
     def _allocation_actions(self) -> list[Action]:
         """Every split of each waiting model's pool into attack and defence dice (no
         special); a model that already allocated is not offered again."""
+        from sim.rules.melee import Allocation, MeleeError, validate_allocation
+
         ex = self.state.exchange
         out = []
         for mid, pool in self.exchange_pools().items():
             if mid in ex["allocations"]:
                 continue
+            comb = self._combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
             n = max(pool, 0)
-            out.extend(Action("allocate", mid, attack=k, defence=n - k) for k in range(n + 1))
+            for k in range(n + 1):
+                try:
+                    validate_allocation(comb, pool, Allocation(k, n - k))
+                except MeleeError:
+                    continue
+                out.append(Action("allocate", mid, attack=k, defence=n - k))
         return out
 
     def _reload_weapon(self, mid: str, action: Action) -> bool:
@@ -675,6 +686,14 @@ class Game:
                 return False, str(exc)
             return res.legal, "; ".join(r.message for r in res.reasons)
         if action.kind == "shoot":
+            if action.walk not in (None, "before", "after"):
+                return False, f"walk must be 'before' or 'after', not {action.walk!r}"
+            if action.walk is not None:
+                res = movement.check_walk(table, m.id, [action.point])
+                if not res.legal:
+                    return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
+                if action.walk == "before":
+                    return self._can_shoot(m.id, action.target, action.weapon, at=res.end)
             return self._can_shoot(m.id, action.target, action.weapon)
         if action.kind in ("focus", "wait", "stand_up"):
             return True, ""
@@ -743,14 +762,24 @@ class Game:
         elif action.kind == "charge":
             res = self.charge(m.id, action.target)
             self._move(m.id, res)
-            if res.reached:
+            if res.reached and self._fear_on_contact(m.id, action.target):
                 self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": True}))
         elif action.kind == "melee":
             res = self._melee_move(m.id, action.target)
             self._move(m.id, res)
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
+            if self._fear_on_contact(m.id, action.target):
+                self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
         elif action.kind == "shoot":
-            self._shoot(m.id, action.target, action.weapon)
+            walked = action.walk is not None
+            if action.walk == "before":
+                self._move(m.id, movement.check_walk(table, m.id, [action.point]))
+            self._shoot(m.id, action.target, action.weapon, moved=walked)
+            if action.walk == "after" and self.state.models[m.id].alive:
+                res = movement.check_walk(self._table_now(), m.id, [action.point])
+                if res.legal:
+                    self._move(m.id, res)
+                else:
+                    self._emit(Event("note", {"text": "the declared Walk after shooting is no longer legal: no move"}))
         elif action.kind == "focus":
             self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
         elif action.kind == "stand_up":
@@ -789,6 +818,47 @@ class Game:
             return movement.check_melee_move(table, mid, target, [a.position])
         end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
         return movement.check_melee_move(table, mid, target, [end])
+
+    def _trait(self, mid: str, keyword: str):
+        """``(has, value)`` of a trait on the model's profile card."""
+        from models.profiles import get_profile
+
+        tm = self.table.model(mid)
+        if not tm.profile:
+            return tm.has_trait(keyword), None
+        for t in get_profile(tm.profile).traits:
+            if t.keyword == keyword:
+                return True, t.value
+        return False, None
+
+    def _fear_on_contact(self, active: str, enemy: str) -> bool:
+        """Fear tests when the active model's action brings it into contact (p.29).
+        Returns False when the active model fails and its activation ends (no exchange);
+        a failing enemy becomes Frightened."""
+        from sim.rules.dice import FearOutcome, fear_test, fear_test_needed
+
+        has_a, fear_a = self._trait(active, "fear")
+        has_e, fear_e = self._trait(enemy, "fear")
+        checks = fear_test_needed(active_fear=fear_a if has_a else None, enemy_fear=fear_e if has_e else None,
+                                  cause="action", active_steadfast=self._trait(active, "steadfast")[0])
+        go_on = True
+        for chk in checks:
+            who = active if chk.tester == "active" else enemy
+            own = self._trait(who, "fear")
+            res = fear_test(self.state.models[who].ki_stat, chk.target_number, self.dice,
+                            own_fear=own[1] if own[0] else None,
+                            fearless=self._trait(who, "fearless")[0] or self._trait(who, "soulless")[0],
+                            bravery=self._trait(who, "bravery")[0])
+            verdict = "passes" if res.passed else "fails"
+            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}) and {verdict}"}))
+            if res.passed:
+                continue
+            if chk.on_fail is FearOutcome.LOSE_ACTIVATION:
+                self._emit(Event("note", {"text": f"{who} is too afraid: its activation ends"}))
+                go_on = False
+            else:
+                self._emit(Event("condition", {"model": who, "name": "frightened", "on": True}))
+        return go_on
 
     def _combatant(self, mid: str, active: bool, charge: bool):
         from models.profiles import get_profile
@@ -886,8 +956,12 @@ class Game:
             return ranged[0] if ranged else None
         return next((w for w in ranged if w.name.lower() == name.lower()), None)
 
-    def _can_shoot(self, mid: str, target: str, weapon: str | None) -> tuple[bool, str]:
+    def _can_shoot(self, mid: str, target: str, weapon: str | None, at=None) -> tuple[bool, str]:
+        """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?"""
+        from dataclasses import replace as dc_replace
+
         from sim.rules.ranged import can_shoot
+        from sim.table import Table
 
         w = self._weapon(mid, weapon)
         if w is None:
@@ -896,10 +970,14 @@ class Game:
             return False, f"no model {target!r} on the table"
         if "reloading" in self.state.models[mid].conditions:
             return False, f"{mid} is Reloading"
-        ok, reasons = can_shoot(self._table_now().scene(), mid, target, w)
+        table = self._table_now()
+        if at is not None:
+            moved = tuple(dc_replace(x, position=(at[0], at[1])) if x.id == mid else x for x in table.models)
+            table = Table(table.name, table.width, table.depth, table.terrain, moved, table.source)
+        ok, reasons = can_shoot(table.scene(), mid, target, w)
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
-    def _shoot(self, mid: str, target: str, weapon: str | None) -> None:
+    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False) -> None:
         from models.profiles import get_profile
         from sim.rules.ranged import RangedAttackError, TargetInfo, resolve_ranged_attack
 
@@ -916,7 +994,7 @@ class Game:
         s = self.state.models[mid]
         try:
             res = resolve_ranged_attack(self._table_now().scene(), mid, target, w, self.dice,
-                                        ranged_pool=prof.ranged or 0, moved="ran" in s.conditions,
+                                        ranged_pool=prof.ranged or 0, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, infos=infos)
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
