@@ -287,6 +287,23 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CACHE: dict[tuple, dict[str, Profile]] = {}
 
 
+#: Extra profile sources searched when no directory is given: directories of profile
+#: files or ``{id: Profile}`` mappings (imported catalogues, ``models.bsdata``).
+_SOURCES: list = []
+
+
+def add_profile_source(source) -> None:
+    """Also search ``source`` (a directory of profile files, or a mapping
+    ``{id: Profile}``) when :func:`load_profiles` / :func:`get_profile` get no directory.
+    Profiles already known (same id or same ``bs_id``) win."""
+    _SOURCES.append(Path(source) if isinstance(source, (str, Path)) else source)
+
+
+def clear_profile_sources() -> None:
+    """Forget every source added with :func:`add_profile_source`."""
+    _SOURCES.clear()
+
+
 def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
     """Load every ``*.yaml`` profile file of ``directory`` (default: the repository's
     ``data/profiles``), keyed by profile id. Cached until a file changes; the returned
@@ -300,11 +317,17 @@ def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
     files = sorted(directory.glob("*.yaml"))
     key = (str(directory.resolve()), tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
     cached = _CACHE.get(key)
-    if cached is not None:
-        return dict(cached)
-    profiles = _load_profiles(files)
-    _CACHE[key] = profiles
-    return dict(profiles)
+    if cached is None:
+        cached = _CACHE[key] = _load_profiles(files)
+    profiles = dict(cached)
+    if directory == DEFAULT_DIRECTORY or directory.resolve() == DEFAULT_DIRECTORY.resolve():
+        for src in _SOURCES:
+            extra = load_profiles(src) if isinstance(src, Path) else src
+            known = {q.bs_id for q in profiles.values()}
+            for pid, p in extra.items():
+                if pid not in profiles and p.bs_id not in known:
+                    profiles[pid] = p
+    return profiles
 
 
 def _load_profiles(files) -> dict[str, Profile]:

@@ -13,6 +13,8 @@ Commands::
     python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json]
     python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
     python main.py replay FILE
+    python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
+    python main.py warband check FILE
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
 with status 2 (no traceback).
@@ -92,6 +94,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
     rp = sub.add_parser("replay", help="replay a saved game and print the final state")
     rp.add_argument("file", help="a save written by play --save")
+
+    from sim.cli import catalogue as catalogue_cli
+
+    catalogue_cli.add_parsers(sub)
     return p
 
 
@@ -342,6 +348,10 @@ def main(argv: list[str] | None = None) -> int:
     from sim.table import TableError
 
     args = _parser().parse_args(argv)
+    if args.command in ("catalogue", "warband"):
+        from sim.cli import catalogue as catalogue_cli
+
+        return catalogue_cli.run(args)
     try:
         if args.command == "measure":
             table = _load(args.table)
