@@ -134,12 +134,21 @@ class _Model(_Strict):
         return self
 
 
+class _Deploy(_Strict):
+    file: str = Field(min_length=1)
+    player: Literal[1, 2]
+    positions: list[Annotated[list[Num], Field(min_length=2, max_length=3)]]
+    facing: Num = 0
+
+
 class _File(_Strict):
     format: Literal["bushido-table/1"]
     name: str
     table: _TableSize = Field(default_factory=lambda: _TableSize(width=24, depth=24))
+    catalogues: Optional[str] = None
     terrain: list[_Terrain] = Field(default_factory=list)
     models: list[_Model] = Field(default_factory=list)
+    warbands: list[_Deploy] = Field(default_factory=list)
 
 
 # -------------------------------------------------------------------------- table
@@ -327,8 +336,56 @@ def _claim_id(seen: dict[str, str], ident: str, label: str, src: str) -> str:
     return label
 
 
+def _catalogues(doc: _File, src: str):
+    """The catalogue set the file names (``catalogues:``, relative to the table file)."""
+    if doc.catalogues is None:
+        return None
+    from models.bsdata import CatalogueError, load_catalogues
+
+    base = Path(src).parent if src and not src.startswith("<") else Path(".")
+    path = (base / doc.catalogues).resolve()
+    try:
+        cs = load_catalogues(path)
+    except (CatalogueError, OSError) as exc:
+        raise TableError(src, "catalogues", str(exc)) from None
+    if id(cs) not in _REGISTERED_SETS:  # so that the game engine's get_profile finds them
+        from models.profiles import add_profile_source
+
+        add_profile_source({p.profile.id: p.profile for p in cs.profiles})
+        _REGISTERED_SETS.add(id(cs))
+    return cs
+
+
+_REGISTERED_SETS: set[int] = set()
+
+
+def _deploy_warband(w: _Deploy, src: str, label: str, cs) -> list[Model]:
+    """The models of a warband file, placed at ``positions`` in file order."""
+    if cs is None:
+        raise TableError(src, label, "a warband needs the file's 'catalogues:' directory")
+    from models.warband import WarbandError, load_warband
+
+    base = Path(src).parent if src and not src.startswith("<") else Path(".")
+    try:
+        wb = load_warband(base / w.file, cs)
+    except WarbandError as exc:
+        raise TableError(src, label, str(exc)) from None
+    if len(w.positions) != len(wb.models):
+        raise TableError(src, label, f"{len(wb.models)} models in {w.file} but {len(w.positions)} positions")
+    out, used = [], {}
+    for wm, pos in zip(wb.models, w.positions):
+        prof = cs.profile(wm.profile).profile
+        n = used[prof.id] = used.get(prof.id, 0) + 1
+        mid = prof.id if n == 1 else f"{prof.id}-{n}"
+        facing = float(pos[2]) if len(pos) > 2 else float(w.facing)
+        entry = _Model(id=mid, player=w.player, profile=prof.id, position=[float(pos[0]), float(pos[1])], facing=facing)
+        out.append(_model(entry, src, f"{label} (id={mid})", cs))
+    return out
+
+
 def _build(doc: _File, raw: dict, src: str) -> Table:
     presets = load_presets()
+    cs = _catalogues(doc, src)
     seen: dict[str, str] = {}
     pieces: list[TerrainPiece] = []
     for i, t in enumerate(doc.terrain):
@@ -358,21 +415,33 @@ def _build(doc: _File, raw: dict, src: str) -> Table:
     models: list[Model] = []
     for i, m in enumerate(doc.models):
         label = _claim_id(seen, m.id, _entry_label(raw["models"][i], "models", i), src)
-        models.append(_model(m, src, label))
+        models.append(_model(m, src, label, cs))
+    for i, w in enumerate(doc.warbands):
+        label = f"warbands[{i}]"
+        for mdl in _deploy_warband(w, src, label, cs):
+            _claim_id(seen, mdl.id, f"{label} (id={mdl.id})", src)
+            models.append(mdl)
     table = Table(doc.name, float(doc.table.width), float(doc.table.depth), tuple(pieces), tuple(models), src)
     _check_placement(table, raw, src)
     return table
 
 
-def _model(m: _Model, src: str, label: str) -> Model:
+def _model(m: _Model, src: str, label: str, cs=None) -> Model:
     base, size, traits, name, move = m.base, None, list(m.traits or []), m.name, m.move
     if m.profile is not None:
-        try:
-            from models.profiles import get_profile
+        from models.profiles import get_profile
 
+        try:
             prof = get_profile(m.profile)
         except KeyError as exc:
-            raise TableError(src, label, f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
+            prof = None
+            if cs is not None:  # the catalogues the file names
+                try:
+                    prof = cs.profile(m.profile).profile
+                except KeyError:
+                    prof = None
+            if prof is None:
+                raise TableError(src, label, f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
         base = base or prof.base
         move = move if move is not None else prof.move
         size = Size.parse(prof.size)
@@ -403,7 +472,9 @@ def _model(m: _Model, src: str, label: str) -> Model:
 
 
 def _check_placement(table: Table, raw: dict, src: str) -> None:
-    labels = {m.id: _entry_label(raw["models"][i], "models", i) for i, m in enumerate(table.models)}
+    n_listed = len(raw.get("models") or [])
+    labels = {m.id: (_entry_label(raw["models"][i], "models", i) if i < n_listed else f"warbands (id={m.id})")
+              for i, m in enumerate(table.models)}
     for m in table.models:
         x, y = m.position
         r = m.radius

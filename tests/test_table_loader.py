@@ -4,6 +4,7 @@ test per bad input (the whole file is rejected with file, entry and problem)."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +189,47 @@ def test_bad_input_is_rejected_with_file_entry_and_problem(tmp_path, case):
 def test_missing_file(tmp_path):
     with pytest.raises(TableError, match="cannot read file"):
         load_table(tmp_path / "absent.yaml")
+
+
+BSDATA = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="shared/bsdata not present")
+def test_table_deploys_any_faction_by_profile_name_and_warband_file(tmp_path):
+    (tmp_path / "yurei.yaml").write_text(textwrap.dedent("""\
+        format: bushido-warband/1
+        name: Hungry ghosts
+        faction: Cult of Yurei
+        rice: 70
+        models: [Yama Uba, Umeka, Risu]
+        """))
+    p = write(tmp_path, f"""\
+        format: bushido-table/1
+        name: imported
+        catalogues: {BSDATA}
+        models:
+          - {{id: araka, player: 1, profile: Araka, position: [4, 4]}}
+        warbands:
+          - {{file: yurei.yaml, player: 2, facing: 270, positions: [[6, 20], [9, 20], [12, 20, 250]]}}
+        """)
+    t = load_table(p)
+    ids = [m.id for m in t.models]
+    assert ids == ["araka", "yama-uba", "umeka", "risu"]
+    assert t.model("araka").base == 50 and t.model("risu").facing == 250
+    assert {m.player for m in t.models if m.id != "araka"} == {2}
+    # the game engine finds their cards too
+    from sim.rules.game import Game
+
+    g = Game(t, seed=1, length=("fixed", 1))
+    assert g.state.models["yama-uba"].wounds > 0
+
+
+def test_warband_without_catalogues_or_wrong_count_is_rejected(tmp_path):
+    p = write(tmp_path, """\
+        format: bushido-table/1
+        name: x
+        warbands:
+          - {file: w.yaml, player: 2, positions: [[6, 20]]}
+        """)
+    with pytest.raises(TableError, match=r"warbands\[0\].*catalogues"):
+        load_table(p)
