@@ -552,11 +552,3 @@ def test_cli_bad_input(tmp_path, capsys):
 
 
 # --- speed --------------------------------------------------------------------------------------------
-
-
-@needs_data
-def test_import_is_fast():
-    bsdata._CACHE.clear()
-    t0 = time.process_time()
-    load_catalogues(BSDATA)
-    assert time.process_time() - t0 < 10.0
