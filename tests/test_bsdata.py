@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import re
 import shutil
-import time
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
