@@ -28,8 +28,6 @@ def test_starting_phase():
 
 
 def test_pass_tokens_for_the_side_with_fewer_models():
-    import dataclasses
-
     from sim.table import Table
 
     fewer = Table(TABLE.name, TABLE.width, TABLE.depth, TABLE.terrain,
@@ -161,7 +159,6 @@ def _check_invariants(g: Game) -> None:
 def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
     g = Game(TABLE, seed=seed, length=("fixed", 2) if seed % 3 else ("variable", 2))
     bots = (RandomBot(seed), RandomBot(seed + 1000))
-    counters_before = {}
     n = 0
     while not g.is_over():
         a = bots[g.state.active - 1].choose(g)

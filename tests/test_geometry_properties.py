@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
-from sim.geometry import EPS, Body, Footprint, Piece, Scene, base_radius
+from sim.geometry import Body, Footprint, Piece, Scene, base_radius
 from sim.geometry.reference import sampled_los
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
