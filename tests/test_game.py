@@ -235,3 +235,37 @@ def test_fear_test_when_charging_a_fearful_enemy():
     assert "kenta takes a Fear test" in log
     passed = "kenta takes a Fear test (TN 6) and passes" in log or "and passes" in log.split("kenta takes a Fear test")[1][:40]
     assert (g.state.exchange is not None) == passed  # a failed test ends the activation: no exchange
+
+
+def test_disengage_exchange_then_walk_away():
+    # akira and masunagi are 0.21" apart: bring them into contact first, then disengage
+    import yaml
+
+    from sim.table import parse_table
+
+    doc = TABLE.to_dict()
+    for m in doc["models"]:
+        if m["id"] == "masunagi":
+            m["position"] = [12.0 + 2 * 0.5906, 12.0]
+    t = parse_table(yaml.safe_dump(doc), "contact.yaml")
+    for seed in range(40):
+        g = Game(t, seed=seed, length=("fixed", 3))
+        if g.state.active == 1:
+            break
+    a = Action("disengage", "akira", target="masunagi", point=(12.0, 10.4))
+    ok, why = g.is_legal(a)
+    assert ok, why
+    g.push(a)
+    assert g.state.exchange is not None and g.state.exchange["disengage"] == "akira"
+    # the disengaging model must put at least as many dice in defence as in attack
+    pools = g.exchange_pools()
+    offered = [x for x in g.legal_actions() if x.model == "akira"]
+    assert offered and all((x.defence or 0) >= (x.attack or 0) for x in offered)
+    g.push(offered[0])
+    g.push(next(x for x in g.legal_actions() if x.model == "masunagi"))
+    log = "\n".join(g.log())
+    assert "disengages" in log or "fails to disengage" in log
+    if "akira disengages from masunagi" in log:
+        assert g.state.models["akira"].position == pytest.approx((12.0, 10.4))
+    assert pools["akira"] >= 1
+    assert g.replay().snapshot() == g.snapshot()

@@ -233,7 +233,8 @@ def apply_event(state: GameState, ev: Event) -> None:
         state.phase = "over"
         state.result = d["result"]
     elif k == "exchange_open":
-        state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {}}
+        state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {},
+                          "disengage": d.get("disengage"), "point": d.get("point")}
     elif k == "allocated":
         state.exchange["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
     elif k == "exchange":
@@ -294,7 +295,7 @@ class Action:
     """An action a model declares (p.24-26), or a pass (``kind == "pass"``).
 
     Attributes:
-        kind: ``walk``, ``run``, ``charge``, ``melee``, ``shoot``, ``focus``, ``wait``,
+        kind: ``walk``, ``run``, ``charge``, ``melee``, ``disengage``, ``shoot``, ``focus``, ``wait``,
             ``stand_up``, ``pass``, or ``allocate`` (a model's secret allocation of its
             melee dice during an exchange, p.33).
         model: the active model (None for a pass).
@@ -556,6 +557,9 @@ class Game:
                         out.append(Action("melee", m.id, target=e.id))
                 if self._weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
                     out.append(Action("shoot", m.id, target=e.id))
+                if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
+                    if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
+                        out.append(Action("disengage", m.id, target=e.id))
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
         return out
@@ -685,6 +689,20 @@ class Game:
             except movement.MoveError as exc:
                 return False, str(exc)
             return res.legal, "; ".join(r.message for r in res.reasons)
+        if action.kind == "disengage":
+            e = st.models.get(action.target or "")
+            if e is None or not e.alive or e.player == m.player:
+                return False, f"{action.target!r} is not an enemy on the table"
+            tm, te = table.model(m.id), table.model(e.id)
+            if math.dist(tm.position, te.position) - tm.radius - te.radius > movement.CONTACT + 1e-9:
+                return False, f"{m.id} is not in base contact with {e.id}"
+            if self._trait(m.id, "aggressive")[0]:
+                return False, f"{m.id} is Aggressive: it cannot put as many dice in defence as in attack (p.24)"
+            if action.point is not None:
+                res = movement.check_walk(self._walk_table(m.id, table), m.id, [action.point])
+                if not res.legal:
+                    return False, "the Walk after disengaging: " + "; ".join(r.message for r in res.reasons)
+            return True, ""
         if action.kind == "shoot":
             if action.walk not in (None, "before", "after"):
                 return False, f"walk must be 'before' or 'after', not {action.walk!r}"
@@ -769,6 +787,10 @@ class Game:
             self._move(m.id, res)
             if self._fear_on_contact(m.id, action.target):
                 self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
+        elif action.kind == "disengage":
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False,
+                                               "disengage": m.id,
+                                               "point": list(action.point) if action.point is not None else None}))
         elif action.kind == "shoot":
             walked = action.walk is not None
             if action.walk == "before":
@@ -870,9 +892,11 @@ class Game:
         if s.exhausted and not active:
             conds |= {"exhausted"}
         left = s.wounds - s.damage
+        ex = self.state.exchange
+        disengaging = bool(ex and ex.get("disengage") == mid)
         if tm.profile:
             return combatant_from_profile(get_profile(tm.profile), id=mid, active=active, charge=charge,
-                                          conditions=conds, wounds_left=left)
+                                          conditions=conds, wounds_left=left, disengaging=disengaging)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left)
 
@@ -938,11 +962,41 @@ class Game:
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
                 "markers": _markers_json(res.markers)}))
+            if ex.get("disengage") and self.state.models[att].alive:
+                self._disengage_walk(att, dfn, res, ex.get("point"))
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()
             else:
                 self._next_active(3 - self.state.models[att].player)
+
+    def _walk_table(self, mid: str, table):
+        """``table`` with the enemies in contact with ``mid`` gone (a Walk after a
+        Disengage ignores every model in contact, p.24)."""
+        from sim.table import Table
+
+        me = table.model(mid)
+        keep = tuple(x for x in table.models if x.id == mid or x.player == me.player
+                     or math.dist(x.position, me.position) - x.radius - me.radius > movement.CONTACT + 1e-9)
+        return Table(table.name, table.width, table.depth, table.terrain, keep, table.source)
+
+    def _disengage_walk(self, mid: str, enemy: str, res, point) -> None:
+        """After a Disengage exchange: if the model defended successfully (no attack of
+        the enemy hit) or is no longer in contact, it may Walk, ignoring models in contact."""
+        hit = any(c.attacker == enemy and c.winner == enemy for c in res.comparisons)
+        if hit and res.in_contact:
+            self._emit(Event("note", {"text": f"{mid} fails to disengage from {enemy}"}))
+            return
+        if point is None:
+            self._emit(Event("note", {"text": f"{mid} disengages from {enemy} and stays"}))
+            return
+        table = self._walk_table(mid, self._table_now())
+        walk = movement.check_walk(table, mid, [tuple(point)])
+        if not walk.legal:
+            self._emit(Event("note", {"text": f"{mid} disengages but cannot Walk there: {walk.reasons[0].message}"}))
+            return
+        self._emit(Event("note", {"text": f"{mid} disengages from {enemy}"}))
+        self._move(mid, walk)
 
     # ---------------------------------------------------------- shooting
     def _weapon(self, mid: str, name: str | None):
