@@ -15,6 +15,16 @@ from sim.geometry import Body, Footprint, Passage, Piece, Scene, Size, Visibilit
 
 SHARED = ROOT.parent / "shared"
 
+# CI runs the property tests derandomized (the same examples every run), so a CI result
+# never depends on luck; developers' runs stay random and keep hunting for new cases.
+import os  # noqa: E402
+
+from hypothesis import settings as _hyp_settings  # noqa: E402
+
+_hyp_settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    _hyp_settings.load_profile("ci")
+
 
 def body(id, x, y, base=30, facing=0.0, size=None, **kw) -> Body:
     """A model's base at ``(x, y)`` with the default size of its base."""

@@ -310,8 +310,7 @@ class Scene:
         if not self.in_arc(O, T):
             return LosResult(False, reason=f"{T.id} is outside {O.id}'s front arc")
         if self.btb(O, T):  # project ruling: bases in contact always see each other
-            p = self._contact_point(O, T)
-            return LosResult(True, SightLine(p, p), reason="in base contact (BtB)")
+            return LosResult(True, self._contact_line(O, T), reason="in base contact (BtB)")
         threshold = self.los_threshold(O, T)
         found = find_sight_line(O.center, O.radius, self._region(O, T), self.blockers(threshold, (O.id, T.id)))
         if found:
@@ -320,10 +319,15 @@ class Scene:
         return LosResult(False, None, tuple(found.blockers), f"every sight line is blocked by {names}")
 
     @staticmethod
-    def _contact_point(O: Body, T: Body) -> tuple[float, float]:
+    def _contact_line(O: Body, T: Body) -> SightLine:
+        """The segment between the facing rims of two bases in contact (at most
+        ``CONTACT`` long; a single point when they touch)."""
         dx, dy = T.center[0] - O.center[0], T.center[1] - O.center[1]
         L = math.hypot(dx, dy) or 1.0
-        return (O.center[0] + dx / L * O.radius, O.center[1] + dy / L * O.radius)
+        ux, uy = dx / L, dy / L
+        a = (O.center[0] + ux * O.radius, O.center[1] + uy * O.radius)
+        b = (T.center[0] - ux * T.radius, T.center[1] - uy * T.radius)
+        return SightLine(a, b)
 
     def los_to_point(self, origin, p, exclude: Sequence[str] = ()) -> LosResult:
         """LoS from ``origin``'s base to point ``p`` (section 4, "LoS to a point"):
@@ -399,8 +403,7 @@ class Scene:
         if not self.in_arc(A, B):
             return ZocResult(False, reason=f"{B.id} is outside {A.id}'s front arc")
         if self.btb(A, B):
-            p = self._contact_point(A, B)
-            return ZocResult(True, SightLine(p, p), "in base contact (BtB)")
+            return ZocResult(True, self._contact_line(A, B), "in base contact (BtB)")
         threshold = max(A.size, self.enhancing_size(A))
         region = self._region(A, B, extra_discs=[[A.center[0], A.center[1], A.radius + ZOC_RANGE]])
         if region.is_empty:
