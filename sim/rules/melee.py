@@ -1129,18 +1129,9 @@ class _Exchange:
                     self.removed.setdefault(A.id, "gokusatsu")
                     self.removed.setdefault(D.id, "gokusatsu")
                     self.add(10, f"both {A.id} and {D.id} are removed from play (Gokusatsu)")
-            if rule.move:
-                self.play_move(rule, att, dfn, alloc.direction)
-            if rule.enemy_prone and not (self.table is not None and rule.move):
-                if self.gain(D.id, "prone"):
-                    self.add(10, f"{D.id} is knocked Prone")
-                else:
-                    self.add(10, f"{D.id} cannot be knocked Prone (Immune/Immovable)")
-            if rule.enemy_condition:
-                if self.gain(D.id, rule.enemy_condition):
-                    self.add(10, f"{D.id} becomes {rule.enemy_condition.capitalize()}")
-                if rule.key == "grapple-attack":
-                    self.no_attack.add(dfn)
+            self.enemy_effects(rule, att, dfn, D.id, alloc.direction)
+            if rule.enemy_condition and rule.key == "grapple-attack":
+                self.no_attack.add(dfn)
             no_damage = no_damage or rule.no_damage
             powerful = rule.key == "powerful-attack"
             halved = rule.halves and D.id not in self.halving_blocked
@@ -1187,17 +1178,21 @@ class _Exchange:
                 elif rule.key == "eagles-flight-defence":
                     self.moves.append(PendingMove("eagles-flight", A.id, D.id))
                     self.add(10, f"{D.id} may move 3\" after the exchange")
-                if rule.move:
-                    self.play_move(rule, att, dfn, allocs[dfn].direction)
-                if rule.enemy_prone and not (self.table is not None and rule.move):
-                    if self.gain(A.id, "prone"):
-                        self.add(10, f"{A.id} is knocked Prone")
-                    else:
-                        self.add(10, f"{A.id} cannot be knocked Prone (Immune/Immovable)")
-                if rule.enemy_condition:
-                    if self.gain(A.id, rule.enemy_condition):
-                        self.add(10, f"{A.id} becomes {rule.enemy_condition.capitalize()}")
+                self.enemy_effects(rule, att, dfn, A.id, allocs[dfn].direction)
         return self._goes_on(dfn)
+
+    def enemy_effects(self, rule, att: Side, dfn: Side, victim: str, direction: float | None) -> None:
+        """Step 10a/10b: what a successful special does to the other model -- its move,
+        knocking it Prone (unless a move on the table already did), its condition."""
+        if rule.move:
+            self.play_move(rule, att, dfn, direction)
+        if rule.enemy_prone and not (self.table is not None and rule.move):
+            if self.gain(victim, "prone"):
+                self.add(10, f"{victim} is knocked Prone")
+            else:
+                self.add(10, f"{victim} cannot be knocked Prone (Immune/Immovable)")
+        if rule.enemy_condition and self.gain(victim, rule.enemy_condition):
+            self.add(10, f"{victim} becomes {rule.enemy_condition.capitalize()}")
 
     def _goes_on(self, dfn: Side) -> bool:
         """Steps 10b/12: carry on to step 13 unless a model was removed, the two left

@@ -490,13 +490,7 @@ def _zoc_exit(mover: Mover, u, length: float) -> float:
     b = (a[0] + u[0] * length, a[1] + u[1] * length)
     out = 0.0
     for eid in mover.start_zocs:
-        E = mover.scene.bodies[eid]
-        if E.blind:
-            iv = disc_interval(a, b, E.center, E.radius + mover.r + CONTACT)
-        elif E.aware:
-            iv = disc_interval(a, b, E.center, E.radius + ZOC_RANGE + mover.r)
-        else:
-            iv = half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, _facing_vec(E.facing), mover.r)
+        iv = mover.zoc_bound(eid, a, b)
         if iv is not None:
             out = max(out, iv[1] * length + 10 * EPS)
     p = (a[0] + u[0] * out, a[1] + u[1] * out)
@@ -888,12 +882,7 @@ def _ray_intervals(mover: Mover, u, max_len: float, allowance: float, los: bool,
                     hard = min(hard, ivs[0][0])
         elif kind == "zoc" and obj[0].id not in zoc_skip:
             E, area_dil = obj
-            if E.blind:
-                iv = disc_interval(a, b, E.center, E.radius + mover.r + CONTACT)
-            elif E.aware:
-                iv = disc_interval(a, b, E.center, E.radius + ZOC_RANGE + mover.r)
-            else:
-                iv = half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, _facing_vec(E.facing), mover.r)
+            iv = mover.zoc_bound(E.id, a, b)
             if iv is None or iv[0] >= min(hard, strict):
                 continue
             if area_dil is None:
