@@ -14,6 +14,8 @@ if str(ROOT) not in sys.path:
 from sim.geometry import Body, Footprint, Passage, Piece, Scene, Size, Visibility, base_radius  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+#: The real BattleScribe catalogues (tests that need them skip when absent).
+BSDATA = SHARED / "bsdata"
 
 # CI runs the property tests derandomized (the same examples every run), so a CI result
 # never depends on luck; developers' runs stay random and keep hunting for new cases.
@@ -68,3 +70,21 @@ def make_table(models, terrain=(), move: float = 4):
         entry.update(m)
         doc["models"].append(entry)
     return parse_table(yaml.safe_dump(doc), "test.yaml")
+
+
+def read_png(path):
+    """A rendered PNG as an ``(height, width, 3)`` uint8 array, top row first (read with
+    Panda3D, so the render tests need no other image library)."""
+    import numpy as np
+    from panda3d.core import Filename, PNMImage, Texture
+
+    img = PNMImage(Filename.from_os_specific(str(path)))
+    tex = Texture()
+    tex.load(img)
+    data = np.frombuffer(bytes(tex.get_ram_image_as("RGB")), np.uint8)
+    return data.reshape(img.get_y_size(), img.get_x_size(), 3)[::-1]
+
+
+def u8(rgb):
+    """A 0-1 RGB colour as 0-255 integers."""
+    return tuple(round(255 * c) for c in rgb)

@@ -28,7 +28,7 @@ from models.bsdata import (
 )
 from models.profiles import DEFAULT_DIRECTORY, Trait, get_profile, load_profile_file, load_profiles
 
-BSDATA = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+from conftest import BSDATA  # noqa: E402
 NS = "{http://www.battlescribe.net/schema/catalogueSchema}"
 GAME_SYSTEM_ID = "62e4-ab79-1c4c-9ffe"
 

@@ -8,7 +8,6 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 import yaml
@@ -23,7 +22,7 @@ from models.profiles import (
     load_profiles,
 )
 
-BSDATA = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+from conftest import BSDATA  # noqa: E402
 NS = "{http://www.battlescribe.net/schema/catalogueSchema}"
 FILES = {"Prefecture of Ryu": "prefecture_of_ryu.yaml", "Ito Clan": "ito_clan.yaml"}
 CATALOGUES = {"Prefecture of Ryu": "Prefecture_of_Ryu.cat", "Ito Clan": "Ito_Clan.cat"}

@@ -35,19 +35,8 @@ pytestmark = pytest.mark.render
 
 
 # --------------------------------------------------------------------- helpers
-def read_png(path) -> np.ndarray:
-    """(H, W, 3) uint8 array of a PNG, top row first (read with Panda3D, no Pillow)."""
-    from panda3d.core import Filename, PNMImage, Texture
-
-    img = PNMImage(Filename.from_os_specific(str(path)))
-    tex = Texture()
-    tex.load(img)
-    data = np.frombuffer(bytes(tex.get_ram_image_as("RGB")), np.uint8)
-    return data.reshape(img.get_y_size(), img.get_x_size(), 3)[::-1]  # textures are bottom-up
-
-
-def _u8(rgb):
-    return tuple(round(255 * c) for c in rgb)
+from conftest import read_png  # noqa: E402
+from conftest import u8 as _u8  # noqa: E402
 
 
 def palette() -> dict[str, list[tuple[int, int, int]]]:

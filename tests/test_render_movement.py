@@ -134,18 +134,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 render = pytest.mark.skipif(not HAVE_PANDA, reason="panda3d is not installed")
 
 
-def read_png(path) -> np.ndarray:
-    from panda3d.core import Filename, PNMImage, Texture
-
-    img = PNMImage(Filename.from_os_specific(str(path)))
-    tex = Texture()
-    tex.load(img)
-    data = np.frombuffer(bytes(tex.get_ram_image_as("RGB")), np.uint8)
-    return data.reshape(img.get_y_size(), img.get_x_size(), 3)[::-1]
-
-
-def _u8(rgb):
-    return tuple(round(255 * c) for c in rgb)
+from conftest import read_png  # noqa: E402
+from conftest import u8 as _u8  # noqa: E402
 
 
 def _classes() -> dict[str, list]:

@@ -4,7 +4,6 @@ test per bad input (the whole file is rejected with file, entry and problem)."""
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -191,7 +190,7 @@ def test_missing_file(tmp_path):
         load_table(tmp_path / "absent.yaml")
 
 
-BSDATA = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+from conftest import BSDATA  # noqa: E402
 
 
 @pytest.mark.skipif(not BSDATA.is_dir(), reason="shared/bsdata not present")

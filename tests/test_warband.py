@@ -21,7 +21,7 @@ from models.warband import (
     warband_profiles,
 )
 
-BSDATA = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+from conftest import BSDATA  # noqa: E402
 RYU = "Prefecture of Ryu"
 
 
