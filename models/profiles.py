@@ -127,6 +127,10 @@ class Profile:
         """The lower-case keywords of all traits."""
         return frozenset(t.keyword for t in self.traits)
 
+    def trait(self, keyword: str) -> Trait | None:
+        """The first trait with ``keyword`` (lower case, e.g. ``"fear"``), or ``None``."""
+        return next((t for t in self.traits if t.keyword == keyword), None)
+
     def has_trait(self, keyword: str) -> bool:
         """True if the profile has the trait ``keyword`` (case-insensitive, spaces or ``_``)."""
         return keyword.strip().lower().replace(" ", "_") in self.trait_keywords

@@ -848,10 +848,8 @@ class Game:
         tm = self.table.model(mid)
         if not tm.profile:
             return tm.has_trait(keyword), None
-        for t in get_profile(tm.profile).traits:
-            if t.keyword == keyword:
-                return True, t.value
-        return False, None
+        t = get_profile(tm.profile).trait(keyword)
+        return (True, t.value) if t is not None else (False, None)
 
     def _fear_on_contact(self, active: str, enemy: str) -> bool:
         """Fear tests when the active model's action brings it into contact (p.29).
