@@ -257,6 +257,11 @@ def apply_event(state: GameState, ev: Event) -> None:
         raise GameError(f"unknown event {k!r}")
 
 
+def _verdict(res: movement.MoveResult) -> tuple[bool, str]:
+    """``(legal, reasons joined)`` of a movement check, for :meth:`Game.is_legal`."""
+    return res.legal, "; ".join(r.message for r in res.reasons)
+
+
 def _markers_json(markers) -> dict:
     """Melee/ranged markers (target, kind, count, value) as ``{target: {kind: [values]}}``."""
     out: dict = {}
@@ -671,16 +676,16 @@ class Game:
         table = self._table_now()
         if action.kind == "walk":
             res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
-            return res.legal, "; ".join(r.message for r in res.reasons)
+            return _verdict(res)
         if action.kind == "run":
             res = movement.check_run(table, m.id, action.point)
-            return res.legal, "; ".join(r.message for r in res.reasons)
+            return _verdict(res)
         if action.kind == "charge":
             try:
                 res = self.charge(m.id, action.target)
             except movement.MoveError as exc:
                 return False, str(exc)
-            return res.legal, "; ".join(r.message for r in res.reasons)
+            return _verdict(res)
         if action.kind == "melee":
             if action.target not in st.models or not st.models[action.target].alive or st.models[action.target].player == m.player:
                 return False, f"{action.target!r} is not an enemy on the table"
@@ -688,7 +693,7 @@ class Game:
                 res = self._melee_move(m.id, action.target)
             except movement.MoveError as exc:
                 return False, str(exc)
-            return res.legal, "; ".join(r.message for r in res.reasons)
+            return _verdict(res)
         if action.kind == "disengage":
             e = st.models.get(action.target or "")
             if e is None or not e.alive or e.player == m.player:
