@@ -108,6 +108,7 @@ class Footprint:
     # ------------------------------------------------------------- properties
     @property
     def is_circle(self) -> bool:
+        """True for a circle footprint (kept exact), False for a polygon."""
         return self.kind == "circle"
 
     @cached_property

@@ -322,6 +322,7 @@ class Region:
 
     @property
     def is_empty(self) -> bool:
+        """True when no point lies in the region."""
         return self.point is None
 
     @cached_property

@@ -25,6 +25,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
+        """The action this bot plays now (an allocation while an exchange waits)."""
         return game.random_action(self.rng)
 
 
@@ -37,6 +38,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
+        """The action this bot plays now (an allocation while an exchange waits)."""
         st = game.state
         if st.exchange is not None:  # allocate: as near two thirds to attack as allowed
             options = game.legal_actions()

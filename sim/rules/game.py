@@ -53,12 +53,14 @@ class Event:
     data: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         if "kind" in self.data:
             raise GameError(f"event data may not use the key 'kind' ({self.kind})")
         return {"kind": self.kind, **self.data}
 
     @classmethod
     def from_json(cls, doc: dict) -> "Event":
+        """The Event written by :meth:`to_json`."""
         doc = dict(doc)
         return cls(doc.pop("kind"), doc)
 
@@ -154,9 +156,11 @@ class GameState:
     exchange: dict | None = None  # a melee exchange waiting for allocations
 
     def alive(self, player: int | None = None) -> list[ModelState]:
+        """Models still on the table (of ``player``, or of both)."""
         return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
 
     def can_activate(self, player: int) -> bool:
+        """Whether ``player`` has a living model with activation counters."""
         return any(not m.exhausted for m in self.alive(player))
 
 
@@ -332,10 +336,12 @@ class Action:
     FREE = ("allocate", "pass")
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         return {k: v for k, v in asdict(self).items() if v not in (None, ())}
 
     @classmethod
     def from_json(cls, doc: dict) -> "Action":
+        """The Action written by :meth:`to_json`."""
         doc = dict(doc)
         for k in ("point",):
             if k in doc:
@@ -354,6 +360,7 @@ class Action:
 
     @property
     def counters(self) -> int:
+        """Activation counters the action removes: 0 (allocate, pass), 1 (simple), 2 (complex)."""
         return 0 if self.kind in self.FREE else (2 if self.kind in self.COMPLEX else 1)
 
 
@@ -509,6 +516,7 @@ class Game:
 
     # -------------------------------------------------------------- queries
     def is_over(self) -> bool:
+        """True once the End phase of the last turn has been played."""
         return self.state.phase == "over"
 
     def legal_actions(self, samples: int = 8) -> list[Action]:

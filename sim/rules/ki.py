@@ -89,6 +89,7 @@ class KiPool:
         return self.gain(self.stat)
 
     def can_spend(self, n: int) -> bool:
+        """Whether ``n`` tokens are available."""
         return 0 <= n <= self.tokens
 
     def spend(self, n: int) -> "KiPool":
@@ -462,16 +463,20 @@ class FeatUsage:
     game: frozenset[str] = frozenset()
 
     def used_this_turn(self, feat: Feat) -> bool:
+        """Whether ``feat`` was used this turn."""
         return feat.name in self.turn
 
     def used_this_game(self, feat: Feat) -> bool:
+        """Whether ``feat`` was used this game."""
         return feat.name in self.game
 
     def record(self, feat: Feat) -> "FeatUsage":
+        """Mark ``feat`` as used (this turn and this game)."""
         return FeatUsage(self.turn | ({feat.name} if feat.once_per_turn else set()),
                          self.game | ({feat.name} if feat.once_per_game else set()))
 
     def end_phase(self) -> "FeatUsage":
+        """The usage with the once-per-turn boxes cleared (End phase)."""
         return FeatUsage(frozenset(), self.game)
 
 

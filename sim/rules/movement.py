@@ -63,6 +63,7 @@ class Reason:
     element: str | None = None
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         out = {"code": self.code, "message": self.message, "ruling": self.ruling}
         if self.at is not None:
             out["at"] = [round(self.at[0], 4), round(self.at[1], 4)]
@@ -107,9 +108,11 @@ class MoveResult:
 
     @property
     def end(self) -> Point:
+        """Where the base centre ends, inches."""
         return self.path[-1]
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         out = {
             "kind": self.kind,
             "model": self.model,
@@ -357,6 +360,7 @@ class Mover:
         return None if hi >= 1.0 else max(hi, lo)
 
     def on_table(self, p: Point) -> bool:
+        """Whether the base centred at ``p`` lies wholly on the table (within EPS)."""
         x, y = p
         return (self.r - EPS <= x <= self.table.width - self.r + EPS) and (self.r - EPS <= y <= self.table.depth - self.r + EPS)
 
@@ -373,6 +377,7 @@ class Mover:
         return out
 
     def contacts_at(self, p: Point) -> tuple[str, ...]:
+        """Enemy ids in BtB (gap <= CONTACT) with the base centred at ``p``."""
         return tuple(e.id for e in self.enemies if self._touching(p, e))
 
 

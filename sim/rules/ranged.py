@@ -154,6 +154,7 @@ class Reason:
     element: str | None = None
 
     def to_json(self) -> dict:
+        """The contribution as plain JSON values."""
         out = {"code": self.code, "message": self.message, "ruling": self.ruling}
         if self.element is not None:
             out["element"] = self.element

@@ -69,6 +69,7 @@ class ModelMove:
         return sum(math.dist(a, b) for a, b in zip(self.path, self.path[1:]))
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         return {"id": self.id, "start": _r(self.start), "end": _r(self.end),
                 "path": [_r(p) for p in self.path], "distance": round(self.distance, 4), "stop": self.stop}
 
@@ -84,6 +85,7 @@ class Collision:
     outcome: str
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         return {"mover": self.mover, "other": self.other, "kind": self.kind, "at": _r(self.at), "outcome": self.outcome}
 
 
@@ -115,6 +117,7 @@ class SpecialResult:
         return {k: m.end for k, m in self.moves.items()}
 
     def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
         return {"move": self.move, "attacker": self.attacker, "defender": self.defender,
                 "direction": None if self.direction is None else round(self.direction, 4),
                 "moves": [m.to_json() for m in self.moves.values()], "prone": list(self.prone),
