@@ -17,7 +17,7 @@ from pathlib import Path
 from sim.geometry import Passage
 
 from . import topdown
-from .topdown import PASSAGE_COLOURS, PLAYER_COLOURS  # noqa: F401  (re-exported)
+from .topdown import PASSAGE_COLOURS, PLAYER_COLOURS, TABLE_COLOUR  # noqa: F401  (re-exported)
 
 #: Walk region fill and its alpha.
 WALK_COLOUR = "#2ca02c"
