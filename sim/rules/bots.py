@@ -89,5 +89,5 @@ def play(game: Game, bots: tuple, max_actions: int = 10_000) -> Game:
         n += 1
         if n > max_actions:
             raise RuntimeError(f"the game did not end within {max_actions} actions")
-        game.push(bots[game.state.active - 1].choose(game))
+        game.push(bots[game.to_move() - 1].choose(game))
     return game

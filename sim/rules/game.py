@@ -519,6 +519,20 @@ class Game:
         """True once the End phase of the last turn has been played."""
         return self.state.phase == "over"
 
+    def to_move(self) -> int | None:
+        """The player who must decide now: while a melee exchange waits for allocations,
+        the owner of the first model of the exchange that has not allocated (attacker
+        first); otherwise the active player. None once the game is over."""
+        st = self.state
+        if self.is_over():
+            return None
+        ex = st.exchange
+        if ex is not None:
+            for mid in (ex["attacker"], ex["defender"]):
+                if mid not in ex["allocations"]:
+                    return st.models[mid].player
+        return st.active
+
     def legal_actions(self, samples: int = 8) -> list[Action]:
         """The legal actions of the active player now.
 
@@ -578,8 +592,9 @@ class Game:
         return out
 
     def _allocation_actions(self) -> list[Action]:
-        """Every split of each waiting model's pool into attack and defence dice (no
-        special); a model that already allocated is not offered again."""
+        """Every split of the pool of the next model to allocate (:meth:`to_move`) into
+        attack and defence dice (no special); a model that already allocated is not
+        offered again."""
         from sim.rules.melee import Allocation, MeleeError, validate_allocation
 
         ex = self.state.exchange
@@ -587,6 +602,8 @@ class Game:
         for mid, pool in self.exchange_pools().items():
             if mid in ex["allocations"]:
                 continue
+            if out:  # one model at a time: the one whose player is to move
+                break
             comb = self._combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
             n = max(pool, 0)
             for k in range(n + 1):
