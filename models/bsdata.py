@@ -1720,6 +1720,7 @@ class _Importer:
             base=base, size=size, types=tuple(types), melee=stats["melee"], ranged=stats["ranged"],
             move=stats["move"], ki=stats["ki"], ki_limit=stats["ki_limit"], wounds=wounds,
             traits=tuple(traits), weapons=tuple(weapons), feats=tuple(f.name for f in feats),
+            boosts=tuple(sorted((k, v) for k, v in boosts.items() if v is not None)), ki_feats=tuple(feats),
         )
         card_max = _card_max(card, self)
         tracks = max(1, card.slots)
@@ -2289,6 +2290,8 @@ def _profile_doc(cp: CatalogueProfile) -> dict:
         "weapons": [_weapon_doc(w) for w in p.weapons if w.kind == "melee" or w.range],
         "feats": list(p.feats),
     }
+    if p.boosts:
+        d["boosts"] = dict(p.boosts)
     if d["bs_id"] is None:
         del d["bs_id"]
     return d

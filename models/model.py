@@ -30,6 +30,8 @@ class Model:
         profile: id of the profile it was filled from, if any.
         name: display name.
         move: the Move statistic in inches (from the profile or the table file), if known.
+        feats: Ki feat names the table gives the model besides its card's (e.g. the
+            generic feats of :data:`sim.rules.ki.GENERIC_FEATS`, for teaching and tests).
     """
 
     id: str
@@ -43,6 +45,7 @@ class Model:
     profile: str | None = None
     name: str | None = None
     move: float | None = None
+    feats: tuple[str, ...] = ()
 
     @property
     def radius(self) -> float:

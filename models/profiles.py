@@ -102,6 +102,12 @@ class Profile:
         wounds: wound boxes of one track.
         traits, weapons: see :class:`Trait`, :class:`Weapon`.
         feats: Ki feat names.
+        boosts: Ki boost costs printed beside the statistics, as ``(stat, cost)`` pairs
+            (``melee``, ``ranged``, ``move``, ``ki``); a statistic without a boost value is
+            absent (p.10). See :meth:`boost`.
+        ki_feats: the Ki feats with cost, timing and area when the card came from a
+            BattleScribe catalogue (:class:`models.bsdata.KiFeat`); empty for hand-written
+            files, whose feats are names only. Not compared.
     """
 
     id: str
@@ -121,6 +127,18 @@ class Profile:
     traits: tuple[Trait, ...]
     weapons: tuple[Weapon, ...]
     feats: tuple[str, ...]
+    boosts: tuple[tuple[str, int], ...] = ()
+    ki_feats: tuple = field(default=(), compare=False)
+
+    def boost(self, stat: str) -> int | None:
+        """The Ki cost of +1 to ``stat`` (``melee``/``ranged``/``move``/``ki``), or None when
+        the card prints no boost for it (p.10).
+
+            >>> from models.profiles import get_profile
+            >>> get_profile("takashi-akira").boost("melee")
+            3
+        """
+        return dict(self.boosts).get(stat)
 
     @property
     def trait_keywords(self) -> frozenset[str]:
@@ -196,6 +214,7 @@ class _Profile(_Schema):
     traits: list[_Trait] = []
     weapons: list[_Weapon] = []
     feats: list[Text] = []
+    boosts: dict[Literal["melee", "ranged", "move", "ki"], Annotated[int, Field(ge=0)]] = {}
 
 
 class _File(_Schema):
@@ -250,6 +269,7 @@ def _build(p: _Profile, faction: str) -> Profile:
             for w in p.weapons
         ),
         feats=tuple(p.feats),
+        boosts=tuple(sorted(p.boosts.items())),
     )
 
 

@@ -126,6 +126,7 @@ class _Model(_Strict):
     move: Optional[Num] = Field(default=None, ge=0)
     traits: Optional[list[str]] = None
     prone: bool = False
+    feats: Optional[list[Annotated[str, Field(min_length=1)]]] = None
 
     @model_validator(mode="after")
     def _base_known(self):
@@ -219,6 +220,8 @@ class Table:
             entry["traits"] = list(m.traits)
             if m.prone:
                 entry["prone"] = True
+            if m.feats:
+                entry["feats"] = list(m.feats)
             models.append(entry)
         return {"format": FORMAT, "name": self.name, "table": {"width": self.width, "depth": self.depth},
                 "terrain": terrain, "models": models}
@@ -468,6 +471,7 @@ def _model(m: _Model, src: str, label: str, cs=None) -> Model:
         profile=m.profile,
         name=name,
         move=float(move) if move is not None else None,
+        feats=tuple(m.feats or ()),
     )
 
 

@@ -226,8 +226,10 @@ def test_agrees_with_hand_written_profiles(cs, name):
     hand = load_profile_file(DEFAULT_DIRECTORY / name)
     for h in hand:
         (imp,) = [cp.profile for cp in cs.profiles if cp.profile.bs_id == h.bs_id]
+        # ki_feats (cost, timing, area of each feat) exist only in the catalogue; the
+        # hand-written files name the feats (``feats``), which are compared
         diffs = {f.name: (getattr(h, f.name), getattr(imp, f.name)) for f in dataclasses.fields(h)
-                 if getattr(h, f.name) != getattr(imp, f.name)}
+                 if f.compare and getattr(h, f.name) != getattr(imp, f.name)}
         assert diffs == {}, h.id
 
 

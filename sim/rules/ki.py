@@ -33,7 +33,7 @@ __all__ = [
     "boost_cost", "boost_room", "max_boost_steps", "Boost", "boost_stat", "boost_feat",
     "TIMINGS", "AREAS", "Feat", "parse_area", "feat_cost", "can_use", "targets_in_area",
     "in_target_range", "area_lasts", "AreaEffect", "FeatUsage", "FeatTest", "feat_test",
-    "GENERIC_FEATS",
+    "GENERIC_FEATS", "feat_from_card", "model_feats",
 ]
 
 #: Tolerance for "within X"" (same as :func:`sim.geometry.measure.within`).
@@ -529,3 +529,86 @@ GENERIC_FEATS: dict[str, Feat] = {f.name: f for f in (
          once_per_game=True, max_x=3,
          effect="every other model in the Pulse gains X Stunned markers"),
 )}
+
+
+# ----------------------------------------------------------------------- cards
+_UNLIMITED = 1000.0  # "∞": any distance on the table
+
+
+def _limitations(text: str | None) -> set[str]:
+    """The card's limitation icons as keys: ``no_btb``, ``no_movement``, ``once_per_turn``,
+    ``once_per_game``, ``once_per_activation`` (the data spell them ``noBtB``, ``No BtB``,
+    ``noWalk``, ``OpT``, ``One Per Turn``, ``OpG``, ``OpA`` ...)."""
+    out = set()
+    for part in (text or "").split(","):
+        k = re.sub(r"[^a-z]", "", part.lower())
+        if k in ("nobtb",):
+            out.add("no_btb")
+        elif k in ("nowalk", "nomovement", "nomove"):
+            out.add("no_movement")
+        elif k in ("opt", "onepertur", "oneperturn", "onceperturn", "onceaturn"):
+            out.add("once_per_turn")
+        elif k in ("opg", "oncepergame", "onepergame"):
+            out.add("once_per_game")
+        elif k in ("opa", "onceperactivation"):
+            out.add("once_per_activation")
+    return out
+
+
+def feat_from_card(card: Any) -> Feat | None:
+    """A catalogue Ki feat (:class:`models.bsdata.KiFeat`) as a :class:`Feat`, or None
+    when the card's timing or area is "special" or missing (its own text rules it).
+
+    Variable costs (``X``, ``X+1``, ``Rank 1``) become ``"X"``; a ``BtB`` range is 0" (edge
+    to edge, so only models in contact); ``∞`` is any distance; ``X"`` ranges are not
+    modelled (None). Limitations: ``noBtB`` -> No BtB, ``noWalk`` -> No movement, ``OpT`` ->
+    Once per turn, ``OpG`` -> Once per game. ``OpA`` (once per activation) is kept in the
+    effect text only. The effect is the card's text: the engine does not automate it.
+    """
+    timing, area = getattr(card, "timing", None), getattr(card, "area", None)
+    if timing not in TIMINGS or area not in AREAS:
+        return None
+    rng = card.range
+    if area != "personal" and rng is None:
+        text = (card.range_text or "").strip().lower()
+        if text == "btb":
+            rng = 0.0
+        elif text.startswith("\u221e"):
+            rng = _UNLIMITED
+        else:
+            return None
+    lim = _limitations(card.limitation)
+    cost: int | str = card.cost if card.cost is not None else "X"
+    try:
+        return Feat(card.name, cost=cost, timing=timing, area=area, range=rng if area != "personal" else None,
+                    once_per_turn="once_per_turn" in lim, once_per_game="once_per_game" in lim,
+                    no_btb="no_btb" in lim, no_movement="no_movement" in lim, opposed=bool(card.opposed),
+                    effect=card.description or "")
+    except ValueError:
+        return None
+
+
+def model_feats(profile: Any, extra: Iterable[str] = ()) -> dict[str, Feat]:
+    """The Ki feats a model can use, by name: its card's (catalogue data when the profile
+    has it, :func:`feat_from_card`; otherwise a feat name that is one of
+    :data:`GENERIC_FEATS`) and ``extra`` names (the table's ``feats`` key), which must be
+    generic feats. Names the engine cannot read are left out; Ki boosts are not feats
+    here (see :meth:`models.profiles.Profile.boost`).
+
+    Raises:
+        KiError: an ``extra`` name that is not a generic feat.
+    """
+    out: dict[str, Feat] = {}
+    generic = {k.lower(): v for k, v in GENERIC_FEATS.items() if not v.boost}
+    cards = {getattr(c, "name", "").lower(): c for c in (getattr(profile, "ki_feats", ()) or ())}
+    for name in getattr(profile, "feats", ()) or ():
+        card = cards.get(name.lower())
+        f = feat_from_card(card) if card is not None else generic.get(name.lower())
+        if f is not None:
+            out[f.name] = f
+    for name in extra:
+        f = generic.get(name.lower())
+        if f is None:
+            raise KiError(f"unknown Ki feat {name!r}: the engine knows {', '.join(sorted(g.name for g in generic.values()))}")
+        out[f.name] = f
+    return out
