@@ -106,6 +106,18 @@ class Event:
             return f"=== Game over: {d['result']} ==="
         if k == "note":
             return f"  {d['text']}"
+        if k == "test":
+            return f"  {d['text']}"
+        if k == "boost":
+            return f"  {d['model']} boosts {d['stat'].title()} by +{d['steps']} for {d['cost']} Ki"
+        if k == "feat_used":
+            return f"  {d['model']} uses {d['feat']} ({d['cost']} Ki)" + (f" on {d['target']}" if d.get("target") else "")
+        if k == "aura":
+            return f"  {d['source']}'s {d['feat']} Aura is in play until the End phase"
+        if k == "end_phase_reset":
+            return "  Once-per-turn boxes wiped; Auras end"
+        if k == "scenario":
+            return "\n".join(f"  {t}" for t in d.get("notes", [])) or "  scenario state updated"
         if k == "exchange_open":
             return f"  Melee exchange: {d['attacker']} against {d['defender']}" + (" (charge: +2 to the first damage roll)" if d["charge"] else "")
         if k == "allocated":
@@ -154,14 +166,25 @@ class GameState:
     scores: dict = field(default_factory=lambda: {1: 0, 2: 0})
     result: str | None = None
     exchange: dict | None = None  # a melee exchange waiting for allocations
+    feat_usage: dict = field(default_factory=dict)  # model -> {"turn": [names], "game": [names]}
+    auras: list = field(default_factory=list)  # Aura feats in play: {"feat", "source", "player"}
+    scenario: dict | None = None  # the scenario state (sim.rules.scenario.ScenarioState as JSON)
 
     def alive(self, player: int | None = None) -> list[ModelState]:
         """Models still on the table (of ``player``, or of both)."""
         return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
 
     def can_activate(self, player: int) -> bool:
-        """Whether ``player`` has a living model with activation counters."""
-        return any(not m.exhausted for m in self.alive(player))
+        """Whether ``player`` has a living model that may activate: it has activation
+        counters and no Impetuous model of its warband stops it (p.44)."""
+        models = self.alive(player)
+        return any(not m.exhausted and not self.impetuous_blocks(m) for m in models)
+
+    def impetuous_blocks(self, m: "ModelState") -> bool:
+        """Impetuous (p.44): while a model of the warband has an Impetuous marker, models
+        without one may not activate."""
+        return conditions.impetuous_blocks_activation(
+            m.conditions, [x.conditions for x in self.alive(m.player)])
 
 
 def _initial_state(table) -> GameState:
@@ -238,9 +261,11 @@ def apply_event(state: GameState, ev: Event) -> None:
         state.result = d["result"]
     elif k == "exchange_open":
         state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {},
-                          "disengage": d.get("disengage"), "point": d.get("point")}
+                          "disengage": d.get("disengage"), "point": d.get("point"), "boosts": {}}
     elif k == "allocated":
         state.exchange["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
+        if d.get("boost"):
+            state.exchange.setdefault("boosts", {})[d["model"]] = d["boost"]
     elif k == "exchange":
         state.exchange = None
         _apply_outcome(state, d)
@@ -255,7 +280,26 @@ def apply_event(state: GameState, ev: Event) -> None:
         m.damage = min(m.wounds, m.damage + d["wounds"])
         if m.damage >= m.wounds:
             m.alive, m.counters = False, 0
-    elif k in ("activate", "note"):
+    elif k == "boost":
+        m = state.models[d["model"]]
+        m.ki = max(0, m.ki - d["cost"])
+    elif k == "feat_used":
+        m = state.models[d["model"]]
+        m.ki = max(0, m.ki - d["cost"])
+        u = state.feat_usage.setdefault(d["model"], {"turn": [], "game": []})
+        if d.get("once_per_turn"):
+            u["turn"].append(d["feat"])
+        if d.get("once_per_game"):
+            u["game"].append(d["feat"])
+    elif k == "aura":
+        state.auras.append({"feat": d["feat"], "source": d["source"], "player": d["player"]})
+    elif k == "end_phase_reset":
+        state.auras = []
+        for u in state.feat_usage.values():
+            u["turn"] = []
+    elif k == "scenario":
+        state.scenario = d["state"]
+    elif k in ("activate", "note", "test"):
         pass
     else:
         raise GameError(f"unknown event {k!r}")
@@ -316,6 +360,14 @@ class Action:
         walk: for shoot, ``"before"`` or ``"after"``: the Ranged Attack action's declared
             Walk to ``point`` (p.25).
         attack, defence, special, direction: an allocation (allocate).
+        feat: the Ki feat's name (``ki_feat`` Simple, ``complex_ki_feat`` Complex, ``feat``
+            an Instant or Active feat, which is no action and costs no counter, p.46).
+        x: the chosen X of a feat with a variable cost.
+        boost: Ki boosts bought for this action (p.10, p.47): +1 Move per step for
+            walk/run/charge (and a shoot's or feat's walk), +1 Ranged for shoot, +1 Melee
+            for allocate, +1 Ki for a feat's test. Each step costs the card's boost value.
+        objective: the scenario objective of a ``scenario`` (Simple) or
+            ``complex_scenario`` action; ``special`` then names the interaction.
     """
 
     kind: str
@@ -329,11 +381,16 @@ class Action:
     defence: int | None = None
     special: str | None = None
     direction: float | None = None
-    walk: str | None = None  # shoot: "before" or "after" (a declared Walk to ``point``)
+    walk: str | None = None  # shoot / ki feats: "before" or "after" (a declared Walk to ``point``)
+    feat: str | None = None
+    x: int | None = None
+    boost: int | None = None
+    objective: str | None = None
 
-    #: Simple actions remove one counter, complex two (p.24); allocations none.
-    COMPLEX = ("charge", "focus")
-    FREE = ("allocate", "pass")
+    #: Simple actions remove one counter, complex two (p.24); allocations, passes and
+    #: Instant/Active feats none.
+    COMPLEX = ("charge", "focus", "complex_ki_feat", "complex_scenario")
+    FREE = ("allocate", "pass", "feat")
 
     def to_json(self) -> dict:
         """As plain JSON values (inches, degrees)."""
@@ -354,8 +411,14 @@ class Action:
         s = self.kind
         if self.point is not None:
             s += f" to ({self.point[0]:.2f}, {self.point[1]:.2f})"
+        if self.feat is not None:
+            s += f" {self.feat}"
+        if self.objective is not None:
+            s += f" {self.special or ''} at {self.objective}".replace("  ", " ")
         if self.target is not None:
             s += f" {self.target}"
+        if self.boost:
+            s += f" (+{self.boost} boost)"
         return s
 
     @property
@@ -400,15 +463,15 @@ class Game:
         self.events.append(ev)
         return ev
 
-    def charge(self, model_id: str, target_id: str) -> movement.MoveResult:
+    def charge(self, model_id: str, target_id: str, boost: int = 0) -> movement.MoveResult:
         """The Charge of ``model_id`` at ``target_id`` in the current state (memoised
-        until the state changes)."""
-        key = (len(self.events), "charge", model_id, target_id)
+        until the state changes); ``boost``: Move boosts bought for it."""
+        key = (len(self.events), "charge", model_id, target_id, boost)
         got = self._memo.get(key)
         if got is None:
             if len(self._memo) > 256:
-                self._memo.clear()
-            got = self._memo[key] = movement.plan_charge(self._table_now(), model_id, target_id)
+                self._memo = {k: v for k, v in self._memo.items() if k[0] == "feats"}
+            got = self._memo[key] = movement.plan_charge(self._boosted_table(model_id, boost), model_id, target_id)
         return got
 
     def _table_now(self):
@@ -444,8 +507,14 @@ class Game:
             self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
         elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
             self._emit(Event("game_length", {"roll": None, "last": True}))
-        self._emit(Event("ki", {"gains": {m.id: m.ki_stat for m in st.alive()}}))
+        # Ki generation (p.20 step 2): none with Spirit Block, which then loses a marker
+        self._emit(Event("ki", {"gains": {m.id: (m.ki_stat if conditions.generates_ki(conditions.from_model(m)) else 0)
+                                          for m in st.alive()}}))
+        for m in st.alive():
+            if "spirit_block" in m.conditions:
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
         self._emit(Event("counters", {"n": 2}))
+        self._starting_phase_effects()
         res = tactical_test(self.dice)
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
@@ -454,6 +523,21 @@ class Game:
         self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
         self._emit(Event("phase", {"phase": "main"}))
         self._next_active(st.first, first=True)
+
+    def _starting_phase_effects(self) -> None:
+        """Step 5 of the Starting phase (p.20, p.43-45): Diseased removes a marker and an
+        activation counter; a model with Death Sentence pays 3 Ki to remove a marker when
+        it can (the engine always pays: keeping the marker only helps the enemy)."""
+        for m in self.state.alive():
+            eff = conditions.start_phase_effects(conditions.from_model(m), ki=m.ki)
+            if eff.counters_lost:
+                self._emit(Event("note", {"text": f"{m.id} is Diseased: one marker and one activation counter removed"}))
+                self._emit(Event("counter", {"model": m.id, "n": eff.counters_lost}))
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "diseased", 1))
+            if eff.death_sentence_option:
+                self._emit(Event("ki_change", {"model": m.id, "delta": -conditions.DEATH_SENTENCE_REMOVAL_COST}))
+                self._emit(Event("note", {"text": f"{m.id} pays 3 Ki to remove a Death Sentence marker"}))
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "death_sentence", 1))
 
     def _next_active(self, preferred: int, first: bool = False) -> None:
         """Make ``preferred`` active if it can act, else the other player; if neither
@@ -470,6 +554,18 @@ class Game:
     def _end_phase(self) -> None:
         st = self.state
         self._emit(Event("phase", {"phase": "end"}))
+        # step 1, negative effects first: a Frightened model re-takes its Fear test (p.44)
+        from sim.rules.dice import fear_test
+
+        for m in st.alive():
+            for name, tn in conditions.end_phase_tests(conditions.from_model(m)):
+                res = fear_test(m.ki_stat, tn, self.dice, fearless=self._trait(m.id, "fearless")[0],
+                                bravery=self._trait(m.id, "bravery")[0])
+                self._emit(Event("test", {"model": m.id, "test": "fear", "tn": tn, "passed": res.passed,
+                                          "text": f"{m.id} re-takes its Fear test (TN {tn}) and "
+                                                  f"{'passes: no longer Frightened' if res.passed else 'fails'}"}))
+                if res.passed:
+                    self._emit(Event("condition", {"model": m.id, "name": "frightened", "on": False}))
         # damaging conditions (p.43-45): Bleed, Poisoned, On Fire -- remove the highest
         # marker and take that many wounds; repeat while three or more remain
         for m in st.alive():
@@ -496,6 +592,8 @@ class Game:
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
                 else:
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
+        if st.auras or any(u["turn"] for u in st.feat_usage.values()):
+            self._emit(Event("end_phase_reset", {}))
         alive1, alive2 = st.alive(1), st.alive(2)
         if not alive1 or not alive2 or st.last_turn:
             self._finish()
@@ -550,11 +648,26 @@ class Game:
         out: list[Action] = []
         table = self._table_now()
         for m in st.alive(p):
-            if m.exhausted:
+            if m.exhausted or st.impetuous_blocks(m):
                 continue
             if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44)
                 out.append(Action("stand_up", m.id))
                 continue
+            if "berserk" in m.conditions:
+                kind, target, pt = self.berserk_forced(m.id)
+                if kind is not None:
+                    a = Action(kind, m.id, target=target if kind != "run" else None, point=pt)
+                    if self.is_legal(a)[0]:
+                        out.append(a)
+                        continue
+            if "held" in m.conditions:
+                for e in st.alive(3 - p):
+                    a = Action("disengage", m.id, target=e.id)
+                    if self.is_legal(a)[0]:
+                        out.append(a)
+                out.extend(self._feat_actions(m))
+                continue
+            out.extend(self._feat_actions(m))
             out.append(Action("wait", m.id))
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
@@ -589,6 +702,41 @@ class Game:
                         out.append(Action("disengage", m.id, target=e.id))
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
+        if not out:  # a model must activate but can declare nothing legal (e.g. Held and
+            # Aggressive): its declared Wait is refused and costs one counter (p.24)
+            ready = [m for m in st.alive(p) if not m.exhausted and not st.impetuous_blocks(m)]
+            if ready:
+                out.append(Action("wait", ready[0].id))
+        return out
+
+    def _feat_actions(self, m: ModelState) -> list[Action]:
+        """The automated Ki feats ``m`` may use now (:data:`AUTOMATED_FEATS`), with their
+        targets in range: Target feats at enemies (Spirit Bolt, Mind Clash), Inner Calm
+        only when Stunned, Warding Presence with a friend in its Aura, Shockwave with
+        X = 1 when an enemy stands in its Pulse."""
+        out: list[Action] = []
+        feats = {k: f for k, f in self.feats(m.id).items() if k in self.AUTOMATED_FEATS}
+        if not feats:
+            return out
+        scene = self._table_now().scene()
+        for f in feats.values():
+            kind = f.action_kind or "feat"
+            if kind == "complex_ki_feat" and m.counters < 2:
+                continue
+            if f.area == "target":
+                cands = [Action(kind, m.id, feat=f.name, target=e.id) for e in self.state.alive(3 - m.player)
+                         if scene.distance(m.id, e.id) <= f.range + 1e-6]
+            elif f.name == "Inner Calm":
+                cands = [Action(kind, m.id, feat=f.name)] if "stunned" in m.conditions else []
+            elif f.area == "aura":
+                friends = [x for x in self.state.alive(m.player) if x.id != m.id and scene.distance(m.id, x.id) <= f.range]
+                cands = [Action(kind, m.id, feat=f.name)] if friends else []
+            elif f.area == "pulse":
+                foes = [e for e in self.state.alive(3 - m.player) if scene.distance(m.id, e.id) <= f.range + 1e-6]
+                cands = [Action(kind, m.id, feat=f.name, x=1 if f.variable else None)] if foes else []
+            else:
+                cands = [Action(kind, m.id, feat=f.name)]
+            out.extend(a for a in cands if self.is_legal(a)[0])
         return out
 
     def _allocation_actions(self) -> list[Action]:
@@ -648,6 +796,13 @@ class Game:
             return Action("stand_up", m.id)
         table = self._table_now()
         move = table.model(m.id).move or 0
+        if "berserk" in m.conditions or "held" in m.conditions or st.impetuous_blocks(m):
+            forced = [a for a in self.legal_actions() if a.model == m.id] or self.legal_actions()
+            return rng.choice(forced) if forced else Action("pass")
+        if rng.random() < 0.15:
+            feats = self._feat_actions(m)
+            if feats:
+                return rng.choice(feats)
         for _ in range(tries):
             kind = rng.choice(["walk", "walk", "run", "charge", "melee", "shoot", "focus", "wait"])
             if kind in ("melee", "shoot"):
@@ -685,20 +840,48 @@ class Game:
             ex = st.exchange
             ok = ex is not None and m.id in (ex["attacker"], ex["defender"]) and m.id not in ex["allocations"]
             return ok, "" if ok else "no melee exchange is waiting for this model"
+        if action.kind == "feat":  # Instant/Active feats: no action, no counter (p.46)
+            if m.player != self.to_move():
+                return False, f"{m.id}'s player is not the one to decide now"
+            return self._feat_legal(m, action)
+        if st.exchange is not None:
+            return False, "a melee exchange is waiting for allocations"
         if m.player != st.active:
             return False, f"{m.id} is not the active player's model"
         if m.exhausted:
             return False, f"{m.id} is Exhausted (no activation counters)"
         if action.counters > m.counters:
             return False, f"{action.kind} is a complex action and {m.id} has only one counter"
+        if st.impetuous_blocks(m):
+            return False, "Impetuous: a model of the warband has an Impetuous marker, so only such models activate (p.44)"
         prone = "prone" in m.conditions
+        forced = self.berserk_forced(m.id) if "berserk" in m.conditions else (None, None, None)
         why = conditions.forbidden_reason(action.kind, conditions.from_model(m), counters=m.counters,
-                                          weapon_has_reload=self._reload_weapon(m.id, action))
+                                          weapon_has_reload=self._reload_weapon(m.id, action),
+                                          contacts_fear_enemy=action.kind in ("melee", "charge") and self._fear_enemy(action.target),
+                                          berserk_forced=forced[0])
         if why:
             return False, why
+        if forced[0] in ("melee", "charge") and action.target != forced[1]:
+            return False, f"Berserk: it must attack the closest enemy, {forced[1]} (p.43)"
+        if action.kind in ("melee", "charge", "shoot"):
+            req = self._disguise(m, action.target)
+            if req and req[0] == "forbidden":
+                return False, f"{action.target} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+        if action.boost:
+            from sim.rules.ki import KiError
+
+            try:
+                self._boost(m, action)
+            except KiError as exc:
+                return False, str(exc)
+        if action.kind in ("ki_feat", "complex_ki_feat"):
+            return self._feat_legal(m, action)
         if action.kind == "stand_up" and not prone:
             return False, f"{m.id} is not Prone"
         table = self._table_now()
+        if action.kind in ("walk", "run") and action.boost:
+            table = self._boosted_table(m.id, action.boost)
         if action.kind == "walk":
             res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
             return _verdict(res)
@@ -707,7 +890,7 @@ class Game:
             return _verdict(res)
         if action.kind == "charge":
             try:
-                res = self.charge(m.id, action.target)
+                res = self.charge(m.id, action.target, boost=action.boost or 0)
             except movement.MoveError as exc:
                 return False, str(exc)
             return _verdict(res)
@@ -767,6 +950,16 @@ class Game:
         if action.kind == "allocate":
             self._allocate(action)
             return self.events[start:]
+        if action.kind == "feat":  # an Instant or Active feat: no activation, no counter
+            ok, why = self.is_legal(action)
+            if not ok:
+                self._marks.pop()
+                self._actions.pop()
+                raise GameError(f"{action.feat!r} cannot be used now: {why}")
+            self._emit(Event("note", {"text": f"player {st.models[action.model].player}: {action.model} uses {action.feat}"}))
+            self._use_feat(st.models[action.model], action)
+            self._after_action()
+            return self.events[start:]
         if st.exchange is not None:
             self._marks.pop()
             self._actions.pop()
@@ -785,21 +978,51 @@ class Game:
                 raise GameError(f"{action.model!r} cannot be activated by player {p} now")
             self._emit(Event("activate", {"player": p, "model": m.id, "action": str(action)}))
             ok, why = self.is_legal(action)
+            spent = 1
             if not ok:
                 self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
                 self._emit(Event("counter", {"model": m.id, "n": 1}))
             else:
-                self._resolve(action)
+                spent = action.counters
+                if self._before_resolve(m, action):
+                    self._resolve(action)
                 if st.models[m.id].alive:
                     self._emit(Event("counter", {"model": m.id, "n": action.counters}))
+            if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:
+                self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]), spent))
+            self._after_action()
         if not self.is_over() and st.exchange is None:
             self._next_active(3 - p)
         return self.events[start:]
+
+    def _before_resolve(self, m: ModelState, action: Action) -> bool:
+        """What happens between declaring and resolving an action: Disguised markers lost
+        or seen through, the Immobilised Size test, Ki boosts paid. False: the action ends
+        as completed without effect (a failed test, p.44)."""
+        if "disguised" in m.conditions and conditions.disguise_lost_by(action.kind):
+            self._emit(Event("condition", {"model": m.id, "name": "disguised", "on": False}))
+        if action.kind in ("melee", "charge", "shoot"):
+            req = self._disguise(m, action.target)
+            if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
+                return False
+        if not self._immobilised_test(m, action):
+            return False
+        if action.boost and action.kind not in ("ki_feat", "complex_ki_feat"):  # a feat pays its own
+            stat, b = self._boost(m, action)
+            self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
+        return True
+
+    def _after_action(self) -> None:
+        """Checks after every action: Held ends out of BtB with the holder (p.44)."""
+        if any("held" in x.conditions for x in self.state.alive()):
+            self._release_held()
 
     def _resolve(self, action: Action) -> None:
         st = self.state
         m = st.models[action.model]
         table = self._table_now()
+        if action.kind in ("walk", "run") and action.boost:
+            table = self._boosted_table(m.id, action.boost)
         if action.kind == "walk":
             res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
             self._move(m.id, res)
@@ -807,8 +1030,18 @@ class Game:
             res = movement.check_run(table, m.id, action.point)
             self._move(m.id, res)
             self._emit(Event("condition", {"model": m.id, "name": "ran", "on": True}))
+        elif action.kind in ("ki_feat", "complex_ki_feat"):
+            if action.walk == "before":
+                self._move(m.id, movement.check_walk(table, m.id, [action.point]))
+            self._use_feat(self.state.models[m.id], action)
+            if action.walk == "after" and self.state.models[m.id].alive:
+                res = movement.check_walk(self._table_now(), m.id, [action.point])
+                if res.legal:
+                    self._move(m.id, res)
+                else:
+                    self._emit(Event("note", {"text": "the declared Walk after the feat is no longer legal: no move"}))
         elif action.kind == "charge":
-            res = self.charge(m.id, action.target)
+            res = self.charge(m.id, action.target, boost=action.boost or 0)
             self._move(m.id, res)
             if res.reached and self._fear_on_contact(m.id, action.target):
                 self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": True}))
@@ -825,7 +1058,7 @@ class Game:
             walked = action.walk is not None
             if action.walk == "before":
                 self._move(m.id, movement.check_walk(table, m.id, [action.point]))
-            self._shoot(m.id, action.target, action.weapon, moved=walked)
+            self._shoot(m.id, action.target, action.weapon, moved=walked, boost=action.boost or 0)
             if action.walk == "after" and self.state.models[m.id].alive:
                 res = movement.check_walk(self._table_now(), m.id, [action.point])
                 if res.legal:
@@ -856,6 +1089,336 @@ class Game:
                     for v in fire_after:
                         removed.remove(v)
                     self._emit(Event("marker_damage", {"model": m.id, "marker": "fire", "removed": removed, "wounds": 0}))
+
+    # ------------------------------------------------------------ cards, conditions, Ki
+    def _profile(self, mid: str):
+        """The model's profile card, or None (a model without a profile)."""
+        from models.profiles import get_profile
+
+        tm = self.table.model(mid)
+        if not tm.profile:
+            return None
+        try:
+            return get_profile(tm.profile)
+        except KeyError:
+            return None
+
+    def feats(self, mid: str) -> dict:
+        """The Ki feats ``mid`` can use, by name (:func:`sim.rules.ki.model_feats`: its card's
+        and those its table entry adds)."""
+        from sim.rules import ki
+
+        key = ("feats", mid)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = ki.model_feats(self._profile(mid), self.table.model(mid).feats)
+        return got
+
+    def _set_conditions(self, mid: str, new: dict) -> None:
+        """Emit the condition events that turn the model's conditions into ``new`` (a
+        mapping as :mod:`sim.rules.conditions` returns it). Markers that wound (Bleed,
+        Poisoned, On Fire) and keys that are no conditions (``ran``) are left alone."""
+        m = self.state.models[mid]
+        old = conditions.normalise(m.conditions)
+        for name in sorted(set(old) | set(new)):
+            if name in conditions.DAMAGING:
+                continue
+            if name not in new:
+                key = next((k for k in m.conditions if conditions.canonical(k) == name), name)
+                self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
+            elif old.get(name) != new[name]:
+                self._emit(Event("condition", {"model": mid, "name": name, "on": True, "value": new[name]}))
+
+    def _immunities(self, mid: str) -> tuple[str, ...]:
+        """Trait keywords and Immune [..] names that keep conditions off ``mid`` (p.43-45)."""
+        prof = self._profile(mid)
+        if prof is None:
+            return tuple(self.table.model(mid).traits)
+        out = [t.keyword for t in prof.traits]
+        out += [t.qualifier for t in prof.traits if t.keyword == "immune" and t.qualifier]
+        return tuple(out)
+
+    def _gain(self, mid: str, name: str, n: int = 1, value=None) -> None:
+        """``mid`` gains ``n`` markers of condition ``name`` (immunities respected)."""
+        m = self.state.models[mid]
+        new = conditions.gain_condition(conditions.from_model(m), name, n, value=value, immune=self._immunities(mid))
+        self._set_conditions(mid, new)
+
+    def _wound(self, mid: str, n: int) -> None:
+        """``n`` wounds on ``mid``; it is killed when no box is left (p.38)."""
+        if n <= 0:
+            return
+        self._emit(Event("wounds", {"model": mid, "n": n}))
+        m = self.state.models[mid]
+        if m.damage >= m.wounds:
+            self._emit(Event("killed", {"model": mid}))
+
+    BOOSTED = {"walk": "move", "run": "move", "charge": "move", "shoot": "ranged", "allocate": "melee",
+               "ki_feat": "ki", "complex_ki_feat": "ki", "feat": "ki"}
+
+    def _boost(self, m: ModelState, action: Action):
+        """The Ki boost of ``action`` (:func:`sim.rules.ki.boost_stat`): ``(stat, Boost)``, or
+        None when it buys none. Raises :class:`~sim.rules.ki.KiError` when it may not."""
+        from sim.rules import ki
+
+        if not action.boost:
+            return None
+        stat = self.BOOSTED.get(action.kind)
+        if stat is None:
+            raise ki.KiError(f"{action.kind} takes no Ki boost")
+        prof = self._profile(m.id)
+        base = {"move": getattr(prof, "move", None), "ranged": getattr(prof, "ranged", None),
+                "melee": getattr(prof, "melee", None), "ki": m.ki_stat}[stat]
+        cost = prof.boost(stat) if prof is not None else None
+        b = ki.boost_stat(base, action.boost, boost=cost, ki_available=m.ki, phase=self.state.phase,
+                          surprised="surprised" in m.conditions, conditions=conditions.from_model(m))
+        return stat, b
+
+    def _boosted_table(self, mid: str, steps: int):
+        """The current table with ``mid``'s Move raised by ``steps`` (a Move boost)."""
+        from dataclasses import replace
+
+        from sim.table import Table
+
+        table = self._table_now()
+        if not steps:
+            return table
+        models = tuple(replace(x, move=(x.move or 0) + steps) if x.id == mid else x for x in table.models)
+        return Table(table.name, table.width, table.depth, table.terrain, models, table.source)
+
+    def _closest_enemy(self, m: ModelState):
+        table = self._table_now()
+        tm = table.model(m.id)
+        foes = self.state.alive(3 - m.player)
+        if not foes:
+            return None
+        return min(foes, key=lambda e: (math.dist(tm.position, table.model(e.id).position) - tm.radius
+                                        - table.model(e.id).radius, e.id))
+
+    def berserk_forced(self, mid: str) -> tuple[str | None, str | None, tuple | None]:
+        """The action a Berserk model must declare (p.43, :func:`~sim.rules.conditions.berserk_action`):
+        ``(kind, closest enemy, run point)``; ``(None, None, None)`` when any action will do."""
+        m = self.state.models[mid]
+        e = self._closest_enemy(m)
+        if e is None:
+            return None, None, None
+        key = (len(self.events), "berserk", mid)
+        if key in self._memo:
+            return self._memo[key]
+        try:
+            melee_ok = self._melee_move(mid, e.id).legal
+        except movement.MoveError:
+            melee_ok = False
+        charge_ok = False
+        if m.counters >= 2 and not melee_ok:
+            try:
+                res = self.charge(mid, e.id)
+                charge_ok = res.legal and res.reached
+            except movement.MoveError:
+                pass
+        run_pt = None
+        if not melee_ok and not charge_ok:
+            table = self._table_now()
+            tm, te = table.model(mid), table.model(e.id)
+            dx, dy = te.position[0] - tm.position[0], te.position[1] - tm.position[1]
+            d = math.hypot(dx, dy) or 1.0
+            full = 1.5 * (tm.move or 0)
+            for frac in (1.0, 0.8, 0.6, 0.4, 0.2):
+                step = min(full * frac, max(0.0, d - tm.radius - te.radius - 1.05))
+                if step <= 0.05:
+                    break
+                pt = (tm.position[0] + dx / d * step, tm.position[1] + dy / d * step)
+                if movement.check_run(table, mid, pt).legal:
+                    run_pt = pt
+                    break
+        kind = conditions.berserk_action(melee_reachable=melee_ok, counters=m.counters, charge_reachable=charge_ok,
+                                         can_run=run_pt is not None)
+        out = (kind, e.id if kind else None, run_pt if kind == "run" else None)
+        self._memo[key] = out
+        return out
+
+    def _fear_enemy(self, target: str | None) -> bool:
+        return bool(target) and self._trait(target, "fear")[0]
+
+    def _disguise(self, m: ModelState, target: str | None):
+        """Disguised (p.44): ``("forbidden", X)``, ``("ki_test", X)`` or None for ``m``
+        targeting ``target``."""
+        if not target or target not in self.state.models:
+            return None
+        t = self.state.models[target]
+        if t.player == m.player:
+            return None
+        return conditions.disguise_requirement(conditions.from_model(t), m.ki_stat)
+
+    def _feat_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        """May ``m`` use the feat of ``action`` now (:func:`sim.rules.ki.can_use`)?"""
+        from sim.rules import ki
+
+        f = self.feats(m.id).get(action.feat or "")
+        if f is None:
+            known = ", ".join(self.feats(m.id)) or "none"
+            return False, f"{m.id} has no Ki feat {action.feat!r} (has: {known})"
+        want = f.action_kind or "feat"
+        if action.kind != want:
+            return False, f"{f.name} is a {f.timing.title()} feat: declare it as {want!r}"
+        if action.walk is not None and action.kind == "feat":
+            return False, "only Simple and Complex Ki feat actions include a walk (p.25)"
+        st = self.state
+        table = self._table_now()
+        scene = table.scene()
+        in_btb = any(scene.distance(m.id, e.id) <= movement.CONTACT + 1e-9 for e in st.alive(3 - m.player))
+        dist = None
+        if f.area == "target":
+            t = st.models.get(action.target or "")
+            if t is None or not t.alive:
+                return False, f"{f.name} needs a target model on the table"
+            dist = scene.distance(m.id, t.id) if t.id != m.id else 0.0
+            if self._disguise(m, t.id) and self._disguise(m, t.id)[0] == "forbidden":
+                return False, f"{t.id} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+        usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
+        spent = 0
+        try:
+            b = self._boost(m, action)
+            spent = b[1].cost if b else 0
+        except ki.KiError as exc:
+            return False, str(exc)
+        ok, reasons = ki.can_use(f, m, in_btb=in_btb, moved_this_activation=action.walk is not None,
+                                 used_this_turn=f.name in usage["turn"], used_this_game=f.name in usage["game"],
+                                 ki_available=m.ki - spent, phase=st.phase,
+                                 is_active_model=m.player == st.active and st.exchange is None,
+                                 controller_is_active=m.player == st.active,
+                                 target_distance=dist, surprised="surprised" in m.conditions, x=action.x,
+                                 strict_range=False)
+        if not ok:
+            return False, "; ".join(reasons)
+        if action.walk is not None:
+            if action.walk not in ("before", "after"):
+                return False, f"walk must be 'before' or 'after', not {action.walk!r}"
+            res = movement.check_walk(table, m.id, [action.point])
+            if not res.legal:
+                return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
+        return True, ""
+
+    #: Feats whose effect the engine applies (the generic feats); other feats are paid,
+    #: tested and logged with their card text.
+    AUTOMATED_FEATS = ("Inner Calm", "Spirit Bolt", "Mind Clash", "Warding Presence", "Shockwave")
+
+    def _use_feat(self, m: ModelState, action: Action) -> None:
+        """Pay, test and apply a Ki feat (p.46-47)."""
+        from sim.rules import ki
+
+        f = self.feats(m.id)[action.feat]
+        st = self.state
+        b = self._boost(m, action)
+        if b:
+            self._emit(Event("boost", {"model": m.id, "stat": b[0], "steps": action.boost, "cost": b[1].cost}))
+        cost = ki.feat_cost(f, x=action.x)
+        self._emit(Event("feat_used", {"model": m.id, "feat": f.name, "cost": cost, "target": action.target,
+                                       "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
+        scene = self._table_now().scene()
+        if f.area == "target":
+            d = scene.distance(m.id, action.target) if action.target != m.id else 0.0
+            if not ki.in_target_range(f, d):
+                self._emit(Event("note", {"text": f"{action.target} is {d:.2f}\" away, beyond {f.range:g}\": "
+                                                  f"{f.name} fails and its Ki is lost (p.47)"}))
+                return
+            req = self._disguise(m, action.target)
+            if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
+                return
+        if f.area == "aura":
+            self._emit(Event("aura", {"feat": f.name, "source": m.id, "player": m.player}))
+            return
+        target_ki = st.models[action.target].ki_stat if f.opposed and action.target in st.models else None
+        user_ki = m.ki_stat + (action.boost or 0)
+        res = ki.feat_test(f, self.dice, user_ki=user_ki, target_ki=target_ki,
+                           user_is_active=m.player == st.active)
+        if res.result is not None:
+            self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.success,
+                                      "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test "
+                                              f"{'succeeds' if res.success else 'fails'}"}))
+        if not res.success:
+            return
+        if f.name == "Spirit Bolt":
+            self._wound(action.target, 1)
+        elif f.name == "Mind Clash":
+            self._gain(action.target, "stunned")
+        elif f.name == "Inner Calm":
+            self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "stunned", 1))
+        elif f.name == "Shockwave":
+            others = [x.id for x in st.alive() if x.id != m.id]
+            for mid in ki.targets_in_area(scene, m.id, f, others):
+                if mid != m.id:
+                    self._gain(mid, "stunned", int(action.x or 1))
+        else:
+            self._emit(Event("note", {"text": f"{f.name}: apply the card's effect by hand (not automated): "
+                                              f"{f.effect or 'see the card'}"}))
+
+    def _aura_modifiers(self, mid: str) -> tuple[tuple[str, int], ...]:
+        """Melee pool modifiers from Auras in play (Warding Presence: +1 to friends inside)."""
+        out = []
+        st = self.state
+        if not st.auras:
+            return ()
+        scene = self._table_now().scene()
+        me = st.models[mid]
+        for a in st.auras:
+            src = st.models.get(a["source"])
+            if a["feat"] != "Warding Presence" or src is None or not src.alive or a["player"] != me.player:
+                continue
+            f = self.feats(src.id).get(a["feat"])
+            if f is not None and (mid == src.id or scene.distance(src.id, mid) <= f.range + 1e-6):
+                out.append((f"{a['feat']} ({src.id})", +1))
+        return tuple(out)
+
+    def _disguise_test(self, m: ModelState, target: str, x: int) -> bool:
+        """The Ki (X) challenge test to act against a Disguised model (p.44). A pass removes
+        the target's Disguised marker; a failure ends the activation (counters spent)."""
+        from sim.rules.dice import challenge_test
+
+        res = challenge_test(m.ki_stat, x, 0, self.dice)
+        self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.success,
+                                  "text": f"{m.id} takes a Ki ({x}) test to see through {target}'s disguise and "
+                                          f"{'passes' if res.success else 'fails: its activation ends'}"}))
+        if res.success:
+            self._emit(Event("condition", {"model": target, "name": "disguised", "on": False}))
+        return res.success
+
+    def _immobilised_test(self, m: ModelState, action: Action) -> bool:
+        """An Immobilised model's Size (6) test before a moving action (p.44). True: go on
+        (all Immobilised markers removed); False: the action ends as completed."""
+        from sim.geometry.attributes import Size
+        from sim.rules.dice import size_test
+
+        moves = action.walk is not None or action.kind in ("walk", "disengage") or action.facing is not None
+        if not conditions.immobilised_test_needed(conditions.from_model(m), action.kind, moves=moves):
+            return True
+        size = self.table.model(m.id).size
+        res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self.dice,
+                        strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0])
+        self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
+                                  "passed": res.success,
+                                  "text": f"{m.id} is Immobilised: Size (6) test "
+                                          f"{'passed, the markers are removed' if res.success else 'failed: the action ends'}"}))
+        if res.success:
+            self._emit(Event("condition", {"model": m.id, "name": "immobilised", "on": False}))
+        return res.success
+
+    def _release_held(self) -> None:
+        """Held ends when the model is no longer in BtB with its holder, or the holder is
+        gone (p.44)."""
+        table = self._table_now()
+        for m in self.state.alive():
+            holder = m.conditions.get("held")
+            if holder is None:
+                continue
+            h = self.state.models.get(holder) if isinstance(holder, str) else None
+            free = h is None or not h.alive
+            if not free:
+                a, b = table.model(m.id), table.model(h.id)
+                free = math.dist(a.position, b.position) - a.radius - b.radius > movement.CONTACT + 1e-9
+            if free:
+                self._emit(Event("condition", {"model": m.id, "name": "held", "on": False}))
+                self._emit(Event("note", {"text": f"{m.id} is no longer Held"}))
 
     # ------------------------------------------------------------ melee
     def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
@@ -907,26 +1470,31 @@ class Game:
                 self._emit(Event("note", {"text": f"{who} is too afraid: its activation ends"}))
                 go_on = False
             else:
-                self._emit(Event("condition", {"model": who, "name": "frightened", "on": True}))
+                self._gain(who, "frightened", value=chk.target_number)
         return go_on
 
-    def _combatant(self, mid: str, active: bool, charge: bool):
+    def _combatant(self, mid: str, active: bool, charge: bool, boost: int | None = None):
         from models.profiles import get_profile
         from sim.rules.melee import Combatant, MeleeWeapon, combatant_from_profile
 
+        from sim.rules.melee import MELEE_CONDITIONS
+
         s = self.state.models[mid]
         tm = self.table.model(mid)
-        conds = frozenset(c for c in s.conditions if c in ("prone", "stunned", "blind", "frightened", "immobilised", "ran"))
+        conds = frozenset(n for n in conditions.from_model(s) if n in MELEE_CONDITIONS)
+        conds |= frozenset(c for c in ("ran", "surprised", "stood_up") if c in s.conditions)
         if s.exhausted and not active:
             conds |= {"exhausted"}
         left = s.wounds - s.damage
         ex = self.state.exchange
         disengaging = bool(ex and ex.get("disengage") == mid)
+        boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
+        extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
         if tm.profile:
             return combatant_from_profile(get_profile(tm.profile), id=mid, active=active, charge=charge,
-                                          conditions=conds, wounds_left=left, disengaging=disengaging)
+                                          conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
-                         charge=charge, wounds_left=left)
+                         charge=charge, wounds_left=left, **extra)
 
     def exchange_pools(self) -> dict[str, int]:
         """The melee pools of the two models of the waiting exchange (step 4)."""
@@ -952,17 +1520,34 @@ class Game:
             self._marks.pop()
             self._actions.pop()
             raise GameError(f"{action.model} has already allocated its dice")
-        pools = self.exchange_pools()
-        comb = self._combatant(action.model, action.model == ex["attacker"], ex["charge"] and action.model == ex["attacker"])
+        from sim.rules.ki import KiError
+        from sim.rules.melee import melee_pools
+
+        m = self.state.models[action.model]
+        try:
+            b = self._boost(m, action)
+        except KiError as exc:
+            self._marks.pop()
+            self._actions.pop()
+            raise GameError(str(exc)) from None
+        is_att = action.model == ex["attacker"]
+        comb = self._combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
+        other_id = ex["defender"] if is_att else ex["attacker"]
+        other = self._combatant(other_id, not is_att, ex["charge"] and not is_att)
+        pa, pb, _ = melee_pools(comb, other) if is_att else melee_pools(other, comb)
+        pool = pa if is_att else pb
         alloc = Allocation(action.attack or 0, action.defence or 0, action.special, action.direction)
         try:
-            validate_allocation(comb, pools[action.model], alloc)
+            validate_allocation(comb, pool, alloc)
         except MeleeError as exc:
             self._marks.pop()
             self._actions.pop()
             raise GameError(str(exc)) from None
+        if b:
+            self._emit(Event("boost", {"model": m.id, "stat": "melee", "steps": action.boost, "cost": b[1].cost}))
         self._emit(Event("allocated", {"model": action.model, "attack": alloc.attack, "defence": alloc.defence,
-                                       "special": alloc.special, "direction": alloc.direction}))
+                                       "special": alloc.special, "direction": alloc.direction,
+                                       "boost": action.boost or 0}))
         if len(self.state.exchange["allocations"]) == 2:
             self._resolve_exchange()
 
@@ -986,10 +1571,15 @@ class Game:
             self._emit(Event("exchange", {
                 "attacker": att, "defender": dfn, "summary": summary,
                 "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),
-                "conditions": {k: sorted(v) for k, v in res.conditions.items() if v},
+                "gained": {k: sorted(v) for k, v in res.conditions.items() if v},
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
                 "markers": _markers_json(res.markers)}))
+            for mid, names in sorted(res.conditions.items()):
+                if not self.state.models[mid].alive:
+                    continue
+                for name in sorted(names):
+                    self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
         if not self.is_over():
@@ -1059,8 +1649,9 @@ class Game:
         ok, reasons = can_shoot(table.scene(), mid, target, w)
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
-    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False) -> None:
+    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0) -> None:
         from models.profiles import get_profile
+        from sim.rules.dice import modified_stat
         from sim.rules.ranged import RangedAttackError, TargetInfo, resolve_ranged_attack
 
         w = self._weapon(mid, weapon)
@@ -1068,24 +1659,30 @@ class Game:
         prof = get_profile(tm.profile)
         infos = {}
         for m in self.table.models:
-            if m.profile:
+            ms = self.state.models[m.id]
+            if m.profile and ms.alive:
                 try:
-                    infos[m.id] = TargetInfo.from_traits(get_profile(m.profile).traits)
+                    infos[m.id] = TargetInfo.from_traits(
+                        get_profile(m.profile).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
+                        death_sentence="death_sentence" in ms.conditions)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
         s = self.state.models[mid]
+        # the shooter's own conditions (Stunned, Frightened: -1 Ranged) and Ki boosts
+        mods = sum(v for _, v in conditions.pool_modifiers(conditions.from_model(s), "ranged")) + boost
+        pool = modified_stat(prof.ranged or 0, mods)
         try:
             res = resolve_ranged_attack(self._table_now().scene(), mid, target, w, self.dice,
-                                        ranged_pool=prof.ranged or 0, moved=moved or "ran" in s.conditions,
+                                        ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, infos=infos)
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
             return
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
-        if getattr(res, "reloading_gained", 0):
-            data["conditions"] = {mid: ["reloading"]}
         self._emit(Event("shot", data))
+        if getattr(res, "reloading_gained", 0) and self.state.models[mid].alive:
+            self._gain(mid, "reloading", int(res.reloading_gained))
 
     def _move(self, mid: str, res: movement.MoveResult) -> None:
         if len(res.path) > 1 or res.facing != self.state.models[mid].facing:

@@ -1,0 +1,378 @@
+"""Conditions and Ki in the turn sequence (p.20-21, p.43-47): Spirit Block, Diseased,
+Death Sentence, Frightened, Impetuous, Berserk, Immobilised, Held, Disguised; Ki feats
+(Simple, Complex, Instant, Active; Target, Aura, Pulse; Once per turn) and Ki boosts."""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.rules.bots import RandomBot, play
+from sim.rules.dice import PhysicalDice
+from sim.rules.game import Action, Event, Game, GameError
+from sim.table import parse_table
+
+# Akira (Ki 2/8, Melee 4, boosts: Melee 3) and Kenta face Masunagi (Ki 2/6) and Ishi (Ki 1/6).
+TABLE_YAML = """
+format: bushido-table/1
+name: duel
+table: {width: 24, depth: 24}
+terrain: []
+models:
+  - {id: akira, player: 1, profile: takashi-akira, position: [6, 6], facing: 0, feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave]}
+  - {id: kenta, player: 1, profile: takashi-kenta, position: [6, 18], facing: 0}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [11, 6], facing: 180}
+  - {id: ishi, player: 2, profile: ishi, position: [20, 18], facing: 180}
+"""
+
+
+def table(yaml: str = TABLE_YAML):
+    return parse_table(yaml, "<test>")
+
+
+def game(seed: int = 1, turns: int = 3, yaml: str = TABLE_YAML) -> Game:
+    return Game(table(yaml), seed=seed, length=("fixed", turns))
+
+
+def set_cond(g: Game, mid: str, name: str, value=1) -> None:
+    """Put a condition on a model through the event log (as an effect would)."""
+    g._emit(Event("condition", {"model": mid, "name": name, "on": True, "value": value}))
+
+
+def make_active(g: Game, player: int) -> None:
+    if g.state.active != player:
+        g._emit(Event("active", {"player": player}))
+
+
+def set_ki(g: Game, mid: str, ki: int) -> None:
+    m = g.state.models[mid]
+    g._emit(Event("ki_change", {"model": mid, "delta": ki - m.ki}))
+
+
+def end_turn(g: Game) -> None:
+    """Both players wait until the turn ends (pass tokens unused)."""
+    turn = g.state.turn
+    while not g.is_over() and g.state.turn == turn:
+        p = g.state.active
+        m = next(x for x in g.state.alive(p) if not x.exhausted and not g.state.impetuous_blocks(x))
+        g.push(Action("wait", m.id))
+
+
+# ------------------------------------------------------------------ Starting phase
+def test_spirit_block_stops_ki_generation_and_loses_one_marker():
+    g = game()
+    set_cond(g, "akira", "spirit_block", 2)
+    ki_before = g.state.models["akira"].ki
+    end_turn(g)
+    m = g.state.models["akira"]
+    assert m.ki == ki_before  # no Ki generated in turn 2
+    assert m.conditions.get("spirit_block") == 1
+    assert g.state.models["kenta"].ki == 4  # the others generate
+
+
+def test_diseased_costs_a_counter_and_a_marker():
+    g = game()
+    set_cond(g, "kenta", "diseased", 1)
+    end_turn(g)
+    m = g.state.models["kenta"]
+    assert m.counters == 1 and "diseased" not in m.conditions
+    assert any("Diseased" in line for line in g.log())
+
+
+def test_death_sentence_is_paid_off_with_three_ki():
+    g = game()
+    set_cond(g, "akira", "death_sentence", 1)
+    set_ki(g, "akira", 5)
+    end_turn(g)
+    m = g.state.models["akira"]
+    assert "death_sentence" not in m.conditions
+    assert m.ki == 5 + 2 - 3
+
+
+def test_death_sentence_stays_without_enough_ki():
+    g = game()
+    set_cond(g, "akira", "death_sentence", 1)
+    set_ki(g, "akira", 0)
+    end_turn(g)  # generates 2 Ki: not enough
+    assert "death_sentence" in g.state.models["akira"].conditions
+
+
+# ------------------------------------------------------------------ End phase
+class Scripted:
+    """Dice that give ``first`` and then seeded rolls."""
+
+    def __init__(self, first, seed: int = 0):
+        from sim.rules.dice import SeededDice
+
+        self.first = list(first)
+        self.rest = SeededDice(seed)
+
+    def roll(self, n: int) -> list[int]:
+        if self.first:
+            out, self.first = self.first[:n], self.first[n:]
+            return out
+        return self.rest.roll(n)
+
+
+@pytest.mark.parametrize("roll, passes", [(6, True), (2, False)])
+def test_frightened_retakes_the_fear_test_in_the_end_phase(roll, passes):
+    g = game()
+    set_cond(g, "akira", "frightened", 5)
+    turn = g.state.turn
+    while g.state.turn == turn and not g.is_over():
+        p = g.state.active
+        m = next(x for x in g.state.alive(p) if not x.exhausted)
+        if sum(x.counters for x in g.state.alive()) == 1:  # the last action of the turn
+            g.dice = Scripted([roll] * 4)  # Akira has Bravery: a failed test is re-rolled
+        g.push(Action("wait", m.id))
+    assert ("frightened" not in g.state.models["akira"].conditions) == passes
+    assert any("re-takes its Fear test (TN 5)" in line for line in g.log())
+
+
+def test_fear_on_contact_stores_the_fear_tn():
+    # Kazuha (Fear) charges: the target keeps the TN in its Frightened value
+    from sim.rules.game import Game as G
+
+    g = G(table(TABLE_YAML.replace("takashi-akira", "kazuha")), seed=3, length=("fixed", 2))
+    make_active(g, 1)
+    g._gain("masunagi", "frightened", value=4)
+    assert g.state.models["masunagi"].conditions["frightened"] == 4
+    g._gain("masunagi", "frightened", value=3)  # the highest TN is kept
+    assert g.state.models["masunagi"].conditions["frightened"] == 4
+
+
+# ------------------------------------------------------------------ Main phase conditions
+def test_impetuous_models_activate_first_and_lose_a_marker_per_action():
+    g = game()
+    make_active(g, 1)
+    set_cond(g, "kenta", "impetuous", 1)
+    ok, why = g.is_legal(Action("wait", "akira"))
+    assert not ok and "Impetuous" in why
+    assert {a.model for a in g.legal_actions() if a.model} == {"kenta"}
+    g.push(Action("wait", "kenta"))
+    assert "impetuous" not in g.state.models["kenta"].conditions
+    make_active(g, 1)
+    assert g.is_legal(Action("wait", "akira"))[0]
+
+
+def test_berserk_must_attack_the_closest_enemy():
+    g = game()
+    make_active(g, 1)
+    set_cond(g, "akira", "berserk", 1)
+    kind, target, _ = g.berserk_forced("akira")
+    assert target == "masunagi" and kind in ("melee", "charge")
+    ok, why = g.is_legal(Action("wait", "akira"))
+    assert not ok and "Berserk" in why
+    ok, why = g.is_legal(Action(kind, "akira", target="ishi"))
+    assert not ok
+    acts = [a for a in g.legal_actions() if a.model == "akira"]
+    assert acts and all(a.kind == kind and a.target == "masunagi" for a in acts)
+
+
+def test_gaining_berserk_gives_an_impetuous_marker():
+    g = game()
+    g._gain("akira", "berserk")
+    assert "impetuous" in g.state.models["akira"].conditions
+
+
+@pytest.mark.parametrize("roll, moves", [([6, 6], True), ([1, 2], False)])
+def test_immobilised_takes_a_size_test_before_moving(roll, moves):
+    g = game()
+    make_active(g, 1)
+    set_cond(g, "akira", "immobilised", 1)
+    g.dice = PhysicalDice(roll)  # Small: 2 dice, TN 6
+    start = g.state.models["akira"].position
+    g.push(Action("walk", "akira", point=(6.0, 8.0)))
+    m = g.state.models["akira"]
+    assert (m.position != start) == moves
+    assert m.counters == 1  # the action was completed either way
+    assert ("immobilised" in m.conditions) == (not moves)
+
+
+def test_held_model_may_only_disengage_and_is_released_out_of_contact():
+    g = game()
+    make_active(g, 1)
+    set_cond(g, "akira", "held", "masunagi")
+    ok, why = g.is_legal(Action("walk", "akira", point=(6, 8)))
+    assert not ok and "Held" in why
+    # the holder walks away: akira is released
+    make_active(g, 2)
+    g.push(Action("walk", "masunagi", point=(14, 6)))
+    assert "held" not in g.state.models["akira"].conditions
+
+
+def test_disguised_target_refused_to_low_ki_and_tested_by_others():
+    g = game()
+    make_active(g, 2)
+    set_cond(g, "akira", "disguised", 4)
+    # Ishi (Ki 1) may not shoot or charge it
+    ok, why = g.is_legal(Action("charge", "ishi", target="akira"))
+    assert not ok and "Disguised" in why
+    # Masunagi (Ki 2) must pass a Ki (4) test: it fails, the activation ends
+    g.dice = PhysicalDice([1, 2])
+    g.push(Action("melee", "masunagi", target="akira"))
+    assert g.state.exchange is None and g.state.models["masunagi"].position == (11.0, 6.0)
+    assert g.state.models["masunagi"].counters == 1
+    assert "disguised" in g.state.models["akira"].conditions
+
+
+# ------------------------------------------------------------------ Ki feats
+def test_spirit_bolt_pays_tests_and_wounds():
+    g = game()
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    g.dice = PhysicalDice([5, 3])  # Ki 2 dice: 5 + 1 support = 6 >= 4
+    a = Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi")
+    assert a in g.legal_actions()
+    g.push(a)
+    assert g.state.models["akira"].ki == 2
+    assert g.state.models["masunagi"].damage == 1
+    assert g.state.models["akira"].counters == 1
+    assert g.state.active == 2  # a Simple Ki feat is an action
+
+
+def test_spirit_bolt_out_of_range_loses_its_ki():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[18, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    a = Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi")
+    assert a not in g.legal_actions()  # not offered
+    assert g.is_legal(a)[0]  # but may be declared (p.47: it fails, the Ki is lost)
+    g.push(a)
+    assert g.state.models["akira"].ki == 2 and g.state.models["masunagi"].damage == 0
+    assert any("fails and its Ki is lost" in line for line in g.log())
+
+
+def test_no_btb_feat_refused_in_contact():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    ok, why = g.is_legal(Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi"))
+    assert not ok and "No BtB" in why
+
+
+def test_feat_kind_must_match_its_timing_and_cost_must_be_paid():
+    g = game()
+    make_active(g, 1)
+    set_ki(g, "akira", 1)
+    ok, why = g.is_legal(Action("feat", "akira", feat="Spirit Bolt", target="masunagi"))
+    assert not ok and "ki_feat" in why
+    ok, why = g.is_legal(Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi"))
+    assert not ok and "costs 2 Ki" in why
+    ok, why = g.is_legal(Action("ki_feat", "akira", feat="Fireball", target="masunagi"))
+    assert not ok and "no Ki feat" in why
+
+
+def test_instant_feat_costs_no_counter_and_keeps_the_player_active():
+    g = game()
+    make_active(g, 1)
+    set_cond(g, "akira", "stunned", 2)
+    set_ki(g, "akira", 3)
+    a = Action("feat", "akira", feat="Inner Calm")
+    assert a in g.legal_actions()
+    g.push(a)
+    m = g.state.models["akira"]
+    assert m.conditions["stunned"] == 1 and m.counters == 2 and m.ki == 2 and g.state.active == 1
+    with pytest.raises(GameError, match="Once per turn"):
+        g.push(a)  # once per turn
+    end_turn(g)
+    assert g.is_legal(Action("feat", "akira", feat="Inner Calm"))[0] or "stunned" not in g.state.models["akira"].conditions
+    assert g.state.feat_usage["akira"]["turn"] == []
+
+
+def test_warding_presence_aura_adds_a_melee_die_to_friends_inside():
+    g = game(yaml=TABLE_YAML.replace("[6, 18]", "[6, 8.5]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    before = g._combatant("kenta", True, False)
+    g.push(Action("feat", "akira", feat="Warding Presence"))
+    after = g._combatant("kenta", True, False)
+    assert ("Warding Presence (akira)", 1) in after.modifiers and not before.modifiers
+    assert g.state.auras and g.state.models["akira"].ki == 2
+    end_turn(g)
+    assert g.state.auras == []
+
+
+def test_shockwave_stuns_every_other_model_in_the_pulse_once_per_game():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[8.5, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 6)
+    g.push(Action("complex_ki_feat", "akira", feat="Shockwave", x=2))
+    assert g.state.models["masunagi"].conditions.get("stunned") == 2
+    assert "stunned" not in g.state.models["akira"].conditions
+    assert g.state.models["akira"].counters == 0 and g.state.models["akira"].ki == 4
+    assert "Shockwave" in g.state.feat_usage["akira"]["game"]
+
+
+def test_mind_clash_is_an_opposed_ki_test():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[9, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 2)
+    g.dice = PhysicalDice([6, 5, 2, 1])  # akira 6+1, masunagi 2
+    g.push(Action("ki_feat", "akira", feat="Mind Clash", target="masunagi"))
+    assert g.state.models["masunagi"].conditions.get("stunned") == 1
+
+
+# ------------------------------------------------------------------ Ki boosts
+def test_move_boost_lets_a_walk_go_further_and_costs_ki():
+    t = TABLE_YAML.replace("takashi-kenta", "kazuha")  # Kazuha: Move 5, Move boost 3
+    g = game(yaml=t)
+    make_active(g, 1)
+    set_ki(g, "kenta", 6)
+    far = (6.0 + 5.8, 18.0)
+    assert not g.is_legal(Action("walk", "kenta", point=far))[0]
+    a = Action("walk", "kenta", point=far, boost=1)
+    assert g.is_legal(a)[0]
+    g.push(a)
+    assert g.state.models["kenta"].position == far and g.state.models["kenta"].ki == 3
+
+
+def test_boost_refused_without_a_boost_value_or_ki_or_above_twice_the_base():
+    g = game()
+    make_active(g, 1)
+    set_ki(g, "akira", 2)
+    ok, why = g.is_legal(Action("walk", "akira", point=(6, 8), boost=1))
+    assert not ok and "no Ki boost" in why  # Akira has no Move boost
+    set_ki(g, "kenta", 2)
+    ok, why = g.is_legal(Action("shoot", "kenta", target="ishi", boost=1))
+    assert not ok  # Kenta has no Ranged boost either
+
+
+def test_melee_boost_adds_dice_to_the_pool():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 6)
+    g.push(Action("melee", "akira", target="masunagi"))
+    assert g.state.exchange is not None
+    pool = g.exchange_pools()["akira"]
+    g.push(Action("allocate", "akira", attack=pool + 1, defence=0, boost=1))
+    assert g.state.models["akira"].ki == 3
+    with pytest.raises(GameError):
+        g.push(Action("allocate", "masunagi", attack=9, defence=9))
+
+
+def test_random_games_with_feats_keep_the_invariants():
+    for seed in range(6):
+        g = game(seed=seed, turns=3)
+        for mid in ("akira",):
+            set_ki(g, mid, 8)
+        bots = (RandomBot(seed), RandomBot(seed + 100))
+        n = 0
+        while not g.is_over():
+            g.push(bots[g.to_move() - 1].choose(g))
+            n += 1
+            for m in g.state.models.values():
+                assert 0 <= m.ki <= m.ki_limit and m.counters >= 0 and 0 <= m.damage <= m.wounds
+            assert n < 2000
+        assert g.replay().snapshot() == g.snapshot()
+
+
+def test_save_load_replay_with_feats_and_boosts(tmp_path):
+    g = game()
+    make_active(g, 1)
+    set_ki(g, "akira", 6)
+    g.push(Action("feat", "akira", feat="Warding Presence"))
+    g.push(Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi"))
+    play(g, (RandomBot(1), RandomBot(2)))
+    g.save(tmp_path / "g.json")
+    h = Game.load(tmp_path / "g.json")
+    assert h.snapshot() == g.snapshot()
