@@ -376,3 +376,8 @@ def test_save_load_replay_with_feats_and_boosts(tmp_path):
     g.save(tmp_path / "g.json")
     h = Game.load(tmp_path / "g.json")
     assert h.snapshot() == g.snapshot()
+
+
+def test_unknown_table_feat_is_a_clear_error():
+    with pytest.raises(GameError, match=r"models\[id=akira\]\.feats: unknown Ki feat 'Fireball'"):
+        game(yaml=TABLE_YAML.replace("feats: [Spirit Bolt", "feats: [Fireball"))

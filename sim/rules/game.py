@@ -451,6 +451,13 @@ class Game:
         self._marks: list[int] = []  # event index before each pushed action
         self._memo: dict = {}  # (event count, what, args) -> result, for the current state
         self._actions: list[Action] = []
+        from sim.rules.ki import KiError
+
+        for tm in table.models:
+            try:
+                self.feats(tm.id)
+            except KiError as exc:
+                raise GameError(f"{table.source or table.name}: models[id={tm.id}].feats: {exc}") from None
         if events is not None:
             for ev in events:
                 self._emit(ev)
