@@ -13,6 +13,8 @@ Commands::
     python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json]
     python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
     python main.py replay FILE
+    python main.py hotseat [TABLE] [--seed N] [--turns N] [--dice seeded|physical] [--bot P=NAME ...]
+                           [--save FILE] [--load FILE]
     python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
     python main.py warband check FILE
 
@@ -94,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
     rp = sub.add_parser("replay", help="replay a saved game and print the final state")
     rp.add_argument("file", help="a save written by play --save")
+    from sim.cli import hotseat as hotseat_cli
+
+    hotseat_cli.add_parser(sub)
 
     from sim.cli import catalogue as catalogue_cli
 
@@ -381,6 +386,10 @@ def main(argv: list[str] | None = None) -> int:
             return _play(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "hotseat":
+            from sim.cli import hotseat as hotseat_cli
+
+            return hotseat_cli.run_cli(args)
         select = args.select
         table = _load(args.table)
         if select is None and table.models and not args.screenshot:
