@@ -349,7 +349,8 @@ class Action:
 
     Attributes:
         kind: ``walk``, ``run``, ``charge``, ``melee``, ``disengage``, ``shoot``, ``focus``, ``wait``,
-            ``stand_up``, ``pass``, or ``allocate`` (a model's secret allocation of its
+            ``stand_up``, ``ki_feat``, ``complex_ki_feat``, ``feat``, ``scenario``,
+            ``complex_scenario``, ``pass``, or ``allocate`` (a model's secret allocation of its
             melee dice during an exchange, p.33).
         model: the active model (None for a pass).
         point: destination for walk/run, inches.
@@ -435,18 +436,41 @@ class Game:
         table: a loaded :class:`sim.table.Table` (player 1 and player 2 models).
         seed: seeds the dice (``SeededDice``); ignored when ``dice`` is given.
         dice: a dice source (e.g. :class:`~sim.rules.dice.PhysicalDice`).
-        length: ``("fixed", N)`` or ``("variable", X)`` (Game length, p.63).
+        length: ``("fixed", N)`` or ``("variable", X)`` (Game length, p.63); default: the
+            scenario's, else ``("variable", 5)``.
+        scenario: a :class:`~sim.rules.scenario.Scenario`, or the name or path of a
+            scenario file (``data/scenarios``); None plays without objectives (the game
+            ends on turns or annihilation, the side with more models left wins).
+        vims: for a VIM scenario, ``{side: model id}`` (the VIM of each side); default:
+            each side's legal model with the highest rice (Nominated: the same model,
+            as if the opponent chose the most valuable one).
 
     The first turn's Starting phase is played on creation.
+
+    Raises:
+        GameError: a scenario that cannot be read or does not fit the table, a table
+            feat the engine does not know.
     """
 
     def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
-                 length: tuple[str, int] = ("variable", 5), events: Iterable[Event] | None = None):
+                 length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
+                 scenario=None, vims: dict | None = None):
+        from sim.rules import scenario as scen
+
         self.table = table
         self.seed = seed
         self.dice = dice if dice is not None else SeededDice(seed)
+        if isinstance(scenario, (str, os.PathLike)):
+            try:
+                scenario = scen.load_scenario(scenario, table.width, table.depth)
+            except scen.ScenarioError as exc:
+                raise GameError(str(exc)) from None
+        self.scenario = scenario
+        if length is None:
+            length = scenario.length if scenario is not None else ("variable", 5)
         self.length = (str(length[0]), int(length[1]))
         self.state = _initial_state(table)
+        self._vims = dict(vims) if vims else None
         self.events: list[Event] = []
         self._marks: list[int] = []  # event index before each pushed action
         self._memo: dict = {}  # (event count, what, args) -> result, for the current state
@@ -462,6 +486,8 @@ class Game:
             for ev in events:
                 self._emit(ev)
         else:
+            if scenario is not None:
+                self._setup_scenario()
             self._start_turn()
 
     # ------------------------------------------------------------ plumbing
@@ -501,13 +527,15 @@ class Game:
             if not s.alive:
                 continue
             models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions))
-        return Table(self.table.name, self.table.width, self.table.depth, self.table.terrain, tuple(models), self.table.source)
+        terrain = self.table.terrain + self._objective_pieces()
+        return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
 
     # ---------------------------------------------------------------- turn
     def _start_turn(self) -> None:
         st = self.state
         turn = st.turn + 1
         self._emit(Event("turn", {"turn": turn}))
+        self._scenario_start()
         kind, x = self.length
         if kind == "variable" and turn >= x:
             roll = self.dice.roll(1)[0]
@@ -602,13 +630,24 @@ class Game:
         if st.auras or any(u["turn"] for u in st.feat_usage.values()):
             self._emit(Event("end_phase_reset", {}))
         alive1, alive2 = st.alive(1), st.alive(2)
-        if not alive1 or not alive2 or st.last_turn:
+        # step 4: the scenario scores; the game ends on the last turn, once all 3 VP are
+        # scored, or when a side has no models left
+        last = not alive1 or not alive2 or st.last_turn or (self.length[0] == "fixed" and st.turn >= self.length[1])
+        if self._scenario_end(last) or last:
             self._finish()
             return
         self._start_turn()
 
     def _finish(self) -> None:
         st = self.state
+        sc = self.scenario_state()
+        if sc is not None:
+            from sim.rules.scenario import final_result
+
+            winner, text = final_result(sc)
+            self._emit(Event("game_over", {"result": text, "turn": st.turn, "winner": winner,
+                                           "vp": {"1": sc.vp.get(1, 0), "2": sc.vp.get(2, 0)}}))
+            return
         a1, a2 = len(st.alive(1)), len(st.alive(2))
         s1, s2 = st.scores[1], st.scores[2]
         if s1 != s2:
@@ -675,6 +714,7 @@ class Game:
                 out.extend(self._feat_actions(m))
                 continue
             out.extend(self._feat_actions(m))
+            out.extend(self._scenario_actions(m))
             out.append(Action("wait", m.id))
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
@@ -810,6 +850,10 @@ class Game:
             feats = self._feat_actions(m)
             if feats:
                 return rng.choice(feats)
+        if self.scenario is not None and rng.random() < 0.6:
+            acts = self._scenario_actions(m)
+            if acts:
+                return rng.choice(acts)
         for _ in range(tries):
             kind = rng.choice(["walk", "walk", "run", "charge", "melee", "shoot", "focus", "wait"])
             if kind in ("melee", "shoot"):
@@ -884,6 +928,9 @@ class Game:
                 return False, str(exc)
         if action.kind in ("ki_feat", "complex_ki_feat"):
             return self._feat_legal(m, action)
+        if action.kind in ("scenario", "complex_scenario"):
+            why = self.scenario_refusal(m, action)
+            return why is None, why or ""
         if action.kind == "stand_up" and not prone:
             return False, f"{m.id} is not Prone"
         table = self._table_now()
@@ -1037,6 +1084,8 @@ class Game:
             res = movement.check_run(table, m.id, action.point)
             self._move(m.id, res)
             self._emit(Event("condition", {"model": m.id, "name": "ran", "on": True}))
+        elif action.kind in ("scenario", "complex_scenario"):
+            self._scenario_action(m, action)
         elif action.kind in ("ki_feat", "complex_ki_feat"):
             if action.walk == "before":
                 self._move(m.id, movement.check_walk(table, m.id, [action.point]))
@@ -1096,6 +1145,168 @@ class Game:
                     for v in fire_after:
                         removed.remove(v)
                     self._emit(Event("marker_damage", {"model": m.id, "marker": "fire", "removed": removed, "wounds": 0}))
+
+    # ------------------------------------------------------------ scenario (p.63)
+    def scenario_state(self):
+        """The scenario's :class:`~sim.rules.scenario.ScenarioState` now, or None."""
+        from sim.rules.scenario import ScenarioState
+
+        if self.scenario is None or self.state.scenario is None:
+            return None
+        key = (len(self.events), "scenario_state")
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = ScenarioState.from_json(self.state.scenario)
+        return got
+
+    def _objective_pieces(self) -> tuple:
+        """The objectives still on the table as Impassable, Blocking terrain pieces."""
+        from sim.rules.scenario import objective_pieces
+
+        if self.scenario is None:
+            return ()
+        return tuple(objective_pieces(self.scenario, self.scenario_state()))
+
+    def _default_vims(self) -> dict:
+        """Each side's VIM: the legal model (``vim_refusal``) with the highest rice."""
+        from sim.rules.scenario import vim_refusal
+
+        out = {}
+        kind = self.scenario.vim
+        for side in (1, 2):
+            best = None
+            for tm in self.table.models:
+                if tm.player != side:
+                    continue
+                prof = self._profile(tm.id)
+                types = prof.types if prof else ()
+                traits = [t.keyword for t in prof.traits] if prof else tm.traits
+                if vim_refusal(kind, types, traits) is None:
+                    rice = (prof.rice or 0) if prof else 0
+                    if best is None or rice > best[0]:
+                        best = (rice, tm.id)
+            out[side] = best[1] if best else None
+        return out
+
+    def _setup_scenario(self) -> None:
+        """Set-up (p.21 steps 2-3): the objectives are placed, VIMs chosen, the scenario
+        state starts. Objectives overlapping terrain or a model are refused."""
+        from sim.rules import scenario as scen
+
+        problems = scen.check_against_table(self.scenario, self.table)
+        if problems:
+            raise GameError(f"scenario {self.scenario.name!r} does not fit the table {self.table.name!r}: "
+                            + "; ".join(i.message for i in problems))
+        vims = None
+        if self.scenario.vim:
+            vims = self._vims or self._default_vims()
+            for side, mid in vims.items():
+                if mid is not None and (mid not in self.state.models or self.state.models[mid].player != int(side)):
+                    raise GameError(f"VIM of player {side}: {mid!r} is not a model of that player")
+        try:
+            st = scen.initial_state(self.scenario, vims)
+        except scen.ScenarioError as exc:
+            raise GameError(str(exc)) from None
+        notes = [f"Scenario: {self.scenario.name}"] + scen.describe(self.scenario)
+        if vims:
+            notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}" for k, v in sorted(vims.items())))
+        self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
+
+    def _scenario_update(self, new, notes) -> None:
+        self._emit(Event("scenario", {"state": new.to_json(), "notes": list(notes)}))
+
+    def _scenario_start(self) -> None:
+        from sim.rules.scenario import start_phase
+
+        st = self.scenario_state()
+        if st is None:
+            return
+        new, notes = start_phase(self.scenario, st, self.state.turn)
+        if new != st:
+            self._scenario_update(new, notes)
+
+    def _scenario_end(self, last_turn: bool) -> bool:
+        """End phase step 4 (p.21): score the scenario. True: the game is over."""
+        from sim.rules.scenario import end_phase
+
+        st = self.scenario_state()
+        if st is None:
+            return False
+        table = self._table_now()
+        models = []
+        for m in self.state.alive():
+            tm = table.model(m.id)
+            prof = self._profile(m.id)
+            models.append((m.player, tm.position, tm.radius, (prof.rice or 0) if prof else 0))
+        killed = [m.id for m in self.state.models.values() if not m.alive]
+        new, notes, over = end_phase(self.scenario, st, self.state.turn, last_turn, models, killed)
+        self._scenario_update(new, notes)
+        return over
+
+    def scenario_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why ``m`` may not take the Scenario ``action`` now (lines 688, 715), or None:
+        the model must be in contact with the objective and neither in contact with nor
+        in the ZoC of an enemy; Aloof and Stupid models take no Scenario actions; then
+        :func:`~sim.rules.scenario.interaction_refusal`."""
+        from sim.rules import scenario as scen
+
+        st = self.scenario_state()
+        if st is None:
+            return "no scenario is being played"
+        if self._trait(m.id, "aloof")[0] or self._trait(m.id, "stupid")[0]:
+            return f"{m.id} is {'Aloof' if self._trait(m.id, 'aloof')[0] else 'Stupid'}: no Scenario actions (p.48-59)"
+        try:
+            obj = self.scenario.objective(action.objective or "")
+        except (KeyError, scen.ScenarioError):
+            return f"no objective {action.objective!r} (has: {', '.join(o.id for o in self.scenario.objectives)})"
+        table = self._table_now()
+        tm = table.model(m.id)
+        if not scen.in_contact_with_objective(tm.position, tm.radius, obj):
+            return f"{m.id} is not in contact with the objective {obj.id} (p.25)"
+        scene = table.scene()
+        for e in self.state.alive(3 - m.player):
+            if scene.distance(m.id, e.id) <= movement.CONTACT + 1e-9:
+                return f"{m.id} is in contact with the enemy {e.id} (p.25)"
+            if scene.distance(e.id, m.id) <= 1.0 + 1e-9 and scene.zoc(e.id, m.id).in_zoc:
+                return f"{m.id} is in the ZoC of the enemy {e.id} (p.25)"
+        kind = action.special or (self.scenario.interactions[0].kind if self.scenario.interactions else "")
+        return scen.interaction_refusal(self.scenario, st, m.player, obj.id, kind, model_id=m.id,
+                                        action="complex" if action.kind == "complex_scenario" else "simple")
+
+    def _scenario_action(self, m: ModelState, action: Action) -> None:
+        """Turn to face the objective, then the interaction (p.25, p.63)."""
+        from sim.rules import scenario as scen
+
+        obj = self.scenario.objective(action.objective)
+        kind = action.special or self.scenario.interactions[0].kind
+        if not self._trait(m.id, "immovable")[0]:
+            f = scen.facing_towards(m.position, obj)
+            if abs((f - m.facing + 180) % 360 - 180) > 1e-9:
+                self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position), "facing": f, "cost": 0.0}))
+        new, notes = scen.interact(self.scenario, self.scenario_state(), m.player, obj.id, kind, model_id=m.id,
+                                   action="complex" if action.kind == "complex_scenario" else "simple")
+        self._scenario_update(new, notes)
+
+    def _scenario_actions(self, m: ModelState) -> list[Action]:
+        """The Scenario actions ``m`` may take now, one per objective in contact and
+        interaction."""
+        from sim.rules import scenario as scen
+
+        st = self.scenario_state()
+        if st is None:
+            return []
+        out = []
+        table = self._table_now()
+        tm = table.model(m.id)
+        for obj in self.scenario.objectives:
+            if obj.id in st.removed or not scen.in_contact_with_objective(tm.position, tm.radius, obj):
+                continue
+            for inter in self.scenario.interactions:
+                kind = "complex_scenario" if inter.action == "complex" else "scenario"
+                a = Action(kind, m.id, objective=obj.id, special=inter.kind)
+                if self.is_legal(a)[0]:
+                    out.append(a)
+        return out
 
     # ------------------------------------------------------------ cards, conditions, Ki
     def _profile(self, mid: str):
@@ -1718,9 +1929,12 @@ class Game:
     # ------------------------------------------------------------- records
     def to_json(self) -> dict:
         """The save: table, seed, game length, actions and events."""
-        return {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
-                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
-                "events": [e.to_json() for e in self.events]}
+        doc = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
+               "length": list(self.length), "actions": [a.to_json() for a in self._actions],
+               "events": [e.to_json() for e in self.events]}
+        if self.scenario is not None:
+            doc["scenario"] = self.scenario.to_dict()
+        return doc
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the game to ``path`` (JSON) atomically: a crash never leaves a broken save."""
@@ -1749,15 +1963,21 @@ class Game:
         try:
             table = parse_table(yaml.safe_dump(doc["table"]), f"{path}:table")
             events = [Event.from_json(e) for e in doc["events"]]
-            g = cls(table, seed=doc.get("seed"), length=tuple(doc.get("length", ("variable", 5))), events=events)
-        except (KeyError, TypeError, TableError, GameError) as exc:
+            scenario = None
+            if doc.get("scenario") is not None:
+                from sim.rules.scenario import scenario_from_dict
+
+                scenario = scenario_from_dict(doc["scenario"], f"{path}:scenario", table.width, table.depth)
+            g = cls(table, seed=doc.get("seed"), length=tuple(doc.get("length", ("variable", 5))), events=events,
+                    scenario=scenario)
+        except (KeyError, TypeError, ValueError, TableError, GameError) as exc:
             raise GameError(f"{path}: malformed save ({exc})") from None
         g._actions = [Action.from_json(a) for a in doc.get("actions", [])]
         return g
 
     def replay(self) -> "Game":
         """A new game rebuilt from this game's events (must equal this one)."""
-        return Game(self.table, seed=self.seed, length=self.length, events=list(self.events))
+        return Game(self.table, seed=self.seed, length=self.length, events=list(self.events), scenario=self.scenario)
 
     def snapshot(self) -> dict:
         """The state as plain data (for comparing states)."""
