@@ -927,6 +927,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     help="seeded: the program rolls; physical: the players roll and type the values")
     hs.add_argument("--bot", action="append", default=[], type=_bot_spec, metavar="P=NAME",
                     help="a bot plays player P (1=greedy, 2=random ...); repeatable")
+    hs.add_argument("--scenario", metavar="NAME|FILE", help="a scenario from data/scenarios or a scenario file")
     hs.add_argument("--save", metavar="FILE", help="save the game after every action (JSON, atomic)")
     hs.add_argument("--load", metavar="FILE", help="continue a game saved by --save or the save command")
     hs.add_argument("--clear", choices=["ansi", "lines"], default=None,
@@ -961,10 +962,10 @@ def run_cli(args, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
             from sim.table import DEFAULT_TABLE, load_table
 
             table = load_table(args.table or DEFAULT_TABLE)
-            length = ("fixed", args.turns) if args.turns else ("variable", 5)
+            length = ("fixed", args.turns) if args.turns else None
             if dice is not None:
                 out.write("Physical dice: roll and type the values when asked (e.g. 3 5 6).")
-            game = Game(table, seed=args.seed, dice=dice, length=length)
+            game = Game(table, seed=args.seed, dice=dice, length=length, scenario=args.scenario)
     except Quit:
         out.write("Stopped before the game began.")
         return 0

@@ -92,7 +92,9 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("table", help="table file with both warbands deployed")
     pl.add_argument("--seed", type=int, default=0, help="dice seed: one seed, one game")
     pl.add_argument("--bots", default="greedy", help="random|greedy, or P1,P2 (e.g. greedy,random)")
-    pl.add_argument("--turns", type=int, help="fixed game length in turns (default: variable (5))")
+    pl.add_argument("--turns", type=int, help="fixed game length in turns (default: the scenario's, else variable (5))")
+    pl.add_argument("--scenario", metavar="NAME|FILE",
+                    help="a scenario (data/scenarios: " + ", ".join(_scenario_names()) + ") or a scenario file")
     pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
     rp = sub.add_parser("replay", help="replay a saved game and print the final state")
     rp.add_argument("file", help="a save written by play --save")
@@ -106,9 +108,21 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _scenario_names() -> list[str]:
+    from sim.rules.scenario import list_scenarios
+
+    return list_scenarios()
+
+
 def _game_summary(game) -> str:
     st = game.state
     lines = [f"Turn {st.turn}, {st.phase} phase" + (f": {st.result}" if st.result else "")]
+    sc = game.scenario_state()
+    if sc is not None:
+        align = ", ".join(f"{o}: {'neutral' if a is None else f'player {a}'}" for o, a in sc.alignment.items()
+                          if o not in sc.removed)
+        lines.append(f"Scenario {game.scenario.name}: VP {sc.vp.get(1, 0)}-{sc.vp.get(2, 0)}, "
+                     f"SP {sc.sp.get(1, 0)}-{sc.sp.get(2, 0)}" + (f"; objectives {align}" if align else ""))
     for pid in (1, 2):
         lines.append(f"Player {pid}:")
         for m in st.models.values():
@@ -132,8 +146,8 @@ def _play(args) -> int:
     for n in names:
         if n not in BOTS:
             raise ValueError(f"unknown bot {n!r} (known: {', '.join(BOTS)})")
-    length = ("fixed", args.turns) if args.turns else ("variable", 5)
-    game = Game(table, seed=args.seed, length=length)
+    length = ("fixed", args.turns) if args.turns else None
+    game = Game(table, seed=args.seed, length=length, scenario=args.scenario)
     play(game, (BOTS[names[0]](args.seed), BOTS[names[1]](args.seed + 1)))
     print("\n".join(game.log()))
     print()
