@@ -471,6 +471,7 @@ class Game:
         self.length = (str(length[0]), int(length[1]))
         self.state = _initial_state(table)
         self._vims = dict(vims) if vims else None
+        self._cards: dict = {}  # model id -> profile card (or None)
         self.events: list[Event] = []
         self._marks: list[int] = []  # event index before each pushed action
         self._memo: dict = {}  # (event count, what, args) -> result, for the current state
@@ -1310,16 +1311,21 @@ class Game:
 
     # ------------------------------------------------------------ cards, conditions, Ki
     def _profile(self, mid: str):
-        """The model's profile card, or None (a model without a profile)."""
+        """The model's profile card, or None (a model without a profile). Looked up once
+        per game (cards do not change during a game)."""
         from models.profiles import get_profile
 
+        if mid in self._cards:
+            return self._cards[mid]
         tm = self.table.model(mid)
-        if not tm.profile:
-            return None
-        try:
-            return get_profile(tm.profile)
-        except KeyError:
-            return None
+        prof = None
+        if tm.profile:
+            try:
+                prof = get_profile(tm.profile)
+            except KeyError:
+                prof = None
+        self._cards[mid] = prof
+        return prof
 
     def feats(self, mid: str) -> dict:
         """The Ki feats ``mid`` can use, by name (:func:`sim.rules.ki.model_feats`: its card's
@@ -1654,12 +1660,11 @@ class Game:
 
     def _trait(self, mid: str, keyword: str):
         """``(has, value)`` of a trait on the model's profile card."""
-        from models.profiles import get_profile
-
         tm = self.table.model(mid)
-        if not tm.profile:
+        prof = self._profile(mid) if tm.profile else None
+        if prof is None:
             return tm.has_trait(keyword), None
-        t = get_profile(tm.profile).trait(keyword)
+        t = prof.trait(keyword)
         return (True, t.value) if t is not None else (False, None)
 
     def _fear_on_contact(self, active: str, enemy: str) -> bool:
@@ -1692,7 +1697,6 @@ class Game:
         return go_on
 
     def _combatant(self, mid: str, active: bool, charge: bool, boost: int | None = None):
-        from models.profiles import get_profile
         from sim.rules.melee import Combatant, MeleeWeapon, combatant_from_profile
 
         from sim.rules.melee import MELEE_CONDITIONS
@@ -1708,8 +1712,8 @@ class Game:
         disengaging = bool(ex and ex.get("disengage") == mid)
         boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
         extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
-        if tm.profile:
-            return combatant_from_profile(get_profile(tm.profile), id=mid, active=active, charge=charge,
+        if self._profile(mid) is not None:
+            return combatant_from_profile(self._profile(mid), id=mid, active=active, charge=charge,
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left, **extra)
@@ -1800,6 +1804,7 @@ class Game:
                     self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
+            self._after_action()
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()
@@ -1836,12 +1841,10 @@ class Game:
 
     # ---------------------------------------------------------- shooting
     def _weapon(self, mid: str, name: str | None):
-        from models.profiles import get_profile
-
-        tm = self.table.model(mid)
-        if not tm.profile:
+        prof = self._profile(mid)
+        if prof is None:
             return None
-        ranged = [w for w in get_profile(tm.profile).weapons if w.kind == "ranged"]
+        ranged = [w for w in prof.weapons if w.kind == "ranged"]
         if name is None:
             return ranged[0] if ranged else None
         return next((w for w in ranged if w.name.lower() == name.lower()), None)
@@ -1868,20 +1871,18 @@ class Game:
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0) -> None:
-        from models.profiles import get_profile
         from sim.rules.dice import modified_stat
         from sim.rules.ranged import RangedAttackError, TargetInfo, resolve_ranged_attack
 
         w = self._weapon(mid, weapon)
-        tm = self.table.model(mid)
-        prof = get_profile(tm.profile)
+        prof = self._profile(mid)
         infos = {}
         for m in self.table.models:
             ms = self.state.models[m.id]
-            if m.profile and ms.alive:
+            if self._profile(m.id) is not None and ms.alive:
                 try:
                     infos[m.id] = TargetInfo.from_traits(
-                        get_profile(m.profile).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
+                        self._profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
                         death_sentence="death_sentence" in ms.conditions)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
