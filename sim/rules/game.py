@@ -472,6 +472,7 @@ class Game:
         self.state = _initial_state(table)
         self._vims = dict(vims) if vims else None
         self._cards: dict = {}  # model id -> profile card (or None)
+        self._feats: dict = {}  # model id -> {name: Feat}
         self.events: list[Event] = []
         self._marks: list[int] = []  # event index before each pushed action
         self._memo: dict = {}  # (event count, what, args) -> result, for the current state
@@ -493,6 +494,8 @@ class Game:
 
     # ------------------------------------------------------------ plumbing
     def _emit(self, ev: Event) -> Event:
+        if self._memo:
+            self._memo = {}  # every memoised answer is about the state before this event
         apply_event(self.state, ev)
         self.events.append(ev)
         return ev
@@ -503,8 +506,6 @@ class Game:
         key = (len(self.events), "charge", model_id, target_id, boost)
         got = self._memo.get(key)
         if got is None:
-            if len(self._memo) > 256:
-                self._memo = {k: v for k, v in self._memo.items() if k[0] == "feats"}
             got = self._memo[key] = movement.plan_charge(self._boosted_table(model_id, boost), model_id, target_id)
         return got
 
@@ -879,7 +880,15 @@ class Game:
         return Action("wait", m.id)
 
     def is_legal(self, action: Action) -> tuple[bool, str]:
-        """Whether ``action`` may be declared now, and why not."""
+        """Whether ``action`` may be declared now, and why not (memoised until the state
+        changes: a bot's check and the declaration share one verdict)."""
+        key = (len(self.events), "legal", action)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._is_legal(action)
+        return got
+
+    def _is_legal(self, action: Action) -> tuple[bool, str]:
         st = self.state
         if self.is_over():
             return False, "the game is over"
@@ -1332,10 +1341,9 @@ class Game:
         and those its table entry adds)."""
         from sim.rules import ki
 
-        key = ("feats", mid)
-        got = self._memo.get(key)
+        got = self._feats.get(mid)
         if got is None:
-            got = self._memo[key] = ki.model_feats(self._profile(mid), self.table.model(mid).feats)
+            got = self._feats[mid] = ki.model_feats(self._profile(mid), self.table.model(mid).feats)
         return got
 
     def _set_conditions(self, mid: str, new: dict) -> None:
