@@ -381,3 +381,24 @@ def test_save_load_replay_with_feats_and_boosts(tmp_path):
 def test_unknown_table_feat_is_a_clear_error():
     with pytest.raises(GameError, match=r"models\[id=akira\]\.feats: unknown Ki feat 'Fireball'"):
         game(yaml=TABLE_YAML.replace("feats: [Spirit Bolt", "feats: [Fireball"))
+
+
+def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
+    from sim.rules.bots import GreedyBot
+
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[13, 6]"))  # 5.8" away: beyond Move, within 6"
+    make_active(g, 1)
+    set_ki(g, "akira", 6)
+    g._emit(Event("counter", {"model": "akira", "n": 1}))  # one counter: no Charge
+    g._emit(Event("counter", {"model": "kenta", "n": 2}))
+    a = GreedyBot(1).choose(g)
+    assert a.kind == "ki_feat" and a.feat == "Spirit Bolt" and a.target == "masunagi"
+    # in an exchange with Ki to spare, the greedy bot buys +1 Melee
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave]", ""))
+    make_active(g, 1)
+    set_ki(g, "akira", 6)
+    g.push(Action("melee", "akira", target="masunagi"))
+    alloc = GreedyBot(1).choose(g)
+    assert alloc.kind == "allocate" and alloc.boost == 1
+    g.push(alloc)
+    assert g.state.models["akira"].ki == 3

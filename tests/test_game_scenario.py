@@ -148,3 +148,21 @@ def test_every_bundled_scenario_plays_to_the_end_and_replays(name, tmp_path):
     g.save(tmp_path / "g.json")
     h = Game.load(tmp_path / "g.json")
     assert h.snapshot() == g.snapshot() and h.scenario == g.scenario
+
+
+def test_greedy_bot_prays_at_the_objective_it_touches():
+    g = game()
+    make_active(g, 1)
+    a = GreedyBot(1).choose(g)
+    assert a.kind == "scenario" and a.model == "akira" and a.objective == "centre" and a.special == "prayer"
+
+
+def test_greedy_bot_walks_to_an_objective_in_reach():
+    away = YAML.replace(f"position: [{CENTRE[0]}, {CENTRE[1] - 2 * R30}]", f"position: [{CENTRE[0]}, {CENTRE[1] - 4}]")
+    g = game(away)
+    make_active(g, 1)
+    a = GreedyBot(1).choose(g)
+    assert a.kind == "walk" and a.model == "akira"
+    g.push(a)
+    make_active(g, 1)
+    assert Action("scenario", "akira", objective="centre", special="prayer") in g.legal_actions()

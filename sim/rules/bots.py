@@ -600,7 +600,8 @@ class GreedyBot:
         if not ready:
             return _fallback(game, self.rng)
         table = game._table_now()
-        for step in (self._charge, self._melee, self._shoot, self._advance, self._stand_up, self._rest):
+        for step in (self._scenario, self._charge, self._melee, self._feat, self._shoot, self._objective,
+                     self._advance, self._stand_up, self._rest):
             a = step(game, table, ready)
             if a is not None:
                 return a
@@ -903,6 +904,95 @@ class GreedyBot:
                     return a
         return None
 
+    # ------------------------------------------------------------ scenario and Ki
+    #: Preference among interactions: a Prayer scores at once, Influence turns objectives.
+    INTERACTIONS = ("prayer", "influence", "worship")
+
+    def _scenario(self, game: Game, table, ready) -> Action | None:
+        """A Scenario action by a model touching an objective: Prayer first (at the
+        objective worth most: enemy 3, neutral 2, friendly 1), then Influence, Worship."""
+        if game.scenario is None:
+            return None
+        sc = game.scenario_state()
+        p = game.state.active
+        best = None
+        for m in ready:
+            for a in game._scenario_actions(m):
+                owner = sc.alignment.get(a.objective)
+                worth = 2 if owner is None else (1 if owner == p else 3)
+                rank = (self.INTERACTIONS.index(a.special) if a.special in self.INTERACTIONS else 9, -worth, m.id)
+                if best is None or rank < best[0]:
+                    best = (rank, a)
+        return best[1] if best else None
+
+    def _objective(self, game: Game, table, ready) -> Action | None:
+        """Send up to two models, the nearest, to objectives where an interaction still
+        pays (not removed; Influence on a not-yet-friendly objective, or Prayer tokens
+        left): a Walk into contact when it reaches, else a full Walk towards it."""
+        from sim.rules.scenario import interaction_refusal
+
+        if game.scenario is None or not game.scenario.objectives:
+            return None
+        sc = game.scenario_state()
+        p = game.state.active
+        r_obj = game.scenario.objective_radius
+        useful = []
+        for obj in game.scenario.objectives:
+            if obj.id in sc.removed:
+                continue
+            if any(interaction_refusal(game.scenario, sc, p, obj.id, i.kind, action=i.action) is None
+                   for i in game.scenario.interactions):
+                useful.append(obj)
+        if not useful:
+            return None
+        pairs = []
+        for m in ready:
+            if "prone" in m.conditions:
+                continue
+            tm = table.model(m.id)
+            for obj in useful:
+                d = math.dist(tm.position, obj.position) - tm.radius - r_obj
+                pairs.append((d, m.id, m, obj))
+        pairs.sort(key=lambda x: x[:2])
+        for d, _, m, obj in pairs[:2]:
+            tm = table.model(m.id)
+            dx, dy = tm.position[0] - obj.position[0], tm.position[1] - obj.position[1]
+            n = math.hypot(dx, dy) or 1.0
+            ring = r_obj + tm.radius + 0.005
+            move = tm.move or 0
+            for t in (0, 25, -25, 50, -50):  # around the objective, nearest side first
+                a0 = math.atan2(dy, dx) + math.radians(t)
+                pt = (obj.position[0] + ring * math.cos(a0), obj.position[1] + ring * math.sin(a0))
+                if math.dist(tm.position, pt) > move + movement.IDEAL_BONUS + _EPS:
+                    continue  # out of reach of one Walk: no need to ask
+                a = Action("walk", m.id, point=pt)
+                if game.is_legal(a)[0]:
+                    return a
+            step = min(move, max(0.0, n - ring))
+            if step > 0.3:
+                pt = (tm.position[0] - dx / n * step, tm.position[1] - dy / n * step)
+                a = Action("walk", m.id, point=pt)
+                if game.is_legal(a)[0]:
+                    return a
+        return None
+
+    def _feat(self, game: Game, table, ready) -> Action | None:
+        """A Ki feat the engine applies, when the model has Ki to spare: Spirit Bolt at the
+        most wounded enemy in range, Shockwave with enemies in its Pulse, Mind Clash,
+        Warding Presence with friends about, Inner Calm when Stunned."""
+        order = ("Spirit Bolt", "Shockwave", "Mind Clash", "Warding Presence", "Inner Calm")
+        best = None
+        for m in ready:
+            for a in game._feat_actions(m):
+                if a.feat not in order:
+                    continue
+                t = game.state.models.get(a.target or "")
+                left = (t.wounds - t.damage) if t is not None else 99
+                rank = (order.index(a.feat), left, m.id, a.target or "")
+                if best is None or rank < best[0]:
+                    best = (rank, a)
+        return best[1] if best else None
+
     def _stand_up(self, game: Game, table, ready) -> Action | None:
         for m in ready:
             if "prone" in m.conditions:
@@ -926,7 +1016,47 @@ class GreedyBot:
 
     # ---------------------------------------------------------------- exchange
     def allocate(self, game: Game) -> Action:
-        """The greedy allocation of the model that allocates next (see the class doc)."""
+        """The greedy allocation of the model that allocates next (see the class doc),
+        with one Melee Ki boost (+1 attack die) when the model can pay it and the boost
+        raises its pool."""
+        a = self._allocate(game)
+        return self._boosted(game, a)
+
+    @staticmethod
+    def _boosted(game: Game, a: Action) -> Action:
+        from dataclasses import replace as dc_replace
+
+        from sim.rules.ki import KiError
+        from sim.rules.melee import melee_pools
+
+        if a.kind != "allocate" or a.model is None:
+            return a
+        ex = game.state.exchange
+        m = game.state.models[a.model]
+        try:
+            if game._boost(m, dc_replace(a, boost=1)) is None:
+                return a
+        except KiError:
+            return a
+        is_att = a.model == ex["attacker"]
+        other = ex["defender"] if is_att else ex["attacker"]
+        me1 = game._combatant(a.model, is_att, ex["charge"] and is_att, boost=1)
+        foe = game._combatant(other, not is_att, ex["charge"] and not is_att)
+        before = game.exchange_pools()[a.model]
+        pa, pb, _ = melee_pools(me1, foe) if is_att else melee_pools(foe, me1)
+        after = pa if is_att else pb
+        if after <= before:
+            return a
+        b = dc_replace(a, attack=(a.attack or 0) + (after - before), boost=1)
+        try:
+            from sim.rules.melee import Allocation, validate_allocation
+
+            validate_allocation(me1, after, Allocation(b.attack or 0, b.defence or 0, b.special, b.direction))
+        except Exception:  # noqa: BLE001 - a split the boosted pool does not allow: no boost
+            return a
+        return b
+
+    def _allocate(self, game: Game) -> Action:
         ctx = exchange_context(game)
         if ctx is None:
             return self.rng.choice(game.legal_actions())
