@@ -37,7 +37,10 @@ def _check(g: Game, a: Action) -> None:
     if a.kind == "allocate":
         ctx = exchange_context(g)
         assert ctx is not None and a.model == ctx.model
-        validate_allocation(ctx.me, ctx.pool, Allocation(a.attack, a.defence, a.special, a.direction))
+        if not a.boost:
+            validate_allocation(ctx.me, ctx.pool, Allocation(a.attack, a.defence, a.special, a.direction))
+        ok, why = g.is_legal(a)  # the game's check, with any Ki boost
+        assert ok, why
         return
     ok, why = g.is_legal(a)
     if not ok:

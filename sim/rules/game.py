@@ -898,9 +898,8 @@ class Game:
         if m is None or not m.alive:
             return False, f"no model {action.model!r} on the table"
         if action.kind == "allocate":
-            ex = st.exchange
-            ok = ex is not None and m.id in (ex["attacker"], ex["defender"]) and m.id not in ex["allocations"]
-            return ok, "" if ok else "no melee exchange is waiting for this model"
+            problem, _ = self._allocation_check(action)
+            return problem is None, problem or ""
         if action.kind == "feat":  # Instant/Active feats: no action, no counter (p.46)
             if m.player != self.to_move():
                 return False, f"{m.id}'s player is not the one to decide now"
@@ -1738,46 +1737,48 @@ class Game:
         pa, pb, _ = melee_pools(a, b)
         return {a.id: pa, b.id: pb}
 
-    def _allocate(self, action: Action) -> None:
-        from sim.rules.melee import Allocation, MeleeError, validate_allocation
+    def _allocation_check(self, action: Action):
+        """``(problem, boost)``: why the allocation ``action`` cannot be made now (None when
+        it can: the exchange waits for this model, the Ki boost is allowed, the split and
+        special are valid for the pool with the boost, p.33-39), and its Ki boost."""
+        from sim.rules.ki import KiError
+        from sim.rules.melee import Allocation, MeleeError, melee_pools, validate_allocation
 
         ex = self.state.exchange
         if ex is None or action.model not in (ex["attacker"], ex["defender"]):
-            self._marks.pop()
-            self._actions.pop()
-            raise GameError(f"no melee exchange is waiting for {action.model!r}")
+            return f"no melee exchange is waiting for {action.model!r}", None
         if action.model in ex["allocations"]:
-            self._marks.pop()
-            self._actions.pop()
-            raise GameError(f"{action.model} has already allocated its dice")
-        from sim.rules.ki import KiError
-        from sim.rules.melee import melee_pools
-
+            return f"{action.model} has already allocated its dice", None
         m = self.state.models[action.model]
         try:
             b = self._boost(m, action)
         except KiError as exc:
-            self._marks.pop()
-            self._actions.pop()
-            raise GameError(str(exc)) from None
+            return str(exc), None
         is_att = action.model == ex["attacker"]
         comb = self._combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
         other_id = ex["defender"] if is_att else ex["attacker"]
         other = self._combatant(other_id, not is_att, ex["charge"] and not is_att)
         pa, pb, _ = melee_pools(comb, other) if is_att else melee_pools(other, comb)
         pool = pa if is_att else pb
-        alloc = Allocation(action.attack or 0, action.defence or 0, action.special, action.direction)
         try:
-            validate_allocation(comb, pool, alloc)
+            validate_allocation(comb, pool, Allocation(action.attack or 0, action.defence or 0, action.special,
+                                                       action.direction))
         except MeleeError as exc:
+            return str(exc), None
+        return None, b
+
+    def _allocate(self, action: Action) -> None:
+        problem, b = self._allocation_check(action)
+        if problem:
             self._marks.pop()
             self._actions.pop()
-            raise GameError(str(exc)) from None
+            raise GameError(problem)
         if b:
-            self._emit(Event("boost", {"model": m.id, "stat": "melee", "steps": action.boost, "cost": b[1].cost}))
-        self._emit(Event("allocated", {"model": action.model, "attack": alloc.attack, "defence": alloc.defence,
-                                       "special": alloc.special, "direction": alloc.direction,
-                                       "boost": action.boost or 0}))
+            self._emit(Event("boost", {"model": action.model, "stat": "melee", "steps": action.boost,
+                                       "cost": b[1].cost}))
+        self._emit(Event("allocated", {"model": action.model, "attack": action.attack or 0,
+                                       "defence": action.defence or 0, "special": action.special,
+                                       "direction": action.direction, "boost": action.boost or 0}))
         if len(self.state.exchange["allocations"]) == 2:
             self._resolve_exchange()
 
