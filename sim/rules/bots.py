@@ -926,7 +926,7 @@ class GreedyBot:
         return best[1] if best else None
 
     def _objective(self, game: Game, table, ready) -> Action | None:
-        """Send up to two models, the nearest, to objectives where an interaction still
+        """Send the nearest model to an objective where an interaction still
         pays (not removed; Influence on a not-yet-friendly objective, or Prayer tokens
         left): a Walk into contact when it reaches, else a full Walk towards it."""
         from sim.rules.scenario import interaction_refusal
@@ -954,13 +954,13 @@ class GreedyBot:
                 d = math.dist(tm.position, obj.position) - tm.radius - r_obj
                 pairs.append((d, m.id, m, obj))
         pairs.sort(key=lambda x: x[:2])
-        for d, _, m, obj in pairs[:2]:
+        for d, _, m, obj in pairs[:1]:
             tm = table.model(m.id)
             dx, dy = tm.position[0] - obj.position[0], tm.position[1] - obj.position[1]
             n = math.hypot(dx, dy) or 1.0
             ring = r_obj + tm.radius + 0.005
             move = tm.move or 0
-            for t in (0, 25, -25, 50, -50):  # around the objective, nearest side first
+            for t in (0, 35, -35):  # around the objective, nearest side first
                 a0 = math.atan2(dy, dx) + math.radians(t)
                 pt = (obj.position[0] + ring * math.cos(a0), obj.position[1] + ring * math.sin(a0))
                 if math.dist(tm.position, pt) > move + movement.IDEAL_BONUS + _EPS:
