@@ -402,3 +402,36 @@ def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
     assert alloc.kind == "allocate" and alloc.boost == 1
     g.push(alloc)
     assert g.state.models["akira"].ki == 3
+
+
+# ------------------------------------------------------------------ Surprised (p.31)
+def _behind(facing: float, target_profile: str = "ito-masunagi") -> Game:
+    # akira 3" behind masunagi (masunagi faces away when facing is 0)
+    yaml = TABLE_YAML.replace("[11, 6], facing: 180", f"[11, 6], facing: {facing}").replace("ito-masunagi", target_profile)
+    return game(yaml=yaml.replace("[6, 6], facing: 0", "[7.5, 6], facing: 0"))
+
+
+def test_a_charge_from_out_of_sight_surprises_the_target_until_the_action_ends():
+    g = _behind(0)
+    make_active(g, 1)
+    g.push(Action("melee", "akira", target="masunagi"))
+    assert g.state.exchange is not None
+    assert "surprised" in g.state.models["masunagi"].conditions
+    assert any("Surprised" in line for line in g.log())
+    ok, why = g.is_legal(Action("allocate", "masunagi", attack=1, defence=1, boost=1))
+    assert not ok  # a Surprised model cannot boost (p.47)
+    while g.state.exchange is not None:
+        mid = next(x for x in (g.state.exchange["attacker"], g.state.exchange["defender"])
+                   if x not in g.state.exchange["allocations"])
+        g.push(next(a for a in g.legal_actions() if a.model == mid))
+    assert "surprised" not in g.state.models["masunagi"].conditions
+
+
+def test_no_surprise_when_the_target_sees_the_attacker_or_has_sixth_sense():
+    g = _behind(180)  # facing akira
+    make_active(g, 1)
+    g.push(Action("melee", "akira", target="masunagi"))
+    assert "surprised" not in g.state.models["masunagi"].conditions
+    g = _behind(0, "takashi-matsu")  # Sixth Sense (a player 2 Matsu for the test)
+    make_active(g, 1)
+    assert g._surprised_target(g.state.models["akira"], Action("melee", "akira", target="masunagi")) is None

@@ -1070,13 +1070,20 @@ class Game:
                 return False
         if not self._immobilised_test(m, action):
             return False
+        surprised = self._surprised_target(m, action)
+        if surprised:
+            self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))
+            self._emit(Event("note", {"text": f"{surprised} is Surprised: it never saw {m.id} coming (p.31)"}))
         if action.boost and action.kind not in ("ki_feat", "complex_ki_feat"):  # a feat pays its own
             stat, b = self._boost(m, action)
             self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
         return True
 
     def _after_action(self) -> None:
-        """Checks after every action: Held ends out of BtB with the holder (p.44)."""
+        """Checks after every action: Surprised ends with the action (an exchange ends it
+        when it resolves); Held ends out of BtB with the holder (p.44)."""
+        if self.state.exchange is None:
+            self._end_surprise()
         if any("held" in x.conditions for x in self.state.alive()):
             self._release_held()
 
@@ -1634,6 +1641,56 @@ class Game:
             self._emit(Event("condition", {"model": m.id, "name": "immobilised", "on": False}))
         return res.success
 
+    #: Step along a move at which the target's LoS to the moving model is checked
+    #: (Surprised, p.31): every check is exact; the sampling is along the path only.
+    SURPRISE_STEP = 0.1
+
+    def _surprised_target(self, m: ModelState, action: Action) -> str | None:
+        """The enemy ``action`` Surprises (p.31, p.36, p.47), or None: the active model
+        started the activation out of contact with it and out of its LoS, stayed out of its
+        LoS while it moved, and now comes into contact with it or targets it. Sixth Sense
+        models are never Surprised. Along the move the target's LoS is checked exactly at
+        the start, at every vertex and every :attr:`SURPRISE_STEP` inches, and at the end."""
+        if action.kind not in ("charge", "melee", "shoot", "ki_feat", "complex_ki_feat"):
+            return None
+        t = self.state.models.get(action.target or "")
+        if t is None or not t.alive or t.player == m.player or self._trait(t.id, "sixth_sense")[0]:
+            return None
+        table = self._table_now()
+        scene = table.scene()
+        if scene.distance(m.id, t.id) <= movement.CONTACT + 1e-9 or scene.los(t.id, m.id).visible:
+            return None
+        path: list = []
+        try:
+            if action.kind == "charge":
+                path = list(self.charge(m.id, t.id, boost=action.boost or 0).path)
+            elif action.kind == "melee":
+                path = list(self._melee_move(m.id, t.id).path)
+            elif action.walk == "before" and action.point is not None:
+                path = list(movement.check_walk(table, m.id, [action.point]).path)
+        except movement.MoveError:
+            return None
+        points = []
+        for a, b in zip(path, path[1:]):
+            n = max(1, math.ceil(math.dist(a, b) / self.SURPRISE_STEP))
+            points += [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(1, n + 1)]
+        if points:
+            from dataclasses import replace as dc_replace
+
+            from sim.table import Table
+
+            for pt in points:
+                moved = tuple(dc_replace(x, position=pt) if x.id == m.id else x for x in table.models)
+                if Table(table.name, table.width, table.depth, table.terrain, moved, table.source).scene().los(t.id, m.id).visible:
+                    return None
+        return t.id
+
+    def _end_surprise(self) -> None:
+        """Surprised lasts only until the end of the current action (p.31)."""
+        for x in self.state.alive():
+            if "surprised" in x.conditions:
+                self._emit(Event("condition", {"model": x.id, "name": "surprised", "on": False}))
+
     def _release_held(self) -> None:
         """Held ends when the model is no longer in BtB with its holder, or the holder is
         gone (p.44)."""
@@ -1892,7 +1949,7 @@ class Game:
                 try:
                     infos[m.id] = TargetInfo.from_traits(
                         self._profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
-                        death_sentence="death_sentence" in ms.conditions)
+                        death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
         s = self.state.models[mid]
