@@ -11,6 +11,7 @@ import pytest
 from sim.rules.bots import GreedyBot, RandomBot, play
 from sim.rules.dice import PhysicalDice
 from sim.rules.game import Action, Game, GameError
+from sim.rules.scenario import list_scenarios
 from sim.table import load_table
 
 TABLE = load_table()
@@ -155,20 +156,36 @@ def _check_invariants(g: Game) -> None:
         assert 0 <= m.damage <= m.wounds
 
 
-@pytest.mark.parametrize("seed", range(120))
+SCENARIOS = list_scenarios()
+
+
+@pytest.mark.parametrize("seed", range(240))
 def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
-    g = Game(TABLE, seed=seed, length=("fixed", 2) if seed % 3 else ("variable", 2))
+    """120 games without a scenario (2 turns, fixed or variable) and 120 with one of the
+    bundled scenarios, its own turn limit cut to 2 or 3 turns: every game ends within its
+    limit, no exception, the invariants hold after every action, at most 3 VP."""
+    if seed < 120:
+        g = Game(TABLE, seed=seed, length=("fixed", 2) if seed % 3 else ("variable", 2))
+        limit = 2 if seed % 3 else 7
+    else:
+        limit = 2 + seed % 2
+        g = Game(TABLE, seed=seed, length=("fixed", limit), scenario=SCENARIOS[seed % len(SCENARIOS)])
     bots = (RandomBot(seed), RandomBot(seed + 1000))
     n = 0
     while not g.is_over():
-        a = bots[g.state.active - 1].choose(g)
+        a = bots[g.to_move() - 1].choose(g)
         if a.kind not in ("pass", "allocate"):  # an Exhausted model still fights when charged
             assert g.state.models[a.model].counters > 0  # no model activates with zero counters
         g.push(a)
         _check_invariants(g)
         n += 1
         assert n < 500
-    assert g.state.turn <= 7
+    assert g.state.turn <= limit
+    if g.scenario is not None:
+        sc = g.scenario_state()
+        assert sc.over and sum(sc.vp.values()) <= 3
+    if seed % 20 == 0:
+        assert g.replay().snapshot() == g.snapshot()
 
 
 def test_end_phase_poison_bleed_fire_markers():
