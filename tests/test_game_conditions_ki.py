@@ -435,3 +435,18 @@ def test_no_surprise_when_the_target_sees_the_attacker_or_has_sixth_sense():
     g = _behind(0, "takashi-matsu")  # Sixth Sense (a player 2 Matsu for the test)
     make_active(g, 1)
     assert g._surprised_target(g.state.models["akira"], Action("melee", "akira", target="masunagi")) is None
+
+
+# ------------------------------------------------------------------ Melee Assist (p.36)
+@pytest.mark.parametrize("kenta_at, assists", [("[6, 18]", 1), ("[4.8188, 7.19]", 0)])
+def test_melee_assist_costs_a_die_per_other_free_enemy_in_contact(kenta_at, assists):
+    # masunagi in front of akira, ishi touching akira from above; kenta, when it touches
+    # ishi as well, keeps ishi busy (no assist)
+    yaml = (TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("[20, 18], facing: 180", "[6, 7.19], facing: 270")
+            .replace("[6, 18]", kenta_at))
+    g = game(yaml=yaml)
+    make_active(g, 1)
+    g.push(Action("melee", "akira", target="masunagi"))
+    assert g.melee_assists("akira", "masunagi") == assists
+    assert g._combatant("akira", True, False).assists == assists
+    assert g.melee_assists("masunagi", "akira") == 0

@@ -1776,11 +1776,34 @@ class Game:
         disengaging = bool(ex and ex.get("disengage") == mid)
         boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
         extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
+        if ex is not None and mid in (ex["attacker"], ex["defender"]):
+            extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
         if self._profile(mid) is not None:
             return combatant_from_profile(self._profile(mid), id=mid, active=active, charge=charge,
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left, **extra)
+
+    def melee_assists(self, mid: str, opponent: str) -> int:
+        """Melee Assist (p.36): the other enemy models in contact with ``mid`` (not
+        ``opponent``), each -1 die to ``mid``'s pool, unless that enemy is itself in contact
+        with another model of ``mid``'s side. A Prone enemy does not count (its contact may
+        be ignored, p.45)."""
+        table = self._table_now()
+        me = table.model(mid)
+
+        def touching(a, b) -> bool:
+            return math.dist(a.position, b.position) - a.radius - b.radius <= movement.CONTACT + 1e-9
+
+        mine = [x for x in table.models if x.player == me.player and x.id != mid]
+        n = 0
+        for e in table.models:
+            if e.player == me.player or e.id == opponent or e.prone or not touching(me, e):
+                continue
+            if any(touching(e, f) for f in mine):
+                continue
+            n += 1
+        return n
 
     def exchange_pools(self) -> dict[str, int]:
         """The melee pools of the two models of the waiting exchange (step 4)."""
