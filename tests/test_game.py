@@ -174,7 +174,7 @@ def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
     n = 0
     while not g.is_over():
         a = bots[g.to_move() - 1].choose(g)
-        if a.kind not in ("pass", "allocate"):  # an Exhausted model still fights when charged
+        if a.kind not in ("pass", "allocate", "intercept"):  # an Exhausted model still fights when charged
             assert g.state.models[a.model].counters > 0  # no model activates with zero counters
         g.push(a)
         _check_invariants(g)

@@ -592,6 +592,8 @@ class GreedyBot:
         st = game.state
         if st.exchange is not None:
             return self.allocate(game)
+        if st.interception is not None:
+            return self.intercept(game)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
@@ -903,6 +905,22 @@ class GreedyBot:
                 if self.verdicts.legal(game, table, a, tm.position, pt):
                     return a
         return None
+
+    @staticmethod
+    def intercept(game: Game) -> Action:
+        """Step 1d (p.30): a friend takes the shot when the target is nearly dead (2 wounds
+        or fewer left) and the friend has at least two more wounds left; else nobody."""
+        st = game.state
+        ic = st.interception
+        t = st.models[ic["target"]]
+        left = t.wounds - t.damage
+        best = None
+        for c in ic["candidates"]:
+            f = st.models[c]
+            fl = f.wounds - f.damage
+            if left <= 2 and fl >= left + 2 and (best is None or fl > best[0]):
+                best = (fl, c)
+        return Action("intercept", target=best[1] if best else None)
 
     # ------------------------------------------------------------ scenario and Ki
     #: Preference among interactions: a Prayer scores at once, Influence turns objectives.

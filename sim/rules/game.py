@@ -116,6 +116,13 @@ class Event:
             return f"  {d['source']}'s {d['feat']} Aura is in play until the End phase"
         if k == "end_phase_reset":
             return "  Once-per-turn boxes wiped; Auras end"
+        if k == "interception_open":
+            return (f"  {d['target']}'s player may assign an interceptor for the shot of {d['attacker']}: "
+                    + ", ".join(d["candidates"]))
+        if k == "intercept":
+            return f"  {d['chosen']} intercepts the shot" if d.get("chosen") else "  nobody intercepts"
+        if k == "ammo":
+            return f"  {d['model']}'s {d['weapon']}: {d['left']} Ammo left"
         if k == "scenario":
             return "\n".join(f"  {t}" for t in d.get("notes", [])) or "  scenario state updated"
         if k == "exchange_open":
@@ -145,6 +152,7 @@ class ModelState:
     conditions: dict = field(default_factory=dict)
     markers: dict = field(default_factory=dict)  # "bleed"/"poison"/"fire"/... -> list of values
     alive: bool = True
+    ammo: dict = field(default_factory=dict)  # weapon name -> Ammo tokens left (weapons fired so far)
 
     @property
     def exhausted(self) -> bool:
@@ -169,6 +177,7 @@ class GameState:
     feat_usage: dict = field(default_factory=dict)  # model -> {"turn": [names], "game": [names]}
     auras: list = field(default_factory=list)  # Aura feats in play: {"feat", "source", "player"}
     scenario: dict | None = None  # the scenario state (sim.rules.scenario.ScenarioState as JSON)
+    interception: dict | None = None  # a shot waiting for the target's controller (step 1d)
 
     def alive(self, player: int | None = None) -> list[ModelState]:
         """Models still on the table (of ``player``, or of both)."""
@@ -299,6 +308,13 @@ def apply_event(state: GameState, ev: Event) -> None:
             u["turn"] = []
     elif k == "scenario":
         state.scenario = d["state"]
+    elif k == "interception_open":
+        state.interception = {key: d[key] for key in ("attacker", "target", "weapon", "moved", "boost", "walk_after",
+                                                      "candidates")}
+    elif k == "intercept":
+        state.interception = None
+    elif k == "ammo":
+        state.models[d["model"]].ammo[d["weapon"]] = d["left"]
     elif k in ("activate", "note", "test"):
         pass
     else:
@@ -391,7 +407,7 @@ class Action:
     #: Simple actions remove one counter, complex two (p.24); allocations, passes and
     #: Instant/Active feats none.
     COMPLEX = ("charge", "focus", "complex_ki_feat", "complex_scenario")
-    FREE = ("allocate", "pass", "feat")
+    FREE = ("allocate", "pass", "feat", "intercept")
 
     def to_json(self) -> dict:
         """As plain JSON values (inches, degrees)."""
@@ -620,7 +636,7 @@ class Game:
                     break
         # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
         for m in st.alive():
-            for name in [c for c in m.conditions if c in ("surprised", "ran")]:
+            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot")]:
                 self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
             cs = conditions.from_model(m)
             for name, n in conditions.end_phase_expiry(cs).items():
@@ -677,6 +693,8 @@ class Game:
             for mid in (ex["attacker"], ex["defender"]):
                 if mid not in ex["allocations"]:
                     return st.models[mid].player
+        if st.interception is not None:
+            return st.models[st.interception["target"]].player
         return st.active
 
     def legal_actions(self, samples: int = 8) -> list[Action]:
@@ -692,6 +710,8 @@ class Game:
             return []
         if st.exchange is not None:
             return self._allocation_actions()
+        if st.interception is not None:
+            return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
         p = st.active
         out: list[Action] = []
         table = self._table_now()
@@ -834,8 +854,8 @@ class Game:
         model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
         Wait when nothing else is found."""
         st = self.state
-        if st.exchange is not None:
-            return rng.choice(self._allocation_actions())
+        if st.exchange is not None or st.interception is not None:
+            return rng.choice(self.legal_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]
         if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1:
@@ -892,6 +912,16 @@ class Game:
         st = self.state
         if self.is_over():
             return False, "the game is over"
+        if action.kind == "intercept":
+            ic = st.interception
+            if ic is None:
+                return False, "no shot is waiting for an interceptor"
+            if action.target is not None and action.target not in ic["candidates"]:
+                return False, (f"{action.target!r} cannot intercept (conditions I-III, p.30); may: "
+                               + ", ".join(ic["candidates"]))
+            return True, ""
+        if st.interception is not None:
+            return False, "a shot waits for the target's player to assign an interceptor (or none)"
         if action.kind == "pass":
             return (st.pass_tokens.get(st.active, 0) > 0, "no pass tokens left")
         m = st.models.get(action.model or "")
@@ -1013,6 +1043,22 @@ class Game:
         if action.kind == "allocate":
             self._allocate(action)
             return self.events[start:]
+        if action.kind == "intercept":
+            ok, why = self.is_legal(action)
+            if not ok:
+                self._marks.pop()
+                self._actions.pop()
+                raise GameError(why)
+            ic = dict(st.interception)
+            self._emit(Event("intercept", {"chosen": action.target}))
+            shooter = st.models[ic["attacker"]]
+            self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
+                        interceptor=action.target or "")
+            self._walk_after_shot(shooter.id, ic["walk_after"])
+            self._after_action()
+            if not self.is_over():
+                self._next_active(3 - shooter.player)
+            return self.events[start:]
         if action.kind == "feat":  # an Instant or Active feat: no activation, no counter
             ok, why = self.is_legal(action)
             if not ok:
@@ -1023,10 +1069,11 @@ class Game:
             self._use_feat(st.models[action.model], action)
             self._after_action()
             return self.events[start:]
-        if st.exchange is not None:
+        if st.exchange is not None or st.interception is not None:
             self._marks.pop()
             self._actions.pop()
-            raise GameError("a melee exchange is waiting for allocations")
+            raise GameError("a melee exchange is waiting for allocations" if st.exchange is not None
+                            else "a shot waits for the target's player to assign an interceptor (or none)")
         if action.kind == "pass":
             if st.pass_tokens.get(p, 0) <= 0:
                 self._marks.pop()
@@ -1054,7 +1101,7 @@ class Game:
             if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:
                 self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]), spent))
             self._after_action()
-        if not self.is_over() and st.exchange is None:
+        if not self.is_over() and st.exchange is None and st.interception is None:
             self._next_active(3 - p)
         return self.events[start:]
 
@@ -1082,7 +1129,7 @@ class Game:
     def _after_action(self) -> None:
         """Checks after every action: Surprised ends with the action (an exchange ends it
         when it resolves); Held ends out of BtB with the holder (p.44)."""
-        if self.state.exchange is None:
+        if self.state.exchange is None and self.state.interception is None:
             self._end_surprise()
         if any("held" in x.conditions for x in self.state.alive()):
             self._release_held()
@@ -1130,13 +1177,10 @@ class Game:
             walked = action.walk is not None
             if action.walk == "before":
                 self._move(m.id, movement.check_walk(table, m.id, [action.point]))
-            self._shoot(m.id, action.target, action.weapon, moved=walked, boost=action.boost or 0)
-            if action.walk == "after" and self.state.models[m.id].alive:
-                res = movement.check_walk(self._table_now(), m.id, [action.point])
-                if res.legal:
-                    self._move(m.id, res)
-                else:
-                    self._emit(Event("note", {"text": "the declared Walk after shooting is no longer legal: no move"}))
+            after = list(action.point) if action.walk == "after" else None
+            if self._shoot(m.id, action.target, action.weapon, moved=walked, boost=action.boost or 0,
+                           walk_after=after):
+                self._walk_after_shot(m.id, after)
         elif action.kind == "focus":
             self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
         elif action.kind == "stand_up":
@@ -1959,9 +2003,14 @@ class Game:
         ok, reasons = can_shoot(table.scene(), mid, target, w)
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
-    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0) -> None:
+    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
+               interceptor: str | None = None, walk_after=None) -> bool:
+        """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
+        ``interceptor`` is None, the shot waits for the target's player (an
+        ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
+        ``interceptor=""`` means nobody intercepts. True once the shot is resolved."""
         from sim.rules.dice import modified_stat
-        from sim.rules.ranged import RangedAttackError, TargetInfo, resolve_ranged_attack
+        from sim.rules.ranged import AmmoState, RangedAttackError, TargetInfo, interceptors, resolve_ranged_attack
 
         w = self._weapon(mid, weapon)
         prof = self._profile(mid)
@@ -1976,21 +2025,52 @@ class Game:
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
         s = self.state.models[mid]
+        scene = self._table_now().scene()
+        if interceptor is None and w is not None:
+            try:
+                cands = interceptors(scene, mid, target, [x.id for x in self.state.alive(self.state.models[target].player)],
+                                     weapon=w, infos=infos)
+            except (KeyError, ValueError):
+                cands = []
+            if cands:
+                self._emit(Event("interception_open", {"attacker": mid, "target": target, "weapon": weapon,
+                                                       "moved": moved, "boost": boost, "walk_after": walk_after,
+                                                       "candidates": list(cands)}))
+                return False
         # the shooter's own conditions (Stunned, Frightened: -1 Ranged) and Ki boosts
         mods = sum(v for _, v in conditions.pool_modifiers(conditions.from_model(s), "ranged")) + boost
         pool = modified_stat(prof.ranged or 0, mods)
+        ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
         try:
-            res = resolve_ranged_attack(self._table_now().scene(), mid, target, w, self.dice,
+            res = resolve_ranged_attack(scene, mid, target, w, self.dice,
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
-                                        ran="ran" in s.conditions, infos=infos)
+                                        ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
+                                        interceptor=interceptor or None, infos=infos, ammo=ammo)
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
-            return
+            return True
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
         self._emit(Event("shot", data))
-        if getattr(res, "reloading_gained", 0) and self.state.models[mid].alive:
-            self._gain(mid, "reloading", int(res.reloading_gained))
+        if self.state.models[mid].alive:
+            if "shot" not in self.state.models[mid].conditions:
+                self._emit(Event("condition", {"model": mid, "name": "shot", "on": True}))
+            if res.ammo_spent:
+                left = ammo.ammo_left(w)
+                self._emit(Event("ammo", {"model": mid, "weapon": w.name, "left": max(0, (left or 0) - 1)}))
+            if getattr(res, "reloading_gained", 0):
+                self._gain(mid, "reloading", int(res.reloading_gained))
+        return True
+
+    def _walk_after_shot(self, mid: str, point) -> None:
+        """The Walk a Ranged Attack action declared after its shot (p.25)."""
+        if point is None or not self.state.models[mid].alive:
+            return
+        res = movement.check_walk(self._table_now(), mid, [tuple(point)])
+        if res.legal:
+            self._move(mid, res)
+        else:
+            self._emit(Event("note", {"text": "the declared Walk after shooting is no longer legal: no move"}))
 
     def _move(self, mid: str, res: movement.MoveResult) -> None:
         if len(res.path) > 1 or res.facing != self.state.models[mid].facing:
