@@ -331,3 +331,27 @@ def test_main_hotseat_bad_options(tmp_path, capsys):
     bad.write_text(json.dumps({"format": "nope"}))
     assert main(["hotseat", "--load", str(bad)]) == 2
     assert "not a bushido-game/1 save" in capsys.readouterr().err
+
+
+def test_intercept_actions_are_typed_and_read_back():
+    from sim.cli.hotseat import action_text, parse_action
+    from sim.rules.game import Event
+    from sim.table import parse_table
+
+    yaml = """
+format: bushido-table/1
+name: shots
+table: {width: 24, depth: 24}
+terrain: []
+models:
+  - {id: matsu, player: 1, profile: takashi-matsu, position: [4, 12], facing: 0}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [12, 12], facing: 180}
+  - {id: ishi, player: 2, profile: ishi, position: [8, 13.4], facing: 270}
+"""
+    g = Game(parse_table(yaml, "<t>"), seed=2, length=("fixed", 2))
+    if g.state.active != 1:
+        g._emit(Event("active", {"player": 1}))
+    g.push(Action("shoot", "matsu", target="masunagi"))
+    offered = g.legal_actions()
+    assert [action_text(a) for a in offered] == ["intercept", "intercept ishi"]
+    assert [parse_action(g, action_text(a)) for a in offered] == offered

@@ -273,7 +273,7 @@ _ALIASES = {"stand": "stand_up", "stand-up": "stand_up", "standup": "stand_up", 
             "charges": "charge", "shoots": "shoot"}
 #: Kinds the engine knows today (others are passed through to :meth:`Game.is_legal`).
 KNOWN_KINDS = ("walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up", "pass",
-               "allocate", "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario")
+               "allocate", "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "intercept")
 
 
 def _num(v: float) -> str:
@@ -416,6 +416,10 @@ def parse_action(game: Game, text: str) -> Action:
         if pos:
             raise InputError("pass takes no model")
         return Action("pass", **fields)
+    if kind == "intercept":  # step 1d: "intercept" (nobody) or "intercept MODEL"
+        if len(pos) > 1:
+            raise InputError("intercept takes at most one model (the interceptor)")
+        return Action("intercept", target=_model_id(game, pos[0]) if pos else None)
     if kind == "allocate":
         if pos and not _is_int(pos[0]):
             fields.setdefault("model", _model_id(game, pos.pop(0)))
