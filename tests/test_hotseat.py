@@ -355,3 +355,19 @@ models:
     offered = g.legal_actions()
     assert [action_text(a) for a in offered] == ["intercept", "intercept ishi"]
     assert [parse_action(g, action_text(a)) for a in offered] == offered
+
+
+def test_the_view_shows_the_scenario_and_hides_a_hidden_vim():
+    from sim.cli.hotseat import brief_view, full_state
+    from sim.rules.scenario import parse_scenario
+    from sim.table import load_table
+
+    text = (Path(__file__).resolve().parents[1] / "data/scenarios/marked_for_death.yaml").read_text()
+    hidden = parse_scenario(text.replace("kind: open", "kind: hidden"), "<hidden>")
+    g = Game(load_table(), seed=1, scenario=hidden, vims={1: "akira", 2: "nanako"})
+    view1 = brief_view(g, 1)
+    assert "Scenario" in view1 and "player 1: akira" in view1 and "player 2: hidden" in view1
+    assert "nanako" not in full_state(g, 1).split("VIMs:")[1]
+    assert not any("nanako" in line and "VIM" in line for line in g.log())
+    g = Game(load_table(), seed=1, scenario="shrines")
+    assert "objectives: west" in brief_view(g, 2) and "neutral" in brief_view(g, 2)

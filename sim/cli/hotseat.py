@@ -503,18 +503,42 @@ def describe_event(ev: Event) -> str:
 
 
 def table_now(game: Game):
-    """The game's table with the models where the state has them, the dead removed
-    (built from ``game.table`` and ``game.state``; the engine keeps a private one)."""
-    from sim.table import Table
+    """The game's table now (:meth:`Game.table_now`: models where the state has them,
+    the dead removed, the scenario's objectives in play)."""
+    return game.table_now()
 
-    models = []
-    for m in game.table.models:
-        s = game.state.models.get(m.id)
-        if s is None or not s.alive:
-            continue
-        models.append(dataclasses.replace(m, position=tuple(s.position), facing=s.facing, prone="prone" in s.conditions))
-    t = game.table
-    return Table(t.name, t.width, t.depth, t.terrain, tuple(models), t.source)
+
+def _scenario_lines(game: Game, player: int | None) -> list[str]:
+    """The scenario as ``player`` sees it (None: both sides, for the full state): VP,
+    SP, prayer tokens, each objective's alignment (friendly/neutral/enemy for the
+    player), removed objectives, and the VIMs -- a Hidden VIM only to its own side."""
+    sc = game.scenario_state()
+    if sc is None:
+        return []
+    scen = game.scenario
+    lines = [f"Scenario {scen.name}: VP {sc.vp.get(1, 0)}-{sc.vp.get(2, 0)}, SP {sc.sp.get(1, 0)}-{sc.sp.get(2, 0)}"
+             + (f", prayer tokens {sc.prayer.get(1, 0)}-{sc.prayer.get(2, 0)}" if sc.prayer else "")]
+    objs = []
+    for o in scen.objectives:
+        owner = sc.alignment.get(o.id)
+        if o.id in sc.removed:
+            objs.append(f"{o.id} removed")
+        elif player is None:
+            objs.append(f"{o.id} ({o.position[0]:g}, {o.position[1]:g}) " + ("neutral" if owner is None else f"player {owner}"))
+        else:
+            rel = "neutral" if owner is None else ("friendly" if owner == player else "enemy")
+            objs.append(f"{o.id} ({o.position[0]:g}, {o.position[1]:g}) {rel}")
+    if objs:
+        lines.append("  objectives: " + "; ".join(objs))
+    if scen.vim:
+        shown = []
+        for side, ids in sorted(sc.vims.items()):
+            if scen.vim == "hidden" and player is not None and side != player and not sc.over:
+                shown.append(f"player {side}: hidden")
+            else:
+                shown.append(f"player {side}: {', '.join(ids) or 'none'}")
+        lines.append("  VIMs: " + "; ".join(shown))
+    return lines
 
 
 def _conditions(m) -> str:
@@ -593,12 +617,14 @@ def brief_view(game: Game, player: int) -> str:
                 except Exception:  # noqa: BLE001
                     pass
         lines.append(_model_line(e, False, seen))
+    lines += _scenario_lines(game, player)
     lines += _exchange_lines(game)
     return "\n".join(lines)
 
 
-def full_state(game: Game) -> str:
-    """Both sides in full (the ``state`` command and the end of the game)."""
+def full_state(game: Game, viewer: int | None = None) -> str:
+    """Both sides in full (the ``state`` command and the end of the game). ``viewer``:
+    the player looking (a Hidden VIM of the other side stays hidden until the end)."""
     st = game.state
     lines = [f"Turn {st.turn}, {st.phase} phase" + (f": {st.result}" if st.result else "")
              + f"; scores {st.scores.get(1, 0)}-{st.scores.get(2, 0)}; pass tokens "
@@ -606,6 +632,7 @@ def full_state(game: Game) -> str:
     for pid in (1, 2):
         lines.append(f"Player {pid}:")
         lines += [_model_line(m, True) for m in st.models.values() if m.player == pid]
+    lines += _scenario_lines(game, viewer)
     lines += _exchange_lines(game)
     return "\n".join(lines)
 
@@ -734,7 +761,7 @@ class Hotseat:
             if cmd in ("help", "?", "h"):
                 self.io.write(HELP)
             elif cmd == "state":
-                self.io.write(full_state(g))
+                self.io.write(full_state(g, g.to_move()))
             elif cmd in ("actions", "menu", "list"):
                 self.io.write(menu_text(actions))
             elif cmd == "log":

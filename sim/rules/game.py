@@ -525,6 +525,11 @@ class Game:
             got = self._memo[key] = movement.plan_charge(self._boosted_table(model_id, boost), model_id, target_id)
         return got
 
+    def table_now(self):
+        """The table as the game has it now: models where the state has them (the dead
+        removed, Prone flagged) and the scenario's objectives that are still in play."""
+        return self._table_now()
+
     def _table_now(self):
         """The table with the models where the game state has them (dead removed);
         built once per state."""
@@ -1268,7 +1273,9 @@ class Game:
         except scen.ScenarioError as exc:
             raise GameError(str(exc)) from None
         notes = [f"Scenario: {self.scenario.name}"] + scen.describe(self.scenario)
-        if vims:
+        if vims and self.scenario.vim == "hidden":
+            notes.append("VIMs: chosen in secret (revealed in the End phase of the last turn)")
+        elif vims:
             notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}" for k, v in sorted(vims.items())))
         self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
 
