@@ -116,3 +116,31 @@ def test_charge_text_and_json(capsys):
 def test_charge_at_a_friend_exits_2(capsys):
     code, _, err = run_main(capsys, "charge", str(DEFAULT_TABLE), "matsu", "kokkio")
     assert code == 2 and "not an enemy" in err
+
+
+def test_check_with_a_scenario_reports_objectives_near_impassable_terrain(capsys):
+    code, out = run_main(capsys, "check", str(DEFAULT_TABLE), "--scenario", "shrines")[:2]
+    assert code == 1
+    assert "impassable-objective: Impassable house" in out and "objective west" in out
+
+
+def test_play_with_a_scenario_prints_victory_points(capsys):
+    code, out = run_main(capsys, "play", str(DEFAULT_TABLE), "--seed", "1", "--scenario", "shrines", "--turns", "1")[:2]
+    assert code == 0
+    assert "Scenario Shrines: VP" in out and "victory points" in out
+
+
+def test_view_with_a_scenario_draws_the_objectives(capsys, tmp_path):
+    from conftest import read_png
+
+    png = tmp_path / "t.png"
+    code, _ = run_main(capsys, "view", str(DEFAULT_TABLE), "--scenario", "shrines", "--camera", "top",
+                       "--screenshot", str(png))[:2]
+    assert code == 0 and png.exists()
+    plain = tmp_path / "plain.png"
+    run_main(capsys, "view", str(DEFAULT_TABLE), "--camera", "top", "--screenshot", str(plain))
+    a, b = read_png(png).astype(int), read_png(plain).astype(int)
+    changed = (abs(a - b).sum(axis=2) > 60).sum()
+    assert changed > 2000  # three 30 mm shrines and their labels appear
+    code, _ = run_main(capsys, "play", str(DEFAULT_TABLE), "--scenario", "nowhere")[:2]
+    assert code == 2

@@ -53,10 +53,13 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--select", metavar="ID", help="model whose overlays are drawn")
     v.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to this PNG")
     v.add_argument("--camera", choices=["oblique", "top"], default="oblique")
+    v.add_argument("--scenario", metavar="NAME|FILE", help="also place this scenario's objectives")
 
     c = sub.add_parser("check", help="list the terrain set-up rules a table breaks (rulings.md section 9)")
     c.add_argument("table", help="table file")
     c.add_argument("--tournament", action="store_true", help="also apply the tournament 3\" spacing")
+    c.add_argument("--scenario", metavar="NAME|FILE",
+                   help="also check a scenario's objectives and zones against the table (overlaps, Impassable within 2\")")
     mv = sub.add_parser("move", help="is a Walk or Run to a point legal, what does it cost, and why not")
     mv.add_argument("table", help="table file")
     mv.add_argument("model", help="moving model id")
@@ -106,6 +109,19 @@ def _parser() -> argparse.ArgumentParser:
 
     catalogue_cli.add_parsers(sub)
     return p
+
+
+def _with_objectives(table, scenario: str):
+    """``table`` with the scenario's objectives as terrain pieces (Impassable, Blocking)."""
+    from sim.rules.scenario import ScenarioError, check_against_table, load_scenario, objective_pieces
+    from sim.table import Table
+
+    scen = load_scenario(scenario, table.width, table.depth)
+    bad = check_against_table(scen, table)
+    if bad:
+        raise ScenarioError(f"scenario {scen.name!r} does not fit {table.source}: " + "; ".join(i.message for i in bad))
+    return Table(table.name, table.width, table.depth, table.terrain + tuple(objective_pieces(scen)), table.models,
+                 table.source)
 
 
 def _scenario_names() -> list[str]:
@@ -386,12 +402,20 @@ def main(argv: list[str] | None = None) -> int:
 
             table = _load(args.table)
             issues = check_setup(table.terrain, table.width, table.depth, tournament=args.tournament)
+            if args.scenario:
+                from sim.rules.scenario import check_against_table, load_scenario
+
+                issues = list(issues) + check_against_table(load_scenario(args.scenario, table.width, table.depth),
+                                                            table, setup=True)
             for i in issues:
                 print(f"{i.rule}: {i.message}")
             print(f"{table.source}: {len(issues)} set-up issue(s)")
             return 1 if issues else 0
         if args.command == "view":
-            return _view(_load(args.table), args.select, args.screenshot, args.camera)
+            table = _load(args.table)
+            if args.scenario:
+                table = _with_objectives(table, args.scenario)
+            return _view(table, args.select, args.screenshot, args.camera)
         if args.command in ("move", "charge", "reach"):
             return _movement(args)
         if args.command == "special":
