@@ -450,3 +450,17 @@ def test_melee_assist_costs_a_die_per_other_free_enemy_in_contact(kenta_at, assi
     assert g.melee_assists("akira", "masunagi") == assists
     assert g._combatant("akira", True, False).assists == assists
     assert g.melee_assists("masunagi", "akira") == 0
+
+
+def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("facing: 0, feats", "facing: 0, prone: true, feats"))
+    make_active(g, 1)
+    g.push(Action("stand_up", "akira"))
+    assert "stood_up" in g.state.models["akira"].conditions
+    c = g._combatant("akira", False, False)
+    assert "stood_up" in c.conditions
+    make_active(g, 2)
+    g.push(Action("melee", "masunagi", target="akira"))
+    with_mark = g.exchange_pools()["akira"]
+    g._emit(Event("condition", {"model": "akira", "name": "stood_up", "on": False}))
+    assert g.exchange_pools()["akira"] == with_mark + 1

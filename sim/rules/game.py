@@ -641,7 +641,7 @@ class Game:
                     break
         # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
         for m in st.alive():
-            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot")]:
+            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot", "stood_up")]:
                 self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
             cs = conditions.from_model(m)
             for name, n in conditions.end_phase_expiry(cs).items():
@@ -1190,6 +1190,8 @@ class Game:
             self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
         elif action.kind == "stand_up":
             self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
+            # an exchange later this turn: -1 Melee, normal Initiative (p.36, p.45)
+            self._emit(Event("condition", {"model": m.id, "name": "stood_up", "on": True}))
         elif action.kind == "wait":
             opts = conditions.removed_by_wait(conditions.from_model(m))
             if opts:
