@@ -29,3 +29,21 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def pydantic_problem(err: dict) -> str:
+    """A readable problem for one pydantic validation error (``err``, an item of
+    ``ValidationError.errors()``): "unknown field", "missing field", "must be a finite
+    number ...", "unknown value 'x': ...", or pydantic's own message without its
+    "Value error, " prefix. The caller names the file and the entry."""
+    msg = err.get("msg", "invalid")
+    typ = err.get("type", "")
+    if typ == "extra_forbidden":
+        msg = "unknown field"
+    elif typ == "missing":
+        msg = "missing field"
+    elif typ == "finite_number":
+        msg = "must be a finite number (NaN and infinity are not allowed)"
+    elif typ == "literal_error":
+        msg = f"unknown value {err.get('input')!r}: {msg}"
+    return msg.removeprefix("Value error, ")

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
-from sim.files import write_text_atomic
+from sim.files import pydantic_problem, write_text_atomic
 from sim.geometry import (
     CONTACT,
     EPS,
@@ -254,17 +254,7 @@ def _describe(err: dict, raw: Any) -> tuple[str, str]:
     elif loc:
         entry, rest = str(loc[0]), loc[1:]
     field_path = ".".join(str(p) for p in rest if not str(p).startswith(("function-", "tagged-")))
-    msg = err.get("msg", "invalid")
-    typ = err.get("type", "")
-    if typ == "extra_forbidden":
-        msg = "unknown field"
-    elif typ == "missing":
-        msg = "missing field"
-    elif typ == "finite_number":
-        msg = "must be a finite number (NaN and infinity are not allowed)"
-    elif typ == "literal_error":
-        msg = f"unknown value {err.get('input')!r}: {msg}"
-    msg = msg.removeprefix("Value error, ")
+    msg = pydantic_problem(err)
     problem = f"{field_path}: {msg}" if field_path else msg
     return entry, problem
 

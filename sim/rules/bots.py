@@ -630,14 +630,20 @@ class GreedyBot:
         foes = [table.model(e.id) for e in game.state.alive(3 - game.state.active)]
         keyed = [((not _clear_line(table, table.model(m.id), table.model(e.id), foes),) + k, m, e)
                  for k, m, e in pairs]
-        keyed.sort(key=lambda x: x[0])
+        return self._first_legal(game, table, keyed, "charge", max_blocked=2)
+
+    def _first_legal(self, game: Game, table, keyed, kind: str, max_blocked: int) -> Action | None:
+        """The first ``kind`` action at ``(key, model, enemy)`` (best key first, four at
+        most) that the game allows; at most ``max_blocked`` of them with a line that is not
+        clear (``key[0]`` True: costly to plan, likely to stop short)."""
+        keyed = sorted(keyed, key=lambda x: x[0])
         blocked = 0
         for k, m, e in keyed[:4]:
             if k[0]:
                 blocked += 1
-                if blocked > 2:
+                if blocked > max_blocked:
                     break
-            a = Action("charge", m.id, target=e.id)
+            a = Action(kind, m.id, target=e.id)
             if self.verdicts.legal(game, table, a, m.position, e.position):
                 return a
         return None
@@ -658,17 +664,7 @@ class GreedyBot:
         fts = [table.model(e.id) for e in foes]
         opts = [((k[0] > 0 and not _clear_line(table, table.model(m.id), table.model(e.id), fts),) + k, m, e)
                 for k, m, e in opts]
-        opts.sort(key=lambda x: x[0])
-        blocked = 0
-        for k, m, e in opts[:4]:
-            if k[0]:
-                blocked += 1
-                if blocked > 1:
-                    break
-            a = Action("melee", m.id, target=e.id)
-            if self.verdicts.legal(game, table, a, m.position, e.position):
-                return a
-        return None
+        return self._first_legal(game, table, opts, "melee", max_blocked=1)
 
     def _sight(self, table, scene, a_id: str, b_id: str, at_a=None, at_b=None, cover: bool = False):
         """:meth:`Scene.los` (``cover``: ``(los, Scene.cover)``) from ``a_id`` to ``b_id``,

@@ -52,6 +52,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from shapely.geometry import Point as _SPoint
 
+from sim.files import pydantic_problem
 from sim.geometry import CONTACT, EPS, Footprint, FootprintError, Passage, Size, Visibility, base_radius, size_from_base
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 from terrain.setup import IMPASSABLE_GAP, SetupIssue
@@ -509,17 +510,7 @@ def _loc(parts: Sequence[Any]) -> str:
 
 def _describe(err: dict) -> tuple[str, str]:
     entry = _loc(err.get("loc", ()))
-    msg = err.get("msg", "invalid")
-    typ = err.get("type", "")
-    if typ == "extra_forbidden":
-        msg = "unknown field"
-    elif typ == "missing":
-        msg = "missing field"
-    elif typ == "finite_number":
-        msg = "must be a finite number (NaN and infinity are not allowed)"
-    elif typ == "literal_error":
-        msg = f"unknown value {err.get('input')!r}: {msg}"
-    msg = msg.removeprefix("Value error, ")
+    msg = pydantic_problem(err)
     # a model validator's message may start with the field it is about ("at: ...")
     head, sep, rest = msg.partition(": ")
     if sep and head.isidentifier() and head in ("at",):
