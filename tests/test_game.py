@@ -286,3 +286,25 @@ def test_disengage_exchange_then_walk_away():
         assert g.state.models["akira"].position == pytest.approx((12.0, 10.4))
     assert pools["akira"] >= 1
     assert g.replay().snapshot() == g.snapshot()
+
+
+def test_pop_rewinds_seeded_dice_and_a_save_keeps_the_dice_position(tmp_path):
+    g = Game(TABLE, seed=11, length=("fixed", 3))
+    p = g.state.active
+    m = next(x for x in g.state.alive(p))
+    foe = min(g.state.alive(3 - p), key=lambda e: (e.position[0] - m.position[0]) ** 2 + (e.position[1] - m.position[1]) ** 2)
+    g.push(Action("wait", m.id))
+    before = g.dice.state()
+    g.save(tmp_path / "g.json")
+    first = g.dice.roll(5)
+    g.dice.restore(before)
+    g.push(Action("focus", foe.id) if g.state.models[foe.id].counters >= 2 else Action("wait", foe.id))
+    g.pop()
+    assert g.dice.roll(5) == first  # the take-back rewound the dice
+    h = Game.load(tmp_path / "g.json")
+    assert h.dice.roll(5) == first  # the save rolls on from where it was
+    doc = json.loads((tmp_path / "g.json").read_text())
+    doc["dice_state"] = [3, ["x"], None]
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(GameError, match="dice_state"):
+        Game.load(tmp_path / "bad.json")

@@ -869,7 +869,10 @@ class Hotseat:
         for who, a in taken:
             text = action_text(a) if (who == p or a.kind != "allocate") else f"{a.model}'s allocation (secret)"
             self.io.write(f"Took back: player {who}: {text}")
-        self.io.write("(The dice are not rolled back: a new declaration rolls again.)")
+        if hasattr(self.game.dice, "state"):
+            self.io.write("(The dice are rolled back too: the same declaration rolls the same dice.)")
+        else:
+            self.io.write("(Physical dice: a new declaration asks for new rolls.)")
         self._autosave()
         return True
 
@@ -974,7 +977,6 @@ def run_cli(args, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
     table, :class:`~sim.rules.game.GameError` (a ``ValueError``) for a bad save.
     """
     from sim.rules.bots import BOTS
-    from sim.rules.dice import SeededDice
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
@@ -986,7 +988,8 @@ def run_cli(args, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
     try:
         if args.load:
             game = Game.load(args.load)
-            game.dice = dice if dice is not None else SeededDice(game.seed)
+            if dice is not None:  # physical dice; seeded dice roll on from the saved state
+                game.dice = dice
             out.write(f"Loaded {args.load}: turn {game.state.turn}, {game.state.phase} phase, "
                       f"{len(game.events)} events.")
         else:

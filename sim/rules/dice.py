@@ -86,6 +86,19 @@ class SeededDice:
         _check_count(n)
         return [self._rng.randint(1, 6) for _ in range(n)]
 
+    def state(self) -> list:
+        """Where the sequence stands, as plain JSON values (for saves and take-backs)."""
+        version, internal, gauss = self._rng.getstate()
+        return [version, list(internal), gauss]
+
+    def restore(self, state) -> None:
+        """Go back to a :meth:`state`: the same rolls come again. Raises
+        :class:`DiceError` for a value that is not such a state."""
+        try:
+            self._rng.setstate((int(state[0]), tuple(int(v) for v in state[1]), state[2]))
+        except (TypeError, ValueError, IndexError) as exc:
+            raise DiceError(f"not a dice state ({exc})") from None
+
 
 class PhysicalDice:
     """Values rolled on a real table, handed out in the order given.

@@ -491,6 +491,7 @@ class Game:
         self._feats: dict = {}  # model id -> {name: Feat}
         self.events: list[Event] = []
         self._marks: list[int] = []  # event index before each pushed action
+        self._dice_marks: list = []  # the dice state before each pushed action (seeded dice)
         self._memo: dict = {}  # (event count, what, args) -> result, for the current state
         self._actions: list[Action] = []
         from sim.rules.ki import KiError
@@ -509,6 +510,12 @@ class Game:
             self._start_turn()
 
     # ------------------------------------------------------------ plumbing
+    def _unmark(self) -> None:
+        """Forget the mark of an action that was refused before it changed anything."""
+        self._marks.pop()
+        self._actions.pop()
+        self._dice_marks.pop()
+
     def _emit(self, ev: Event) -> Event:
         if self._memo:
             self._memo = {}  # every memoised answer is about the state before this event
@@ -1043,6 +1050,7 @@ class Game:
             raise GameError("the game is over")
         start = len(self.events)
         self._marks.append(start)
+        self._dice_marks.append(self.dice.state() if hasattr(self.dice, "state") else None)
         self._actions.append(action)
         p = st.active
         if action.kind == "allocate":
@@ -1051,8 +1059,7 @@ class Game:
         if action.kind == "intercept":
             ok, why = self.is_legal(action)
             if not ok:
-                self._marks.pop()
-                self._actions.pop()
+                self._unmark()
                 raise GameError(why)
             ic = dict(st.interception)
             self._emit(Event("intercept", {"chosen": action.target}))
@@ -1067,29 +1074,25 @@ class Game:
         if action.kind == "feat":  # an Instant or Active feat: no activation, no counter
             ok, why = self.is_legal(action)
             if not ok:
-                self._marks.pop()
-                self._actions.pop()
+                self._unmark()
                 raise GameError(f"{action.feat!r} cannot be used now: {why}")
             self._emit(Event("note", {"text": f"player {st.models[action.model].player}: {action.model} uses {action.feat}"}))
             self._use_feat(st.models[action.model], action)
             self._after_action()
             return self.events[start:]
         if st.exchange is not None or st.interception is not None:
-            self._marks.pop()
-            self._actions.pop()
+            self._unmark()
             raise GameError("a melee exchange is waiting for allocations" if st.exchange is not None
                             else "a shot waits for the target's player to assign an interceptor (or none)")
         if action.kind == "pass":
             if st.pass_tokens.get(p, 0) <= 0:
-                self._marks.pop()
-                self._actions.pop()
+                self._unmark()
                 raise GameError(f"player {p} has no pass tokens")
             self._emit(Event("pass", {"player": p}))
         else:
             m = st.models.get(action.model or "")
             if m is None or m.player != p or not m.alive or m.exhausted:
-                self._marks.pop()
-                self._actions.pop()
+                self._unmark()
                 raise GameError(f"{action.model!r} cannot be activated by player {p} now")
             self._emit(Event("activate", {"player": p, "model": m.id, "action": str(action)}))
             ok, why = self.is_legal(action)
@@ -1903,8 +1906,7 @@ class Game:
     def _allocate(self, action: Action) -> None:
         problem, b = self._allocation_check(action)
         if problem:
-            self._marks.pop()
-            self._actions.pop()
+            self._unmark()
             raise GameError(problem)
         if b:
             self._emit(Event("boost", {"model": action.model, "stat": "melee", "steps": action.boost,
@@ -2097,6 +2099,9 @@ class Game:
             raise GameError("no action to take back")
         mark = self._marks.pop()
         action = self._actions.pop()
+        dice = self._dice_marks.pop()
+        if dice is not None:
+            self.dice.restore(dice)  # the same rolls come again: a take-back is no re-roll
         keep = self.events[:mark]
         self._memo.clear()
         self.state = _initial_state(self.table)
@@ -2113,6 +2118,8 @@ class Game:
                "events": [e.to_json() for e in self.events]}
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
+        if hasattr(self.dice, "state"):
+            doc["dice_state"] = self.dice.state()  # a loaded game rolls on from here
         return doc
 
     def save(self, path: str | os.PathLike) -> None:
@@ -2152,6 +2159,13 @@ class Game:
         except (KeyError, TypeError, ValueError, TableError, GameError) as exc:
             raise GameError(f"{path}: malformed save ({exc})") from None
         g._actions = [Action.from_json(a) for a in doc.get("actions", [])]
+        if doc.get("dice_state") is not None and hasattr(g.dice, "restore"):
+            from sim.rules.dice import DiceError
+
+            try:
+                g.dice.restore(doc["dice_state"])
+            except DiceError as exc:
+                raise GameError(f"{path}: malformed save: dice_state: {exc}") from None
         return g
 
     def replay(self) -> "Game":
