@@ -166,3 +166,25 @@ def test_greedy_bot_walks_to_an_objective_in_reach():
     g.push(a)
     make_active(g, 1)
     assert Action("scenario", "akira", objective="centre", special="prayer") in g.legal_actions()
+
+
+def test_greedy_bot_walks_into_a_zone_it_does_not_control():
+    from sim.rules.scenario import zone_contains_base
+
+    yaml = """
+format: bushido-table/1
+name: zones
+table: {width: 24, depth: 24}
+terrain: []
+models:
+  - {id: akira, player: 1, profile: takashi-akira, position: [12.5, 5.5], facing: 90}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [22, 22], facing: 270}
+"""
+    g = Game(parse_table(yaml, "<zones>"), seed=1, scenario="crossroads")
+    make_active(g, 1)
+    a = GreedyBot(1).choose(g)
+    assert a.kind == "walk" and a.model == "akira"
+    g.push(a)
+    crossing = next(z for z in g.scenario.zones if z.id == "crossing")
+    tm = g.table_now().model("akira")
+    assert zone_contains_base(crossing, tm.position, tm.radius)

@@ -945,8 +945,10 @@ class GreedyBot:
         left): a Walk into contact when it reaches, else a full Walk towards it."""
         from sim.rules.scenario import interaction_refusal
 
-        if game.scenario is None or not game.scenario.objectives:
+        if game.scenario is None:
             return None
+        if not game.scenario.objectives:
+            return self._zone(game, table, ready)
         sc = game.scenario_state()
         p = game.state.active
         r_obj = game.scenario.objective_radius
@@ -985,6 +987,43 @@ class GreedyBot:
             step = min(move, max(0.0, n - ring))
             if step > 0.3:
                 pt = (tm.position[0] - dx / n * step, tm.position[1] - dy / n * step)
+                a = Action("walk", m.id, point=pt)
+                if game.is_legal(a)[0]:
+                    return a
+        return None
+
+    def _zone(self, game: Game, table, ready) -> Action | None:
+        """Zone control (p.63): the nearest ready model outside every zone walks into the
+        nearest zone the player does not control (a point deep inside it, within one
+        Walk), or a full Walk towards it."""
+        from sim.rules.scenario import zone_contains_base, zone_controller
+
+        zones = game.scenario.zones
+        if not zones:
+            return None
+        p = game.state.active
+        models = [(x.player, table.model(x.id).position, table.model(x.id).radius,
+                   (game._profile(x.id).rice or 0) if game._profile(x.id) else 0) for x in game.state.alive()]
+        wanted = [z for z in zones if zone_controller(z, models) != p]
+        if not wanted:
+            return None
+        pairs = []
+        for m in ready:
+            tm = table.model(m.id)
+            if "prone" in m.conditions or any(zone_contains_base(z, tm.position, tm.radius) for z in zones):
+                continue
+            for z in wanted:
+                c = z.shape.centroid
+                pairs.append((math.dist(tm.position, (c.x, c.y)), m.id, m, (c.x, c.y), z))
+        pairs.sort(key=lambda x: x[:2])
+        for d, _, m, c, z in pairs[:1]:
+            tm = table.model(m.id)
+            move = tm.move or 0
+            ux, uy = (c[0] - tm.position[0]) / (d or 1.0), (c[1] - tm.position[1]) / (d or 1.0)
+            for step in (min(move, d), min(move, d) * 0.75, min(move, d) * 0.5):
+                if step <= 0.3:
+                    break
+                pt = (tm.position[0] + ux * step, tm.position[1] + uy * step)
                 a = Action("walk", m.id, point=pt)
                 if game.is_legal(a)[0]:
                     return a
