@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from sim.cli.main import main
@@ -142,5 +143,10 @@ def test_view_with_a_scenario_draws_the_objectives(capsys, tmp_path):
     a, b = read_png(png).astype(int), read_png(plain).astype(int)
     changed = (abs(a - b).sum(axis=2) > 60).sum()
     assert changed > 2000  # three 30 mm shrines and their labels appear
+
+    def gold(img):  # the objective colour (style.OBJECTIVE) as lit from above: (216, 166, 44)
+        return int((abs(img - np.array([216, 166, 44])).max(axis=2) <= 20).sum())
+
+    assert gold(a) > 1500 and gold(b) < 50
     code, _ = run_main(capsys, "play", str(DEFAULT_TABLE), "--scenario", "nowhere")[:2]
     assert code == 2

@@ -312,6 +312,8 @@ class TableScene:
             tex, repeat, colour = tile_texture(), TILE_REPEAT, (1, 1, 1, alpha)
         else:
             tex, repeat, colour = None, 1.0, _rgba(style.PASSAGE[piece.passage], alpha)
+        if piece.id.startswith(style.OBJECTIVE_PREFIX):
+            tex, repeat, colour = None, 1.0, _rgba(style.OBJECTIVE, alpha)
         top = ring
         if piece.visibility is Visibility.ENHANCING:
             top = self._plateau(piece.footprint, ring, h)
@@ -1106,6 +1108,8 @@ def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, sele
           under=((1, 1, 1, 1), hatch_texture()))
     entry("Enhancing: raised", _rgba(style.ENHANCING_SLOPE))
     entry("Open: flat, flush", _rgba(grey), height_frac=0.22)
+    if any(t.id.startswith(style.OBJECTIVE_PREFIX) for t in table.terrain):
+        entry("scenario objective", _rgba(style.OBJECTIVE))
     header("Models")
     entry("Player 1", _rgba(style.PLAYER[1]))
     entry("Player 2", _rgba(style.PLAYER[2]))

@@ -36,6 +36,10 @@ DIFFICULT_STRIPE: RGB = (0.36, 0.20, 0.50)
 IDEAL_GROUT: RGB = (0.66, 0.64, 0.58)
 #: Sloping sides of Enhancing terrain (raised ground, earthy green).
 ENHANCING_SLOPE: RGB = (0.47, 0.45, 0.24)
+#: Scenario objectives (terrain pieces ``objective:<id>``, Impassable and Blocking, p.63)
+#: are drawn in this colour instead of the Impassable grey, so they stand out.
+OBJECTIVE: RGB = (0.86, 0.66, 0.18)
+OBJECTIVE_PREFIX = "objective:"
 #: Opacity of Obscuring terrain (translucent).
 OBSCURING_ALPHA: float = 0.45
 #: Open terrain is drawn at most this tall (inches): almost flush with the table.
