@@ -18,7 +18,7 @@ name: duel
 table: {width: 24, depth: 24}
 terrain: []
 models:
-  - {id: akira, player: 1, profile: takashi-akira, position: [6, 6], facing: 0, feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave]}
+  - {id: akira, player: 1, profile: takashi-akira, position: [6, 6], facing: 0, feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]}
   - {id: kenta, player: 1, profile: takashi-kenta, position: [6, 18], facing: 0}
   - {id: masunagi, player: 2, profile: ito-masunagi, position: [11, 6], facing: 180}
   - {id: ishi, player: 2, profile: ishi, position: [20, 18], facing: 180}
@@ -394,7 +394,7 @@ def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
     a = GreedyBot(1).choose(g)
     assert a.kind == "ki_feat" and a.feat == "Spirit Bolt" and a.target == "masunagi"
     # in an exchange with Ki to spare, the greedy bot buys +1 Melee
-    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave]", ""))
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]", ""))
     make_active(g, 1)
     set_ki(g, "akira", 6)
     g.push(Action("melee", "akira", target="masunagi"))
@@ -464,3 +464,30 @@ def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
     with_mark = g.exchange_pools()["akira"]
     g._emit(Event("condition", {"model": "akira", "name": "stood_up", "on": False}))
     assert g.exchange_pools()["akira"] == with_mark + 1
+
+
+# ------------------------------------------------------------------ Controlled (p.43)
+def test_controlled_model_fights_for_the_other_side_until_its_marker_goes():
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[9.5, 6]"))
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    g.dice = Scripted([6, 5, 1, 1])  # akira 6+1 beats masunagi 1: the opposed test is won
+    g.push(Action("complex_ki_feat", "akira", feat="Puppet Strings", target="masunagi"))
+    ms = g.state.models["masunagi"]
+    assert ms.conditions.get("controlled") == 1 and ms.player == 1 and ms.owner == 2
+    assert g.table_now().model("masunagi").player == 1  # the geometry sees it on player 1's side
+    make_active(g, 1)
+    assert any(a.model == "masunagi" for a in g.legal_actions())
+    ok, why = g.is_legal(Action("focus", "masunagi"))
+    assert not ok and "Controlled" in why  # one marker: no Complex action
+    from sim.rules import conditions
+    from sim.rules.ki import KiError
+
+    assert not conditions.can_spend_tokens(conditions.from_model(ms))  # its tokens cannot be spent
+    set_ki(g, "masunagi", 6)
+    with pytest.raises(KiError, match="Controlled"):
+        g._boost(g.state.models["masunagi"], Action("allocate", "masunagi", attack=1, defence=0, boost=1))
+    g.push(Action("wait", "masunagi"))  # one counter removed: the marker goes
+    ms = g.state.models["masunagi"]
+    assert "controlled" not in ms.conditions and ms.player == 2
+    assert g.replay().snapshot() == g.snapshot()

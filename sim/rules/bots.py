@@ -1031,9 +1031,9 @@ class GreedyBot:
 
     def _feat(self, game: Game, table, ready) -> Action | None:
         """A Ki feat the engine applies, when the model has Ki to spare: Spirit Bolt at the
-        most wounded enemy in range, Shockwave with enemies in its Pulse, Mind Clash,
+        most wounded enemy in range, Puppet Strings, Shockwave with enemies in its Pulse, Mind Clash,
         Warding Presence with friends about, Inner Calm when Stunned."""
-        order = ("Spirit Bolt", "Shockwave", "Mind Clash", "Warding Presence", "Inner Calm")
+        order = ("Spirit Bolt", "Puppet Strings", "Shockwave", "Mind Clash", "Warding Presence", "Inner Calm")
         best = None
         for m in ready:
             for a in game._feat_actions(m):

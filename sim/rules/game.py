@@ -153,6 +153,11 @@ class ModelState:
     markers: dict = field(default_factory=dict)  # "bleed"/"poison"/"fire"/... -> list of values
     alive: bool = True
     ammo: dict = field(default_factory=dict)  # weapon name -> Ammo tokens left (weapons fired so far)
+    owner: int = 0  # the warband it belongs to; ``player`` is the side it fights for (Controlled, p.43)
+
+    def __post_init__(self) -> None:
+        if not self.owner:
+            self.owner = self.player
 
     @property
     def exhausted(self) -> bool:
@@ -244,8 +249,7 @@ def apply_event(state: GameState, ev: Event) -> None:
         m.position = (d["to"][0], d["to"][1])
         m.facing = d["facing"]
     elif k == "counter":
-        m = state.models[d["model"]]
-        m.counters = max(0, m.counters - d["n"])
+        _remove_counters(state.models[d["model"]], d["n"])
     elif k == "ki_change":
         m = state.models[d["model"]]
         m.ki = max(0, min(m.ki_limit, m.ki + d["delta"]))
@@ -255,6 +259,8 @@ def apply_event(state: GameState, ev: Event) -> None:
             m.conditions[d["name"]] = d.get("value", 1)
         else:
             m.conditions.pop(d["name"], None)
+        if d["name"] == "controlled":  # it fights for the other side while Controlled (p.43)
+            m.player = 3 - m.owner if d["on"] else m.owner
     elif k == "wounds":
         m = state.models[d["model"]]
         m.damage = min(m.wounds, m.damage + d["n"])
@@ -321,6 +327,20 @@ def apply_event(state: GameState, ev: Event) -> None:
         raise GameError(f"unknown event {k!r}")
 
 
+def _remove_counters(m: ModelState, n: int) -> None:
+    """Remove ``n`` activation counters; a Controlled model loses one Controlled marker per
+    counter removed and goes back to its warband with the last (p.43)."""
+    n = min(max(0, n), m.counters)
+    m.counters -= n
+    if n and "controlled" in m.conditions:
+        left = int(m.conditions["controlled"]) - n
+        if left <= 0:
+            m.conditions.pop("controlled")
+            m.player = m.owner
+        else:
+            m.conditions["controlled"] = left
+
+
 def _verdict(res: movement.MoveResult) -> tuple[bool, str]:
     """``(legal, reasons joined)`` of a movement check, for :meth:`Game.is_legal`."""
     return res.legal, "; ".join(r.message for r in res.reasons)
@@ -352,7 +372,7 @@ def _apply_outcome(state: GameState, d: dict) -> None:
         for name in names:
             state.models[mid].conditions[name] = 1
     for mid, n in d.get("counters", {}).items():
-        state.models[mid].counters = max(0, state.models[mid].counters - n)
+        _remove_counters(state.models[mid], n)
     for mid, kinds in d.get("markers", {}).items():
         for kind, values in kinds.items():
             state.models[mid].markers.setdefault(kind, []).extend(values)
@@ -556,7 +576,8 @@ class Game:
             s = self.state.models[m.id]
             if not s.alive:
                 continue
-            models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions))
+            models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
+                                  player=s.player))
         terrain = self.table.terrain + self._objective_pieces()
         return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
 
@@ -1595,7 +1616,7 @@ class Game:
 
     #: Feats whose effect the engine applies (the generic feats); other feats are paid,
     #: tested and logged with their card text.
-    AUTOMATED_FEATS = ("Inner Calm", "Spirit Bolt", "Mind Clash", "Warding Presence", "Shockwave")
+    AUTOMATED_FEATS = ("Inner Calm", "Spirit Bolt", "Mind Clash", "Warding Presence", "Shockwave", "Puppet Strings")
 
     def _use_feat(self, m: ModelState, action: Action) -> None:
         """Pay, test and apply a Ki feat (p.46-47)."""
@@ -1636,6 +1657,9 @@ class Game:
             self._wound(action.target, 1)
         elif f.name == "Mind Clash":
             self._gain(action.target, "stunned")
+        elif f.name == "Puppet Strings":
+            self._gain(action.target, "controlled")
+            self._emit(Event("note", {"text": f"{action.target} now fights for player {st.models[action.target].player}"}))
         elif f.name == "Inner Calm":
             self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "stunned", 1))
         elif f.name == "Shockwave":

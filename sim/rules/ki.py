@@ -528,6 +528,10 @@ GENERIC_FEATS: dict[str, Feat] = {f.name: f for f in (
     Feat("Shockwave", cost="X", timing="complex", area="pulse", range=2, no_movement=True,
          once_per_game=True, max_x=3,
          effect="every other model in the Pulse gains X Stunned markers"),
+    Feat("Puppet Strings", cost=2, timing="complex", area="target", range=4, opposed=True, no_btb=True,
+         once_per_game=True,
+         effect="if the user wins an opposed Ki test, the target gains a Controlled marker: it fights for "
+                "the user's side until it loses the marker (one per activation counter removed)"),
 )}
 
 
