@@ -444,6 +444,15 @@ class Action:
             doc["path"] = tuple(tuple(p) for p in doc["path"])
         return cls(**doc)
 
+    def __repr__(self) -> str:
+        """Only the fields that are set: ``Action('walk', 'matsu', point=(4.5, 8.0))``."""
+        args = [repr(self.kind)] + ([repr(self.model)] if self.model is not None else [])
+        for k, v in asdict(self).items():
+            if k in ("kind", "model") or v is None or v == ():
+                continue
+            args.append(f"{k}={v!r}")
+        return f"Action({', '.join(args)})"
+
     def __str__(self) -> str:
         s = self.kind
         if self.point is not None:
