@@ -119,8 +119,13 @@ def test_charge_at_a_friend_exits_2(capsys):
     assert code == 2 and "not an enemy" in err
 
 
-def test_check_with_a_scenario_reports_objectives_near_impassable_terrain(capsys):
+def test_check_with_a_scenario_reports_objectives_near_impassable_terrain(capsys, tmp_path):
     code, out = run_main(capsys, "check", str(DEFAULT_TABLE), "--scenario", "shrines")[:2]
+    assert code == 0 and "0 set-up issue(s)" in out  # the bundled scenarios fit the default table
+    text = (Path(__file__).resolve().parents[1] / "data/scenarios/shrines.yaml").read_text()
+    bad = tmp_path / "near_house.yaml"
+    bad.write_text(text.replace("{id: west,   position: [4.75, 9.75]", "{id: west,   position: [5.0, 11.5]"))
+    code, out = run_main(capsys, "check", str(DEFAULT_TABLE), "--scenario", str(bad))[:2]
     assert code == 1
     assert "impassable-objective: Impassable house" in out and "objective west" in out
 

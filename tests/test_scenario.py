@@ -86,10 +86,11 @@ def test_bundled_scenarios_are_listed_and_load():
 @pytest.mark.parametrize("name", BUNDLED)
 def test_bundled_scenario_fits_the_default_table(name, table):
     """No objective overlaps terrain or a model base on data/tables/default.yaml, ids do
-    not collide, zones are on the table and hold no Impassable terrain (rulings 9)."""
+    not collide, zones are on the table and hold no Impassable terrain, no Impassable
+    piece stands within 2" of an objective (rulings 9)."""
     s = load_scenario(name)
     assert check_against_table(s, table) == []
-    assert [i for i in check_against_table(s, table, setup=True) if i.rule == "impassable-zone"] == []
+    assert check_against_table(s, table, setup=True) == []  # nor the set-up rules (Impassable 2" away)
     # every objective can be reached: some 30 mm base touching it stands clear of
     # Impassable terrain and other objectives, wholly on the table
     pieces = [t for t in table.terrain if t.passage is Passage.IMPASSABLE]
@@ -196,8 +197,11 @@ def test_check_against_table_reports_overlaps_and_ids(table):
                                                     passage=Passage.NORMAL),))
     found = {i.rule for i in check_against_table(scen("shrines"), fake)}
     assert {"id", "off-table"} <= found
-    setup = {i.rule for i in check_against_table(scen("shrines"), table, setup=True)}
-    assert "impassable-objective" in setup  # the default table was not laid out around objectives
+    assert check_against_table(scen("shrines"), table, setup=True) == []  # laid out for this table
+    doc = base_doc()
+    doc["objectives"]["items"][0]["position"] = [5.0, 11.5]  # 0.41" from the house
+    setup = {(i.rule, i.pieces) for i in check_against_table(from_doc(doc), table, setup=True)}
+    assert ("impassable-objective", ("objective:west", "house")) in setup
 
 
 # ---------------------------------------------------------------- loader: bad input
@@ -245,7 +249,7 @@ BAD = [
      "finite number"),
     ("shrines", _set(("objectives", "items", 2, "position"), ["a", 3]), "objectives.items[2].position[0]",
      "valid number"),
-    ("shrines", _set(("objectives", "items", 2, "position"), [10.9, 12.2]), "objectives.items[2].position",
+    ("shrines", _set(("objectives", "items", 2, "position"), [11.15, 10.7]), "objectives.items[2].position",
      "overlaps objective 'centre'"),
     ("shrines", _set(("objectives", "items", 1, "id"), "west"), "objectives.items[1]", "duplicate id 'west'"),
     ("shrines", _set(("objectives", "items", 1, "id"), "a:b"), "objectives.items[1].id", "may not contain ':'"),
@@ -348,14 +352,15 @@ def test_several_problems_are_counted():
 
 # ---------------------------------------------------------------------- geometry
 def test_contact_and_facing():
-    o = scen("shrines").objective("centre")  # (10.5, 12), 30 mm
-    touching = (10.5 + 2 * R30, 12.0)
+    o = scen("shrines").objective("centre")  # 30 mm
+    x, y = o.position
+    touching = (x + 2 * R30, y)
     assert in_contact_with_objective(touching, R30, o)
-    assert in_contact_with_objective((10.5 + 2 * R30 + 0.009, 12.0), R30, o)
-    assert not in_contact_with_objective((10.5 + 2 * R30 + 0.02, 12.0), R30, o)
-    assert in_contact_with_objective((10.5 + 2 * R30 + 0.02, 12.0), R30, o, tol=0.05)
+    assert in_contact_with_objective((x + 2 * R30 + 0.009, y), R30, o)
+    assert not in_contact_with_objective((x + 2 * R30 + 0.02, y), R30, o)
+    assert in_contact_with_objective((x + 2 * R30 + 0.02, y), R30, o, tol=0.05)
     assert facing_towards(touching, o) == pytest.approx(180.0)
-    assert facing_towards((10.5, 10.0), o) == pytest.approx(90.0)
+    assert facing_towards((x, y - 2.0), o) == pytest.approx(90.0)
     assert scen("shrines").objective("objective:centre") == o
     with pytest.raises(ScenarioError, match=r"no objective 'north' .*objectives: west, centre, east"):
         scen("shrines").objective("north")
