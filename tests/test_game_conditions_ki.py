@@ -491,3 +491,16 @@ def test_controlled_model_fights_for_the_other_side_until_its_marker_goes():
     ms = g.state.models["masunagi"]
     assert "controlled" not in ms.conditions and ms.player == 2
     assert g.replay().snapshot() == g.snapshot()
+
+
+def test_controlled_model_loses_a_marker_for_an_exchange_fought_without_losing_a_counter():
+    g = game(yaml=TABLE_YAML.replace("[6, 18], facing: 0", "[4.8139, 6], facing: 0"))  # kenta touches akira
+    g._emit(Event("counter", {"model": "akira", "n": 2}))  # Exhausted first
+    g._gain("akira", "controlled")  # then Controlled: akira fights for player 2
+    assert g.state.models["akira"].player == 2 and g.state.models["akira"].counters == 0
+    make_active(g, 1)
+    g.push(Action("melee", "kenta", target="akira"))
+    while g.state.exchange is not None:
+        g.push(g.legal_actions()[0])
+    akira = g.state.models["akira"]
+    assert akira.alive and "controlled" not in akira.conditions and akira.player == 1

@@ -1964,6 +1964,9 @@ class Game:
             self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
         else:
             counters = {k: n for k, n in res.counters.items() if k != att}  # the action already paid
+            # a Controlled model that fights without losing a counter loses a marker (p.43)
+            unpaid = [k for k in (dfn,) if "controlled" in self.state.models[k].conditions
+                      and min(counters.get(k, 0), self.state.models[k].counters) == 0]
             summary = [f"step {st.number} {st.name}: {st.detail}" for st in res.log if st.number in (3, 4, 10, 12, 13)]
             summary += [f"{k} takes {n} wound(s)" for k, n in res.wounds.items() if n]
             summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
@@ -1974,6 +1977,10 @@ class Game:
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
                 "markers": _markers_json(res.markers)}))
+            for mid in unpaid:
+                if self.state.models[mid].alive and "controlled" in self.state.models[mid].conditions:
+                    self._set_conditions(mid, conditions.controlled_after(conditions.from_model(self.state.models[mid]),
+                                                                          exchange_without_counter=True))
             for mid, names in sorted(res.conditions.items()):
                 if not self.state.models[mid].alive:
                     continue
