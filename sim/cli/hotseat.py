@@ -627,7 +627,7 @@ def full_state(game: Game, viewer: int | None = None) -> str:
     the player looking (a Hidden VIM of the other side stays hidden until the end)."""
     st = game.state
     lines = [f"Turn {st.turn}, {st.phase} phase" + (f": {st.result}" if st.result else "")
-             + f"; scores {st.scores.get(1, 0)}-{st.scores.get(2, 0)}; pass tokens "
+             + "; pass tokens "
                f"{st.pass_tokens.get(1, 0)}-{st.pass_tokens.get(2, 0)}"]
     for pid in (1, 2):
         lines.append(f"Player {pid}:")

@@ -91,7 +91,10 @@ class Event:
         if k == "ki_change":
             return f"  {d['model']} Ki {d['delta']:+d}"
         if k == "condition":
-            return f"  {d['model']} {'gains' if d['on'] else 'loses'} {d['name']}"
+            name = _MARK_NAMES.get(d["name"], d["name"].replace("_", " "))
+            if d["on"] and isinstance(d.get("value"), int) and not isinstance(d.get("value"), bool) and d["value"] > 1:
+                name += f" ({d['value']})"
+            return f"  {d['model']} {'gains' if d['on'] else 'loses'} {name}"
         if k == "wounds":
             return f"  {d['model']} takes {d['n']} wound(s)"
         if k == "killed":
@@ -132,6 +135,11 @@ class Event:
         if k in ("exchange", "shot"):
             return "\n".join(f"    {line}" for line in d.get("summary", []))
         return f"{k}: {d}"
+
+
+#: Log words for the one-turn marks the engine keeps beside the conditions.
+_MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
+               "stood_up": "the mark 'stood up this turn'"}
 
 
 # ------------------------------------------------------------------------ state
