@@ -47,3 +47,12 @@ def pydantic_problem(err: dict) -> str:
     elif typ == "literal_error":
         msg = f"unknown value {err.get('input')!r}: {msg}"
     return msg.removeprefix("Value error, ")
+
+
+def yaml_problem(exc: Exception) -> str:
+    """A readable YAML syntax error: ``"YAML syntax error: line L, column C: problem"``
+    (the position when PyYAML gives one). The caller names the file."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+    problem = getattr(exc, "problem", None) or str(exc)
+    return f"YAML syntax error: {where}{problem}"

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
-from sim.files import pydantic_problem, write_text_atomic
+from sim.files import pydantic_problem, write_text_atomic, yaml_problem
 from sim.geometry import (
     CONTACT,
     EPS,
@@ -303,10 +303,7 @@ def parse_table(text: str, source: str | None = None) -> Table:
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise TableError(src, None, f"YAML syntax error: {where}{problem}") from None
+        raise TableError(src, None, yaml_problem(exc)) from None
     if not isinstance(raw, dict):
         raise TableError(src, None, "the file must be a YAML mapping with format, name, table, terrain, models")
     try:

@@ -88,3 +88,18 @@ def read_png(path):
 def u8(rgb):
     """A 0-1 RGB colour as 0-255 integers."""
     return tuple(round(255 * c) for c in rgb)
+
+
+@pytest.fixture(autouse=True)
+def _profile_sources_restored():
+    """Tables that deploy catalogue profiles register them as profile sources for the
+    rest of the process (``models.profiles.add_profile_source``); each test starts and
+    ends with the sources it found, so no test sees another's catalogues."""
+    from models import profiles
+    import sim.table as table_mod
+
+    sources, registered = list(profiles._SOURCES), set(table_mod._REGISTERED_SETS)
+    yield
+    profiles._SOURCES[:] = sources
+    table_mod._REGISTERED_SETS.clear()
+    table_mod._REGISTERED_SETS.update(registered)

@@ -52,7 +52,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from shapely.geometry import Point as _SPoint
 
-from sim.files import pydantic_problem
+from sim.files import pydantic_problem, yaml_problem
 from sim.geometry import CONTACT, EPS, Footprint, FootprintError, Passage, Size, Visibility, base_radius, size_from_base
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 from terrain.setup import IMPASSABLE_GAP, SetupIssue
@@ -491,10 +491,7 @@ def parse_scenario(text: str, source: str | None = None, width: float = 24.0, de
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ScenarioError(f"YAML syntax error: {where}{problem}", file=src) from None
+        raise ScenarioError(yaml_problem(exc), file=src) from None
     return scenario_from_dict(raw, source=src, width=width, depth=depth)
 
 
