@@ -318,16 +318,36 @@ class Scene:
         names = ", ".join(found.blockers) or "blocking elements"
         return LosResult(False, None, tuple(found.blockers), f"every sight line is blocked by {names}")
 
-    @staticmethod
-    def _contact_line(O: Body, T: Body) -> SightLine:
-        """The segment between the facing rims of two bases in contact (at most
-        ``CONTACT`` long; a single point when they touch)."""
-        dx, dy = T.center[0] - O.center[0], T.center[1] - O.center[1]
+    def _contact_line(self, O: Body, T: Body) -> SightLine:
+        """The witness for two bases in contact: from ``O``'s rim to the point of ``T``'s
+        base in ``O``'s front arc that is nearest to ``O`` (at most ``CONTACT`` long when
+        the facing rims are in the arc; a single point when they touch).
+
+        When the nearest rim point of ``T`` lies behind ``O``'s arc (``T`` beside or
+        slightly behind ``O``, some of its base still in the arc), the line ends on the
+        arc's boundary instead, so the witness always lies in the front arc
+        (rulings.md section 4: ``b`` in ``O``'s front arc)."""
+        ox, oy = float(O.center[0]), float(O.center[1])
+        tx, ty = float(T.center[0]), float(T.center[1])
+        dx, dy = tx - ox, ty - oy
         L = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / L, dy / L
-        a = (O.center[0] + ux * O.radius, O.center[1] + uy * O.radius)
-        b = (T.center[0] - ux * T.radius, T.center[1] - uy * T.radius)
-        return SightLine(a, b)
+        bx, by = tx - dx / L * T.radius, ty - dy / L * T.radius  # T's rim nearest O
+        if not O.aware:
+            f = self._facing.get(O.id) if self.bodies.get(O.id) is O else tuple(O.facing_vector)
+            fx, fy = float(f[0]), float(f[1])
+            if (bx - ox) * fx + (by - oy) * fy < 0:
+                # nearest point of T's base on the arc line (through O's centre, normal f)
+                s = (tx - ox) * fx + (ty - oy) * fy  # signed depth of T's centre, <= 0 here
+                h = math.sqrt(max(T.radius * T.radius - s * s, 0.0))
+                fx0, fy0 = tx - s * fx, ty - s * fy  # T's centre projected on the line
+                ex, ey = -fy, fx
+                side = 1.0 if (ox - fx0) * ex + (oy - fy0) * ey > 0 else -1.0
+                bx, by = fx0 + side * h * ex, fy0 + side * h * ey
+        vx, vy = bx - ox, by - oy
+        n = math.hypot(vx, vy)
+        if n <= O.radius or n == 0:
+            return SightLine((bx, by), (bx, by))
+        return SightLine((ox + vx / n * O.radius, oy + vy / n * O.radius), (bx, by))
 
     def los_to_point(self, origin, p, exclude: Sequence[str] = ()) -> LosResult:
         """LoS from ``origin``'s base to point ``p`` (section 4, "LoS to a point"):

@@ -23,7 +23,11 @@ So it is enough to test the common tangents of every pair of features: at most f
 lines per pair, computed in closed form and checked all at once with numpy.
 
 Tolerance: an obstacle blocks a segment only if the segment meets the obstacle shrunk
-by ``EPS`` (so lines through its vertices, or along its sides, are clear); the cover
+by ``EPS`` (so lines through its vertices, or along its sides, are clear). "Meets" is
+closed: touching the shrunk obstacle at one of its vertices or along a side counts,
+because its interior is ``EPS`` deep inside the real piece; so a line through two
+vertices of a diamond with interior between them is blocked however the floats fall
+(issue #10, docs/rulings-project.md "Exactness and tolerance"); the cover
 obstacle ``P`` is crossed if the segment meets ``P`` shrunk by ``EPS``, and its features
 are taken from ``P`` shrunk by ``2 * EPS`` so that critical lines through them cross it.
 """
@@ -138,15 +142,9 @@ class Obstacle:
         if d >= r:  # bounding circle
             return False
         dx, dy = bx - ax, by - ay
+        L2 = dx * dx + dy * dy
         for px, py, qx, qy in edges:
-            d1 = dx * (py - ay) - dy * (px - ax)
-            d2 = dx * (qy - ay) - dy * (qx - ax)
-            if d1 == 0 or d2 == 0 or (d1 > 0) == (d2 > 0):
-                continue
-            ex, ey = qx - px, qy - py
-            d3 = ex * (ay - py) - ey * (ax - px)
-            d4 = ex * (by - py) - ey * (bx - px)
-            if d3 != 0 and d4 != 0 and (d3 > 0) != (d4 > 0):
+            if _seg_touches_edge1(ax, ay, dx, dy, L2, px, py, qx, qy):
                 return True
         mx, my = (ax + bx) * 0.5, (ay + by) * 0.5
         inside = False
@@ -192,19 +190,60 @@ def _cross2(ax, ay, bx, by):
     return ax * by - ay * bx
 
 
+def _seg_touches_edge1(ax, ay, dx, dy, L2, px, py, qx, qy) -> bool:
+    """Whether the segment ``a + t d`` (``0 <= t <= 1``, ``L2 = |d|^2``) meets the closed
+    edge ``[p, q]``: crossing it, through one of its ends, or running along it.
+
+    The closed test is what makes LoS exact in degenerate positions (issue #10): a line
+    through two vertices of a shrunk obstacle (a diamond on a grid line) touches it at
+    both and runs through its interior in between; a strict "proper crossing" test saw
+    no crossing and the midpoint outside, and called it clear."""
+    d1 = dx * (py - ay) - dy * (px - ax)
+    d2 = dx * (qy - ay) - dy * (qx - ax)
+    if (d1 > 0 and d2 > 0) or (d1 < 0 and d2 < 0):
+        return False
+    if d1 == 0 and d2 == 0:  # collinear with the segment's line: do the spans overlap?
+        if L2 <= _TINY:
+            return False
+        tp = (px - ax) * dx + (py - ay) * dy
+        tq = (qx - ax) * dx + (qy - ay) * dy
+        return max(min(tp, tq), 0.0) <= min(max(tp, tq), L2)
+    ex, ey = qx - px, qy - py
+    d3 = ex * (ay - py) - ey * (ax - px)
+    d4 = ex * (ay + dy - py) - ey * (ax + dx - px)
+    return not ((d3 > 0 and d4 > 0) or (d3 < 0 and d4 < 0))
+
+
+def _edge_touch(Ax, Ay, Dx, Dy, px, py, qx, qy) -> np.ndarray:
+    """Array form of :func:`_seg_touches_edge1`: segments ``A + t D`` (columns ``(n, 1)``)
+    against edges ``p -> q`` (rows ``(1, m)``); ``(n, m)`` bool, closed test."""
+    d1 = Dx * (py - Ay) - Dy * (px - Ax)
+    d2 = Dx * (qy - Ay) - Dy * (qx - Ax)
+    ex, ey = qx - px, qy - py
+    d3 = ex * (Ay - py) - ey * (Ax - px)
+    d4 = ex * (Ay + Dy - py) - ey * (Ax + Dx - px)
+    touch = (d1 * d2 <= 0) & (d3 * d4 <= 0)
+    col = (d1 == 0) & (d2 == 0)
+    if col.any():
+        L2 = Dx * Dx + Dy * Dy
+        tp = (px - Ax) * Dx + (py - Ay) * Dy
+        tq = (qx - Ax) * Dx + (qy - Ay) * Dy
+        overlap = (np.maximum(np.minimum(tp, tq), 0.0) <= np.minimum(np.maximum(tp, tq), L2)) & (L2 > _TINY)
+        touch = np.where(col, overlap, touch)
+    return touch
+
+
 def _seg_meets_polygon(A, B, P, Q) -> np.ndarray:
-    """Segments (n) meet the closed polygon given by edges P->Q (m), even-odd rule."""
+    """Segments (n) meet the closed polygon given by edges P->Q (m), even-odd rule.
+
+    A segment meets it if it touches an edge (closed test: through a vertex, along a
+    side) or lies wholly inside (its midpoint inside)."""
     ax, ay = A[:, 0:1], A[:, 1:2]
     bx, by = B[:, 0:1], B[:, 1:2]
     px, py = P[None, :, 0], P[None, :, 1]
     qx, qy = Q[None, :, 0], Q[None, :, 1]
-    d1 = _cross2(bx - ax, by - ay, px - ax, py - ay)
-    d2 = _cross2(bx - ax, by - ay, qx - ax, qy - ay)
-    d3 = _cross2(qx - px, qy - py, ax - px, ay - py)
-    d4 = _cross2(qx - px, qy - py, bx - px, by - py)
-    proper = ((d1 > 0) != (d2 > 0)) & (d1 != 0) & (d2 != 0) & ((d3 > 0) != (d4 > 0)) & (d3 != 0) & (d4 != 0)
-    hit = proper.any(axis=1)
-    # no proper crossing: the segment is wholly inside or wholly outside; test its midpoint
+    hit = _edge_touch(ax, ay, bx - ax, by - ay, px, py, qx, qy).any(axis=1)
+    # no contact with the boundary: the segment is wholly inside or wholly outside
     mx = (ax + bx) * 0.5
     my = (ay + by) * 0.5
     straddle = (py > my) != (qy > my)
@@ -811,12 +850,8 @@ def _batch_hits(blockers, ax, ay, bx, by) -> np.ndarray:
         starts = np.cumsum([0] + [len(e[0]) for e in edges[:-1]])
         px, py, qx, qy = P[None, :, 0], P[None, :, 1], Q[None, :, 0], Q[None, :, 1]
         Ax, Ay, Dx, Dy = ax[:, None], ay[:, None], dx[:, None], dy[:, None]
-        d1 = Dx * (py - Ay) - Dy * (px - Ax)
-        d2 = Dx * (qy - Ay) - Dy * (qx - Ax)
         ex, ey = qx - px, qy - py
-        d3 = ex * (Ay - py) - ey * (Ax - px)
-        d4 = ex * (Ay + Dy - py) - ey * (Ax + Dx - px)
-        proper = (d1 * d2 < 0) & (d3 * d4 < 0)
+        proper = _edge_touch(Ax, Ay, Dx, Dy, px, py, qx, qy)
         my = Ay + Dy * 0.5
         left = ((py > my) != (qy > my)) & (Ax + Dx * 0.5 < px + (my - py) * ex / ey)
         crossed = np.add.reduceat(proper, starts, axis=1) > 0
