@@ -223,6 +223,8 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     """``repr(value)`` for a message, on one line and cut to ``limit`` characters (then
     ``...``). Bounded work whatever the value (a huge or deeply shared structure, an
     integer too long to print)."""
+    if isinstance(value, str):
+        return repr(value[:limit]) + ("..." if len(value) > limit else "")
     try:
         text = _REPR.repr(value)
     except Exception:  # noqa: BLE001 - e.g. an int over sys.get_int_max_str_digits()

@@ -22,7 +22,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
-from sim.files import pydantic_problem, write_text_atomic, yaml_problem
+from sim.bounds import MAX_ANGLE, MAX_COORD, MAX_ENTRIES, MAX_ITEMS, Angle, Coord, FilePath, Id, Length, Name, Point, TableSide, Vertices, is_id
+from sim.bounds import Distance as _Distance
+from sim.files import FileProblem, load_yaml, pydantic_problem, read_text, write_text_atomic
 from sim.geometry import (
     CONTACT,
     EPS,
@@ -61,39 +63,39 @@ class _Strict(BaseModel):
 
 
 Num = float  # strict: ints are accepted, bools and strings are not
-Point = Annotated[list[Num], Field(min_length=2, max_length=2)]
+# Every number, id and list is bounded (sim.bounds, docs/bounds.md).
 
 
 class _TableSize(_Strict):
-    width: Num = Field(gt=0)
-    depth: Num = Field(gt=0)
+    width: TableSide
+    depth: TableSide
 
 
 class _Circle(_Strict):
     center: Point
-    radius: Num = Field(gt=0)
+    radius: Length
 
 
 class _Rect(_Strict):
     center: Point
-    width: Num = Field(gt=0)
-    depth: Num = Field(gt=0)
-    rotation: Num = 0
+    width: Length
+    depth: Length
+    rotation: Angle = 0
 
 
 class _Terrain(_Strict):
-    id: str = Field(min_length=1)
-    name: Optional[str] = None
-    preset: Optional[str] = None
+    id: Id
+    name: Optional[Name] = None
+    preset: Optional[Name] = None
     passage: Optional[Literal["impassable", "difficult", "normal", "ideal"]] = None
     visibility: Optional[Literal["open", "blocking", "obscuring", "enhancing"]] = None
     size: Optional[Literal["zero", "tiny", "small", "medium", "large", "huge"]] = None
-    height: Optional[Num] = Field(default=None, gt=0)
-    polygon: Optional[list[Point]] = None
+    height: Optional[Length] = None
+    polygon: Optional[Vertices] = None
     circle: Optional[_Circle] = None
     rect: Optional[_Rect] = None
     center: Optional[Point] = None
-    rotation: Optional[Num] = None
+    rotation: Optional[Angle] = None
 
     @model_validator(mode="after")
     def _one_shape(self):
@@ -115,18 +117,18 @@ class _Terrain(_Strict):
 
 
 class _Model(_Strict):
-    id: str = Field(min_length=1)
+    id: Id
     player: Literal[1, 2]
-    name: Optional[str] = None
-    profile: Optional[str] = None
+    name: Optional[Name] = None
+    profile: Optional[Name] = None
     base: Optional[Literal[30, 40, 50, 60]] = None
     size: Optional[Literal["zero", "tiny", "small", "medium", "large", "huge"]] = None
     position: Point
-    facing: Num = 0
-    move: Optional[Num] = Field(default=None, ge=0)
-    traits: Optional[list[str]] = None
+    facing: Angle = 0
+    move: Optional[_Distance] = None
+    traits: Optional[Annotated[list[Name], Field(max_length=MAX_ITEMS)]] = None
     prone: bool = False
-    feats: Optional[list[Annotated[str, Field(min_length=1)]]] = None
+    feats: Optional[Annotated[list[Annotated[Name, Field(min_length=1)]], Field(max_length=MAX_ITEMS)]] = None
 
     @model_validator(mode="after")
     def _base_known(self):
@@ -136,20 +138,31 @@ class _Model(_Strict):
 
 
 class _Deploy(_Strict):
-    file: str = Field(min_length=1)
+    file: FilePath
     player: Literal[1, 2]
-    positions: list[Annotated[list[Num], Field(min_length=2, max_length=3)]]
-    facing: Num = 0
+    positions: Annotated[list[Annotated[list[Num], Field(min_length=2, max_length=3)]], Field(max_length=MAX_ENTRIES)]
+    facing: Angle = 0
+
+    @model_validator(mode="after")
+    def _bounded(self):
+        for i, pos in enumerate(self.positions):
+            if max(abs(pos[0]), abs(pos[1])) > MAX_COORD:
+                raise ValueError(f"positions[{i}]: a coordinate must be within {-MAX_COORD:g} to {MAX_COORD:g} inches, "
+                                 f"not {pos[0]:.6g}, {pos[1]:.6g}; see docs/bounds.md")
+            if len(pos) == 3 and abs(pos[2]) > MAX_ANGLE:
+                raise ValueError(f"positions[{i}]: a facing must be within {-MAX_ANGLE:g} to {MAX_ANGLE:g} degrees, "
+                                 f"not {pos[2]:.6g}; see docs/bounds.md")
+        return self
 
 
 class _File(_Strict):
     format: Literal["bushido-table/1"]
-    name: str
+    name: Name
     table: _TableSize = Field(default_factory=lambda: _TableSize(width=24, depth=24))
-    catalogues: Optional[str] = None
-    terrain: list[_Terrain] = Field(default_factory=list)
-    models: list[_Model] = Field(default_factory=list)
-    warbands: list[_Deploy] = Field(default_factory=list)
+    catalogues: Optional[FilePath] = None
+    terrain: Annotated[list[_Terrain], Field(max_length=MAX_ENTRIES)] = Field(default_factory=list)
+    models: Annotated[list[_Model], Field(max_length=MAX_ENTRIES)] = Field(default_factory=list)
+    warbands: Annotated[list[_Deploy], Field(max_length=16)] = Field(default_factory=list)
 
 
 # -------------------------------------------------------------------------- table
@@ -235,9 +248,10 @@ class Table:
 
 # ------------------------------------------------------------------------- loading
 def _entry_label(raw: Any, section: str, index: int) -> str:
-    if isinstance(raw, dict) and isinstance(raw.get("id"), str) and section == "models":
+    # an id is shown only when it is a usable one (short, printable: sim.bounds.is_id)
+    if isinstance(raw, dict) and is_id(raw.get("id")) and section == "models":
         return f"models[id={raw['id']}]"
-    if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+    if isinstance(raw, dict) and is_id(raw.get("id")):
         return f"{section}[{index}] (id={raw['id']})"
     return f"{section}[{index}]"
 
@@ -282,17 +296,20 @@ def load_table(path: str | os.PathLike = DEFAULT_TABLE) -> Table:
     """Load and validate a ``bushido-table/1`` file.
 
     Raises:
-        TableError: unreadable file, YAML syntax, schema errors (missing or unknown
-            field, wrong type, unknown enum value, NaN or infinite number), bad
-            footprints (self-intersecting, degenerate), duplicate ids, unknown presets
-            or profiles, overlapping bases, a base off the table, a model inside
-            Impassable terrain. Nothing is half-loaded.
+        TableError: unreadable file (missing, not a regular file, over 1 MiB, not
+            UTF-8, control characters), YAML syntax, duplicate keys, nesting or aliases
+            past the bounds of :mod:`sim.files`, schema errors (missing or unknown
+            field, wrong type, unknown enum value, NaN or infinite number, a number,
+            id or list out of the bounds of :mod:`sim.bounds`), bad footprints
+            (self-intersecting, degenerate), duplicate ids, unknown presets or
+            profiles, overlapping bases, a base off the table, a model inside
+            Impassable terrain. The message is one line; nothing is half-loaded.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TableError(path, None, f"cannot read file ({exc.strerror or exc})") from None
+        text = read_text(path)
+    except FileProblem as exc:
+        raise TableError(path, exc.entry, exc.problem) from None
     return parse_table(text, source=str(path))
 
 
@@ -301,9 +318,9 @@ def parse_table(text: str, source: str | None = None) -> Table:
     errors)."""
     src = source or "<table>"
     try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise TableError(src, None, yaml_problem(exc)) from None
+        raw = load_yaml(text, src)
+    except FileProblem as exc:
+        raise TableError(src, exc.entry, exc.problem) from None
     if not isinstance(raw, dict):
         raise TableError(src, None, "the file must be a YAML mapping with format, name, table, terrain, models")
     try:
