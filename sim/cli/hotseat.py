@@ -157,6 +157,8 @@ class PromptDice(PhysicalDice):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise DiceError(f"cannot roll {n!r} dice: the number of dice must be an int >= 0")
         caller = sys._getframe(1)
+        while caller is not None and getattr(caller.f_locals.get("self"), "records_rolls", False):
+            caller = caller.f_back  # the game's roll recorder: what the roll is for is further up
         if caller is self._seq_frame:
             self._seq_n += 1
         else:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import asdict, dataclass, field
+import numbers
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable
 
@@ -60,7 +61,13 @@ class Event:
 
     @classmethod
     def from_json(cls, doc: dict) -> "Event":
-        """The Event written by :meth:`to_json`."""
+        """The Event written by :meth:`to_json`.
+
+        Raises:
+            GameError: not an object with a string ``kind``.
+        """
+        if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str):
+            raise GameError(f"an event is an object with a string 'kind', got {_short(doc)}")
         doc = dict(doc)
         return cls(doc.pop("kind"), doc)
 
@@ -387,6 +394,90 @@ def _apply_outcome(state: GameState, d: dict) -> None:
 
 
 # ----------------------------------------------------------------------- actions
+def _finite(v) -> bool:
+    """A real number (not a bool) that is neither NaN nor infinite."""
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(float(v))
+
+
+def _finite_point(p) -> bool:
+    """Two finite real numbers (a point in inches)."""
+    try:
+        return len(p) == 2 and _finite(p[0]) and _finite(p[1])
+    except (TypeError, KeyError, IndexError):
+        return False
+
+
+def _short(v, limit: int = 90) -> str:
+    """``repr``/JSON of a value, cut to ``limit`` characters for a one-line message."""
+    try:
+        text = json.dumps(v, sort_keys=True, default=repr)
+    except (TypeError, ValueError):
+        text = repr(v)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+#: The keys of a save document (:meth:`Game.to_json`).
+_SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
+                        "dice_state"})
+
+
+def _first_difference(want: list, got: list) -> tuple[str, str] | None:
+    """The first saved event (``want``, JSON) that differs from the re-simulated one
+    (``got``): ``(entry, what differs)``, or None when they are equal."""
+    for i, (a, b) in enumerate(zip(want, got)):
+        if a == b:
+            continue
+        if not isinstance(a, dict) or a.get("kind") != b.get("kind"):
+            return f"events[{i}]", f"the file has {_event_text(a)}, the re-simulation {_event_text(b)}"
+        for k in sorted(set(a) | set(b)):
+            if a.get(k, "(none)") != b.get(k, "(none)"):
+                return (f"events[{i}]", f"{b['kind']} event: {k!r} is {_short(a.get(k, '(none)'))} in the file, "
+                                        f"{_short(b.get(k, '(none)'))} when re-simulated")
+    if len(want) != len(got):
+        i = min(len(want), len(got))
+        extra = f"the file has {_short(want[i])}" if len(want) > i else f"the re-simulation has {_short(got[i])}"
+        return "events", f"the file has {len(want)} events, the re-simulation {len(got)}; first extra: {extra}"
+    return None
+
+
+def _event_text(doc) -> str:
+    """A saved event (JSON) for a one-line message: its kind and readable line."""
+    try:
+        ev = Event.from_json(doc)
+        return f"a {ev.kind!r} event ({_cut(ev.describe().strip(), 90)})"
+    except Exception:  # noqa: BLE001 - a malformed event is shown as it is
+        return _short(doc)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _saved_vims(scenario, events: list) -> dict | None:
+    """The VIMs of a save (a player choice, so part of the input): from its first
+    ``scenario`` event, as ``{side: model id or None}``."""
+    if scenario is None or not scenario.vim:
+        return None
+    first = next((e for e in events if e.kind == "scenario"), None)
+    state = first.data.get("state") if first is not None else None
+    vims = state.get("vims") if isinstance(state, dict) else None
+    if not isinstance(vims, dict):
+        return None
+    out = {}
+    for side, ids in vims.items():
+        if str(side) in ("1", "2") and isinstance(ids, list) and all(isinstance(x, str) for x in ids):
+            out[int(side)] = ids[0] if len(ids) == 1 else (tuple(ids) if ids else None)
+    return out or None
+
+
+#: The JSON type of each Action field in a save (:meth:`Action.from_json`).
+_ACTION_JSON = {"kind": "str", "model": "str", "target": "str", "weapon": "str", "special": "str", "walk": "str",
+                "feat": "str", "objective": "str", "facing": "num", "direction": "num", "attack": "int",
+                "defence": "int", "x": "int", "boost": "int", "point": "point", "path": "path"}
+_JSON_WORDS = {"str": "a string", "num": "a finite number", "int": "a whole number",
+               "point": "[x, y] (finite numbers)", "path": "a list of [x, y] points"}
+
+
 @dataclass(frozen=True)
 class Action:
     """An action a model declares (p.24-26), or a pass (``kind == "pass"``).
@@ -437,18 +528,61 @@ class Action:
     COMPLEX = ("charge", "focus", "complex_ki_feat", "complex_scenario")
     FREE = ("allocate", "pass", "feat", "intercept")
 
+    def __post_init__(self) -> None:
+        """Refuse a point, path, facing or direction that is not finite (NaN, infinity):
+        such a value would reach the state and the save.
+
+        Raises:
+            GameError: naming the field and the value.
+        """
+        for name in ("facing", "direction"):
+            v = getattr(self, name)
+            if v is not None and not _finite(v):
+                raise GameError(f"action {self.kind!r}: {name} must be a finite number of degrees, got {v!r}")
+        if self.point is not None and not _finite_point(self.point):
+            raise GameError(f"action {self.kind!r}: point must be (x, y), finite inches, got {_short(self.point)}")
+        if self.path:
+            try:
+                bad = next((p for p in self.path if not _finite_point(p)), None)
+            except TypeError:
+                bad = self.path
+            if bad is not None:
+                raise GameError(f"action {self.kind!r}: path points must be (x, y), finite inches, got {_short(bad)}")
+
     def to_json(self) -> dict:
         """As plain JSON values (inches, degrees)."""
         return {k: v for k, v in asdict(self).items() if v not in (None, ())}
 
     @classmethod
     def from_json(cls, doc: dict) -> "Action":
-        """The Action written by :meth:`to_json`."""
+        """The Action written by :meth:`to_json`.
+
+        Raises:
+            GameError: not an object, an unknown key, or a field of the wrong type (``kind``
+                and the ids are strings, ``point`` is ``[x, y]``, ``path`` a list of them,
+                ``facing``/``direction`` finite numbers, ``attack``/``defence``/``x``/``boost``
+                whole numbers); the message names the key.
+        """
+        if not isinstance(doc, dict):
+            raise GameError(f"an action is an object, got {_short(doc)}")
+        known = {f.name for f in fields(cls)}
+        for key, v in doc.items():
+            if key not in known:
+                raise GameError(f"unknown key {key!r} (keys: {', '.join(sorted(known))})")
+            want = _ACTION_JSON.get(key)
+            if v is None and key != "kind" or want is None:
+                continue
+            ok = {"str": isinstance(v, str), "num": _finite(v), "int": isinstance(v, int) and not isinstance(v, bool),
+                  "point": isinstance(v, list) and _finite_point(v),
+                  "path": isinstance(v, list) and all(isinstance(p, list) and _finite_point(p) for p in v)}[want]
+            if not ok:
+                raise GameError(f"{key}: expected {_JSON_WORDS[want]}, got {_short(v)}")
+        if "kind" not in doc:
+            raise GameError("missing key 'kind'")
         doc = dict(doc)
-        for k in ("point",):
-            if k in doc:
-                doc[k] = tuple(doc[k])
-        if "path" in doc:
+        if doc.get("point") is not None:
+            doc["point"] = tuple(doc["point"])
+        if doc.get("path") is not None:
             doc["path"] = tuple(tuple(p) for p in doc["path"])
         return cls(**doc)
 
@@ -482,6 +616,22 @@ class Action:
 
 
 # --------------------------------------------------------------------------- game
+class _RollRecorder:
+    """What the engine rolls with: the game's dice source, each value recorded in the
+    game's roll list of the current action (``Game._rolls``)."""
+
+    records_rolls = True  # PromptDice looks past this frame for what a roll is for
+
+    def __init__(self, game: "Game") -> None:
+        self._game = game
+
+    def roll(self, n: int) -> list[int]:
+        """``n`` values from the game's dice, recorded."""
+        values = list(self._game._dice.roll(n))
+        self._game._rolls[-1].extend(values)
+        return values
+
+
 class Game:
     """A game on a table with deployed warbands.
 
@@ -512,7 +662,14 @@ class Game:
 
         self.table = table
         self.seed = seed
-        self.dice = dice if dice is not None else SeededDice(seed)
+        self._dice = dice if dice is not None else SeededDice(seed)
+        self._dice_replaced = False  # True once ``dice`` is set: the seed no longer tells the rolls
+        #: The d6 values rolled: [0] on creation (set-up, Starting phase of turn 1), then one
+        #: list per pushed action (a save carries them; :meth:`load` checks them).
+        self._rolls: list[list[int]] = [[]]
+        self._roller = _RollRecorder(self)
+        #: Whether this game was rebuilt by re-simulating a save (:meth:`load`).
+        self.verified = False
         if isinstance(scenario, (str, os.PathLike)):
             try:
                 scenario = scen.load_scenario(scenario, table.width, table.depth)
@@ -547,11 +704,30 @@ class Game:
             self._start_turn()
 
     # ------------------------------------------------------------ plumbing
+    @property
+    def dice(self) -> Dice:
+        """The dice source the engine rolls with. It may be replaced (e.g. by physical dice
+        for a loaded game); every value rolled is recorded either way (:meth:`to_json`)."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, value: Dice) -> None:
+        self._dice = value
+        self._dice_replaced = True
+
+    @property
+    def seeded(self) -> bool:
+        """True when every roll came from ``SeededDice(seed)`` created with the game (the
+        seed alone then reproduces the game); False for physical or replaced dice."""
+        return (not self._dice_replaced and type(self._dice) is SeededDice and self.seed is not None
+                and self._dice.seed == self.seed)
+
     def _unmark(self) -> None:
         """Forget the mark of an action that was refused before it changed anything."""
         self._marks.pop()
         self._actions.pop()
         self._dice_marks.pop()
+        self._rolls.pop()
 
     def _emit(self, ev: Event) -> Event:
         if self._memo:
@@ -606,7 +782,7 @@ class Game:
         self._scenario_start()
         kind, x = self.length
         if kind == "variable" and turn >= x:
-            roll = self.dice.roll(1)[0]
+            roll = self._roller.roll(1)[0]
             self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
         elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
             self._emit(Event("game_length", {"roll": None, "last": True}))
@@ -618,7 +794,7 @@ class Game:
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
         self._emit(Event("counters", {"n": 2}))
         self._starting_phase_effects()
-        res = tactical_test(self.dice)
+        res = tactical_test(self._roller)
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
@@ -662,7 +838,7 @@ class Game:
 
         for m in st.alive():
             for name, tn in conditions.end_phase_tests(conditions.from_model(m)):
-                res = fear_test(m.ki_stat, tn, self.dice, fearless=self._trait(m.id, "fearless")[0],
+                res = fear_test(m.ki_stat, tn, self._roller, fearless=self._trait(m.id, "fearless")[0],
                                 bravery=self._trait(m.id, "bravery")[0])
                 self._emit(Event("test", {"model": m.id, "test": "fear", "tn": tn, "passed": res.passed,
                                           "text": f"{m.id} re-takes its Fear test (TN {tn}) and "
@@ -1088,8 +1264,9 @@ class Game:
             raise GameError("the game is over")
         start = len(self.events)
         self._marks.append(start)
-        self._dice_marks.append(self.dice.state() if hasattr(self.dice, "state") else None)
+        self._dice_marks.append(self._dice.state() if hasattr(self._dice, "state") else None)
         self._actions.append(action)
+        self._rolls.append([])
         p = st.active
         if action.kind == "allocate":
             self._allocate(action)
@@ -1662,7 +1839,7 @@ class Game:
             return
         target_ki = st.models[action.target].ki_stat if f.opposed and action.target in st.models else None
         user_ki = m.ki_stat + (action.boost or 0)
-        res = ki.feat_test(f, self.dice, user_ki=user_ki, target_ki=target_ki,
+        res = ki.feat_test(f, self._roller, user_ki=user_ki, target_ki=target_ki,
                            user_is_active=m.player == st.active)
         if res.result is not None:
             self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.success,
@@ -1710,7 +1887,7 @@ class Game:
         the target's Disguised marker; a failure ends the activation (counters spent)."""
         from sim.rules.dice import challenge_test
 
-        res = challenge_test(m.ki_stat, x, 0, self.dice)
+        res = challenge_test(m.ki_stat, x, 0, self._roller)
         self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.success,
                                   "text": f"{m.id} takes a Ki ({x}) test to see through {target}'s disguise and "
                                           f"{'passes' if res.success else 'fails: its activation ends'}"}))
@@ -1728,7 +1905,7 @@ class Game:
         if not conditions.immobilised_test_needed(conditions.from_model(m), action.kind, moves=moves):
             return True
         size = self.table.model(m.id).size
-        res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self.dice,
+        res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self._roller,
                         strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0])
         self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
                                   "passed": res.success,
@@ -1842,7 +2019,7 @@ class Game:
         for chk in checks:
             who = active if chk.tester == "active" else enemy
             own = self._trait(who, "fear")
-            res = fear_test(self.state.models[who].ki_stat, chk.target_number, self.dice,
+            res = fear_test(self.state.models[who].ki_stat, chk.target_number, self._roller,
                             own_fear=own[1] if own[0] else None,
                             fearless=self._trait(who, "fearless")[0] or self._trait(who, "soulless")[0],
                             bravery=self._trait(who, "bravery")[0])
@@ -1967,7 +2144,7 @@ class Game:
         b = self._combatant(dfn, False, False)
         al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
         try:
-            res = resolve_exchange(a, b, al[att], al[dfn], self.dice, table=self._table_now())
+            res = resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
         except MeleeError as exc:
             self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
         else:
@@ -2101,7 +2278,7 @@ class Game:
         pool = modified_stat(prof.ranged or 0, mods)
         ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
         try:
-            res = resolve_ranged_attack(scene, mid, target, w, self.dice,
+            res = resolve_ranged_attack(scene, mid, target, w, self._roller,
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo)
@@ -2148,8 +2325,9 @@ class Game:
         mark = self._marks.pop()
         action = self._actions.pop()
         dice = self._dice_marks.pop()
+        self._rolls.pop()
         if dice is not None:
-            self.dice.restore(dice)  # the same rolls come again: a take-back is no re-roll
+            self._dice.restore(dice)  # the same rolls come again: a take-back is no re-roll
         keep = self.events[:mark]
         self._memo.clear()
         self.state = _initial_state(self.table)
@@ -2160,60 +2338,197 @@ class Game:
 
     # ------------------------------------------------------------- records
     def to_json(self) -> dict:
-        """The save: table, seed, game length, actions and events."""
+        """The save: table, seed, game length, scenario, actions, events and the dice.
+
+        ``dice`` is ``"seeded"`` when ``SeededDice(seed)`` made every roll (then
+        ``dice_state`` tells where the sequence stands, so that a loaded game rolls on),
+        else ``"physical"``; ``rolls`` holds the values rolled, one list for the game's
+        creation and one per action. :meth:`load` re-simulates the actions with them.
+        """
         doc = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
                "events": [e.to_json() for e in self.events]}
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
-        if hasattr(self.dice, "state"):
-            doc["dice_state"] = self.dice.state()  # a loaded game rolls on from here
+        if not getattr(self, "_legacy", False):
+            doc["dice"] = "seeded" if self.seeded else "physical"
+            doc["rolls"] = [list(r) for r in self._rolls]
+            if self.seeded:
+                doc["dice_state"] = self._dice.state()  # a loaded game rolls on from here
+        elif hasattr(self._dice, "state"):
+            doc["dice_state"] = self._dice.state()
         return doc
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the game to ``path`` (JSON) atomically: a crash never leaves a broken save."""
+        """Write the game to ``path`` (JSON) atomically: a crash never leaves a broken save,
+        and a symbolic link or the file's mode is kept (:func:`sim.files.write_text_atomic`).
+
+        Raises:
+            OSError: the file cannot be written (the old one is kept).
+            ValueError: a value that JSON cannot hold (NaN, infinity).
+        """
         path = Path(path)
-        text = json.dumps(self.to_json(), indent=1)
+        text = json.dumps(self.to_json(), indent=1, allow_nan=False)
         write_text_atomic(path, text)
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Game":
-        """Load a save written by :meth:`save`, replaying its events.
+    def load(cls, path: str | os.PathLike, verify: bool = True) -> "Game":
+        """Load a save written by :meth:`save` and check it: the game is rebuilt by
+        re-simulating the saved actions with the saved dice (:meth:`from_save`).
 
         Raises:
-            GameError: unreadable or malformed file (naming the file and the problem).
+            GameError: unreadable, malformed or tampered file: one line naming the file,
+                the entry (``events[57]``, ``actions[3]``, ``length``) and the problem.
         """
-        import yaml
-
-        from sim.table import TableError, parse_table
-
         path = Path(path)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise GameError(f"{path}: cannot read the save ({exc})") from None
+        return cls.from_save(doc, str(path), verify=verify)
+
+    @classmethod
+    def from_save(cls, doc, source: str = "<save>", verify: bool = True) -> "Game":
+        """The game of a save document (:meth:`to_json`), verified by re-simulation.
+
+        The table, scenario (and its VIMs, from the save's first ``scenario`` event),
+        game length and dice (``SeededDice(seed)``, or the recorded physical values) are
+        set up, every saved action is pushed again through :meth:`push`, and the events,
+        the values rolled and the dice position must equal the saved ones. A save written
+        before the dice values were recorded (no ``dice`` key) is re-simulated with its
+        seed. With ``verify=False`` the events are applied unchecked (the old loading;
+        ``Game.verified`` stays False).
+
+        Raises:
+            GameError: ``"SOURCE: ENTRY: PROBLEM"``: not a save, an unknown or missing key,
+                a malformed field, an action that cannot be re-simulated, or the first
+                event (index, key, both values) that differs from the re-simulation.
+        """
+        import yaml
+
+        from sim.rules.dice import DiceError, PhysicalDice
+        from sim.rules.scenario import ScenarioError, scenario_from_dict
+        from sim.table import TableError, parse_table
+
+        def bad(where: str, problem: str) -> GameError:
+            return GameError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}")
+
         if not isinstance(doc, dict) or doc.get("format") != GAME_FORMAT:
-            raise GameError(f"{path}: not a {GAME_FORMAT} save")
-        try:
-            table = parse_table(yaml.safe_dump(doc["table"]), f"{path}:table")
-            events = [Event.from_json(e) for e in doc["events"]]
-            scenario = None
-            if doc.get("scenario") is not None:
-                from sim.rules.scenario import scenario_from_dict
-
-                scenario = scenario_from_dict(doc["scenario"], f"{path}:scenario", table.width, table.depth)
-            g = cls(table, seed=doc.get("seed"), length=tuple(doc.get("length", ("variable", 5))), events=events,
-                    scenario=scenario)
-        except (KeyError, TypeError, ValueError, TableError, GameError) as exc:
-            raise GameError(f"{path}: malformed save ({exc})") from None
-        g._actions = [Action.from_json(a) for a in doc.get("actions", [])]
-        if doc.get("dice_state") is not None and hasattr(g.dice, "restore"):
-            from sim.rules.dice import DiceError
-
+            raise GameError(f"{source}: not a {GAME_FORMAT} save")
+        for key in doc:
+            if key not in _SAVE_KEYS:
+                raise bad(repr(key), f"unknown key (keys: {', '.join(sorted(_SAVE_KEYS))})")
+        for key in ("table", "events"):
+            if key not in doc:
+                raise bad(key, "missing")
+        length = doc.get("length", ["variable", 5])
+        if not (isinstance(length, list) and len(length) == 2 and length[0] in ("fixed", "variable")
+                and isinstance(length[1], int) and not isinstance(length[1], bool) and 1 <= length[1] <= 100):
+            raise bad("length", f'expected ["fixed" or "variable", turns 1..100], got {_short(length)}')
+        seed = doc.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise bad("seed", f"expected a whole number or null, got {_short(seed)}")
+        mode = doc.get("dice")
+        if mode not in (None, "seeded", "physical"):
+            raise bad("dice", f'expected "seeded" or "physical", got {_short(mode)}')
+        rolls = doc.get("rolls")
+        if rolls is not None and not (isinstance(rolls, list) and all(
+                isinstance(r, list) and all(type(v) is int and 1 <= v <= 6 for v in r) for r in rolls)):
+            raise bad("rolls", "expected lists of die values 1..6, one per action and one for the set-up")
+        if mode == "physical" and rolls is None:
+            raise bad("rolls", "missing (a physical-dice save carries the values rolled)")
+        if mode == "seeded" and seed is None:
+            raise bad("seed", "missing (a seeded save carries its seed)")
+        for key in ("actions", "events"):
+            if not isinstance(doc.get(key, []), list):
+                raise bad(key, "expected a list")
+        actions, events = [], []
+        for i, a in enumerate(doc.get("actions", [])):
             try:
-                g.dice.restore(doc["dice_state"])
+                actions.append(Action.from_json(a))
+            except GameError as exc:
+                raise bad(f"actions[{i}]", str(exc)) from None
+        for i, e in enumerate(doc["events"]):
+            try:
+                events.append(Event.from_json(e))
+            except GameError as exc:
+                raise bad(f"events[{i}]", str(exc)) from None
+        if rolls is not None and len(rolls) != len(actions) + 1:
+            raise bad("rolls", f"{len(rolls)} lists for {len(actions)} actions (expected {len(actions) + 1})")
+        if not isinstance(doc["table"], dict):
+            raise bad("table", "expected an object")
+        try:
+            table = parse_table(yaml.safe_dump(doc["table"]), f"{source}:table")
+        except TableError as exc:
+            raise GameError(str(exc)) from None
+        scenario = None
+        if doc.get("scenario") is not None:
+            try:
+                scenario = scenario_from_dict(doc["scenario"], f"{source}:scenario", table.width, table.depth)
+            except (ScenarioError, ValueError, TypeError, KeyError) as exc:
+                raise bad("scenario", str(exc)) from None
+        length = (length[0], length[1])
+        if not verify:
+            return cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad)
+        if mode is None and seed is None:
+            raise bad("seed", "missing: the save carries neither a seed nor the dice values, so it cannot be verified "
+                              "(load it unverified: Game.load(path, verify=False), main.py replay --unverified)")
+        dice = PhysicalDice([v for r in rolls for v in r]) if mode == "physical" else None
+        try:
+            g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, vims=_saved_vims(scenario, events))
+        except (GameError, DiceError) as exc:
+            raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
+        hint = "" if mode is not None or "dice_state" in doc else \
+            " (an old save without dice values: if it was played with physical dice, load it unverified)"
+
+        def differs(upto: int | None = None) -> GameError | None:
+            got = json.loads(json.dumps([e.to_json() for e in g.events]))
+            diff = _first_difference(doc["events"][:upto] if upto is not None else doc["events"], got)
+            if diff is None:
+                return None
+            where, what = diff
+            k = int(where[7:-1]) if where.startswith("events[") else len(g.events)
+            j = sum(1 for m in g._marks if m <= k) - 1
+            origin = "the set-up" if j < 0 else f"actions[{j}]: {actions[j].model or 'player'} {actions[j]}"
+            return bad(where, f"{what} (from {origin}){hint}")
+
+        for i, a in enumerate(actions):
+            try:
+                g.push(a)
+            except (GameError, DiceError, ArithmeticError, LookupError, TypeError, ValueError) as exc:
+                raise (differs(len(g.events)) or
+                       bad(f"actions[{i}]", f"{_short(a.to_json())} cannot be re-simulated: {exc}{hint}")) from None
+        err = differs()
+        if err is not None:
+            raise err
+        if rolls is not None and rolls != g._rolls:
+            k = next((k for k, (x, y) in enumerate(zip(rolls, g._rolls)) if x != y), min(len(rolls), len(g._rolls)))
+            what = "the set-up" if k == 0 else f"actions[{k - 1}]"
+            raise bad(f"rolls[{k}]", f"{what} rolled {_short(g._rolls[k])}, the file says {_short(rolls[k])}")
+        if dice is not None and dice.remaining:
+            raise bad("rolls", f"{dice.remaining} recorded value(s) were never rolled")
+        if "dice_state" in doc and mode != "physical" and hasattr(g._dice, "state"):
+            if json.loads(json.dumps(g._dice.state())) != doc["dice_state"]:
+                raise bad("dice_state", "differs from where the re-simulated dice stand")
+        g.verified = True
+        return g
+
+    @classmethod
+    def _unverified(cls, table, seed, length, scenario, events, actions, dice_state, bad) -> "Game":
+        """The old loading: the saved events applied without re-simulating anything."""
+        from sim.rules.dice import DiceError
+
+        try:
+            g = cls(table, seed=seed, length=length, events=events, scenario=scenario)
+        except (GameError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise bad("events", f"cannot be applied ({exc})") from None
+        g._actions = list(actions)
+        g._legacy = True
+        if dice_state is not None:
+            try:
+                g._dice.restore(dice_state)
             except DiceError as exc:
-                raise GameError(f"{path}: malformed save: dice_state: {exc}") from None
+                raise bad("dice_state", str(exc)) from None
         return g
 
     def replay(self) -> "Game":
