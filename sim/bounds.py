@@ -104,6 +104,8 @@ def _range(lo: float, hi: float, what: str, unit: str):
 Id = Annotated[str, AfterValidator(check_id)]
 #: One line of free text (a name, a profile or preset name).
 Name = Annotated[str, AfterValidator(_check_name)]
+#: The same, not empty.
+NonEmptyName = Annotated[str, Field(min_length=1), AfterValidator(_check_name)]
 #: Free text that may run over several lines (a description).
 Text = Annotated[str, AfterValidator(_check_text)]
 #: A file path named inside a file.

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
-from sim.bounds import MAX_ANGLE, MAX_COORD, MAX_ENTRIES, MAX_ITEMS, Angle, Coord, FilePath, Id, Length, Name, Point, TableSide, Vertices, is_id
+from sim.bounds import MAX_ANGLE, MAX_COORD, MAX_ENTRIES, MAX_ITEMS, Angle, Coord, FilePath, Id, Length, Name, NonEmptyName, Point, TableSide, Vertices, is_id
 from sim.bounds import Distance as _Distance
 from sim.files import FileProblem, load_yaml, pydantic_problem, read_text, write_text_atomic
 from sim.geometry import (
@@ -128,7 +128,7 @@ class _Model(_Strict):
     move: Optional[_Distance] = None
     traits: Optional[Annotated[list[Name], Field(max_length=MAX_ITEMS)]] = None
     prone: bool = False
-    feats: Optional[Annotated[list[Annotated[Name, Field(min_length=1)]], Field(max_length=MAX_ITEMS)]] = None
+    feats: Optional[Annotated[list[NonEmptyName], Field(max_length=MAX_ITEMS)]] = None
 
     @model_validator(mode="after")
     def _base_known(self):

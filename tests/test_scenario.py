@@ -282,7 +282,7 @@ BAD = [
     ("crossroads", _set(("zones", 1, "circle"), {"center": [3, 3], "radius": 1}), "zones[1]",
      "exactly one of polygon, circle"),
     ("crossroads", _set(("zones", 0, "circle"), {"center": [3, 3], "radius": 0}), "zones[0].circle.radius",
-     "greater than 0"),
+     "a size must be within 0.01 to 120 inches"),
     ("crossroads", _set(("zones", 0, "circle"), {"center": [22, 3], "radius": 3}), "zones[0]",
      "zone 'crossing' is not wholly on the"),
     ("crossroads", _set(("zones", 2, "id"), "crossing"), "zones[2]", "duplicate id 'crossing'"),

@@ -48,11 +48,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from shapely.geometry import Point as _SPoint
 
-from sim.files import pydantic_problem, yaml_problem
+from sim.bounds import MAX_ENTRIES, MAX_ITEMS, Coord, Id, Length, Name, NonEmptyName, Text, Vertices
+from sim.files import FileProblem, load_yaml, pydantic_problem, quote, read_text
 from sim.geometry import CONTACT, EPS, Footprint, FootprintError, Passage, Size, Visibility, base_radius, size_from_base
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 from terrain.setup import IMPASSABLE_GAP, SetupIssue
@@ -112,7 +112,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
-_Point = list[float]
+_Point = list[Coord]  # bounded: sim.bounds, docs/bounds.md
 
 
 def _check_point(v: list[float]) -> list[float]:
@@ -127,10 +127,10 @@ class _Length(_Strict):
 
 
 class _ObjectiveItem(_Strict):
-    id: str = Field(min_length=1)
+    id: Id
     position: _Point
     alignment: Literal["neutral", "player1", "player2"] = "neutral"
-    name: Optional[str] = None
+    name: Optional[Name] = None
 
     _pt = field_validator("position")(_check_point)
 
@@ -138,7 +138,7 @@ class _ObjectiveItem(_Strict):
 class _Objectives(_Strict):
     base_mm: Literal[30, 50]
     size: Optional[Literal["tiny", "small", "medium", "large", "huge"]] = None
-    items: list[_ObjectiveItem] = Field(min_length=1)
+    items: list[_ObjectiveItem] = Field(min_length=1, max_length=MAX_ENTRIES)
 
 
 class _Interaction(_Strict):
@@ -156,23 +156,23 @@ class _Interaction(_Strict):
 
 
 class _Resets(_Strict):
-    scenario_points: list[int] = Field(default_factory=list)
-    alignment: list[int] = Field(default_factory=list)
+    scenario_points: list[int] = Field(default_factory=list, max_length=MAX_ITEMS)
+    alignment: list[int] = Field(default_factory=list, max_length=MAX_ITEMS)
 
 
 class _Circle(_Strict):
     center: _Point
-    radius: float = Field(gt=0)
+    radius: Length
 
     _pt = field_validator("center")(_check_point)
 
 
 class _Zone(_Strict):
-    id: str = Field(min_length=1)
+    id: Id
     alignment: Literal["neutral", "player1", "player2"] = "neutral"
-    polygon: Optional[list[_Point]] = None
+    polygon: Optional[Vertices] = None
     circle: Optional[_Circle] = None
-    name: Optional[str] = None
+    name: Optional[Name] = None
 
     @field_validator("polygon")
     @classmethod
@@ -207,24 +207,24 @@ class _Award(_Strict):
         if self.at is None:
             raise ValueError("at: missing field ('end' or a turn number)")
         if self.at != "end" and not (type(self.at) is int and 1 <= self.at <= MAX_TURN):
-            raise ValueError(f"at: must be 'end' or a turn number 1..{MAX_TURN}, not {self.at!r}")
+            raise ValueError(f"at: must be 'end' or a turn number 1..{MAX_TURN}, not {quote(self.at)}")
         return self
 
 
 class _File(_Strict):
     format: Literal["bushido-scenario/1"]
-    name: str = Field(min_length=1)
-    description: Optional[str] = None
-    types: list[Literal["objectives", "vim", "zone_control"]] = Field(min_length=1)
+    name: NonEmptyName
+    description: Optional[Text] = None
+    types: list[Literal["objectives", "vim", "zone_control"]] = Field(min_length=1, max_length=MAX_ITEMS)
     deployment: Literal["baseline", "corner_square", "corner_edge"]
     length: _Length
     objectives: Optional[_Objectives] = None
-    interactions: list[_Interaction] = Field(default_factory=list)
-    rules: list[Literal["decreasing_popular", "decreasing_scorer"]] = Field(default_factory=list)
+    interactions: list[_Interaction] = Field(default_factory=list, max_length=MAX_ITEMS)
+    rules: list[Literal["decreasing_popular", "decreasing_scorer"]] = Field(default_factory=list, max_length=MAX_ITEMS)
     resets: _Resets = Field(default_factory=_Resets)
-    zones: list[_Zone] = Field(default_factory=list)
+    zones: list[_Zone] = Field(default_factory=list, max_length=MAX_ENTRIES)
     vim: Optional[_Vim] = None
-    victory: list[_Award] = Field(min_length=1)
+    victory: list[_Award] = Field(min_length=1, max_length=MAX_ITEMS)
 
 
 # ------------------------------------------------------------------------- objects
@@ -462,7 +462,8 @@ def load_scenario(path_or_name: str | os.PathLike, width: float = 24.0, depth: f
         width, depth: the table the positions must fit on, inches.
 
     Raises:
-        ScenarioError: unknown name, unreadable file, YAML syntax, or any problem
+        ScenarioError: unknown name, unreadable or bad file (see :func:`sim.files.read_text`,
+            :func:`sim.files.load_yaml`), values out of the bounds of :mod:`sim.bounds`, or any problem
             :func:`scenario_from_dict` finds.
     """
     text_path = str(path_or_name)
@@ -472,11 +473,11 @@ def load_scenario(path_or_name: str | os.PathLike, width: float = 24.0, depth: f
         path = SCENARIO_DIR / f"{text_path}.yaml"
         if not path.is_file():
             known = ", ".join(list_scenarios()) or "none"
-            raise ScenarioError(f"no bundled scenario {text_path!r} (known: {known})", file=path)
+            raise ScenarioError(f"no bundled scenario {quote(text_path)} (known: {known})", file=path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"cannot read file ({exc.strerror or exc})", file=path) from None
+        text = read_text(path)
+    except FileProblem as exc:
+        raise ScenarioError(exc.problem, file=path, entry=exc.entry) from None
     return parse_scenario(text, source=str(path), width=width, depth=depth)
 
 
@@ -489,9 +490,9 @@ def parse_scenario(text: str, source: str | None = None, width: float = 24.0, de
     """
     src = source or "<scenario>"
     try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ScenarioError(yaml_problem(exc), file=src) from None
+        raw = load_yaml(text, src)
+    except FileProblem as exc:
+        raise ScenarioError(exc.problem, file=src, entry=exc.entry) from None
     return scenario_from_dict(raw, source=src, width=width, depth=depth)
 
 
