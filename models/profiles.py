@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from sim.bounds import MAX_DISTANCE, MAX_ID, MAX_ITEMS, MAX_NAME, is_id
+from sim.files import FileProblem, quote, read_yaml
 
 __all__ = [
     "DEFAULT_DIRECTORY",
@@ -155,10 +157,15 @@ class Profile:
 
 
 # --- file schema (pydantic) -------------------------------------------------------------
+# Bounded like every input (sim.bounds, docs/bounds.md): text one line of at most
+# MAX_NAME characters, ids at most MAX_ID, distances 0 to MAX_DISTANCE inches, numbers
+# within +-MAX_STAT, lists at most MAX_ITEMS (profiles in a file: MAX_PROFILES).
+MAX_STAT = 1000
+MAX_PROFILES = 2000
 
-Count = Annotated[int, Field(ge=0)]
-Text = Annotated[str, Field(min_length=1)]
-Distance = Annotated[float, Field(ge=0)]
+Count = Annotated[int, Field(ge=0, le=MAX_STAT)]
+Text = Annotated[str, Field(min_length=1, max_length=MAX_NAME, pattern=r"^[^\x00-\x1f\x7f-\x9f]*$")]
+Distance = Annotated[float, Field(ge=0, le=MAX_DISTANCE)]
 
 
 _Band = Annotated[list[Distance], Field(min_length=2, max_length=2)]  # [from, to] inches
@@ -169,8 +176,8 @@ class _Schema(BaseModel):
 
 
 class _Trait(_Schema):
-    keyword: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_\-']*$")]
-    value: int | None = None
+    keyword: Annotated[str, Field(max_length=MAX_ID, pattern=r"^[a-z][a-z0-9_\-']*$")]
+    value: Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)] | None = None
     qualifier: Text | None = None
     range: Distance | None = None
     text: Text
@@ -179,11 +186,11 @@ class _Trait(_Schema):
 class _Weapon(_Schema):
     name: Text
     kind: Literal["melee", "ranged"]
-    strength: int | None
+    strength: Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)] | None
     range: dict[Literal["short", "medium", "long"], _Band] = {}
-    traits: list[Text] = []
-    special_attacks: list[Text] = []
-    special_defences: list[Text] = []
+    traits: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = []
+    special_attacks: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = []
+    special_defences: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = []
 
     @model_validator(mode="after")
     def _check_range(self) -> "_Weapon":
@@ -198,30 +205,30 @@ class _Weapon(_Schema):
 
 
 class _Profile(_Schema):
-    id: Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+    id: Annotated[str, Field(max_length=MAX_ID, pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
     name: Text
     bs_id: Text | None = None
     rice: Count | None = None
     base: Literal[30, 40, 50, 60]
     size: Literal["zero", "tiny", "small", "medium", "large", "huge"]
-    types: list[Text] = []
+    types: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = []
     melee: Count
     ranged: Count | None
     move: Count
     ki: Count
     ki_limit: Count
-    wounds: Annotated[int, Field(ge=1)]
-    traits: list[_Trait] = []
-    weapons: list[_Weapon] = []
-    feats: list[Text] = []
-    boosts: dict[Literal["melee", "ranged", "move", "ki"], Annotated[int, Field(ge=0)]] = {}
+    wounds: Annotated[int, Field(ge=1, le=MAX_STAT)]
+    traits: Annotated[list[_Trait], Field(max_length=MAX_ITEMS)] = []
+    weapons: Annotated[list[_Weapon], Field(max_length=MAX_ITEMS)] = []
+    feats: Annotated[list[Text], Field(max_length=MAX_ITEMS)] = []
+    boosts: dict[Literal["melee", "ranged", "move", "ki"], Annotated[int, Field(ge=0, le=MAX_STAT)]] = {}
 
 
 class _File(_Schema):
     format: Literal["bushido-profiles/1"]
     faction: Text
     source: Text
-    profiles: list[_Profile]
+    profiles: Annotated[list[_Profile], Field(max_length=MAX_PROFILES)]
 
 
 def _entry(data: object, loc: tuple) -> tuple[str, tuple]:
@@ -230,27 +237,31 @@ def _entry(data: object, loc: tuple) -> tuple[str, tuple]:
         items = data.get("profiles") if isinstance(data, dict) else None
         item = items[loc[1]] if isinstance(items, list) and loc[1] < len(items) else None
         pid = item.get("id") if isinstance(item, dict) else None
-        label = f"profiles[id={pid}]" if isinstance(pid, str) else f"profiles[{loc[1]}]"
+        label = f"profiles[id={pid}]" if is_id(pid) else f"profiles[{loc[1]}]"
         return label, loc[2:]
     return "file", loc
 
 
 def _format_errors(path: Path, data: object, err: ValidationError) -> str:
-    lines = []
-    for e in err.errors():
-        label, rest = _entry(data, tuple(e["loc"]))
-        where = label + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
-        problem = e["msg"]
-        if e["type"] == "missing":
-            problem = f"missing field {rest[-1]!r}" if rest else "missing field"
-        elif e["type"] == "extra_forbidden":
-            problem = f"unknown field {rest[-1]!r}"
-        elif isinstance(e.get("input"), float) and not math.isfinite(e["input"]):
-            problem = f"NaN or infinity is not allowed (got {e['input']!r})"
-        elif not isinstance(e.get("input"), (dict, list)):
-            problem += f" (got {e.get('input')!r})"
-        lines.append(f"{path}: {where}: {problem}")
-    return "\n".join(lines)
+    """One line: the first problem (input values quoted short), and how many more."""
+    errors = err.errors()
+    e = errors[0]
+    label, rest = _entry(data, tuple(e["loc"]))
+    where = label + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if is_id(p) else f".{quote(p, 20)}"
+                            for p in rest)
+    problem = e["msg"]
+    if e["type"] == "missing":
+        problem = f"missing field {quote(rest[-1])}" if rest else "missing field"
+    elif e["type"] == "extra_forbidden":
+        problem = f"unknown field {quote(rest[-1])}" if rest else "unknown field"
+    elif isinstance(e.get("input"), float) and not math.isfinite(e["input"]):
+        problem = f"NaN or infinity is not allowed (got {e['input']!r})"
+    elif not isinstance(e.get("input"), (dict, list)):
+        problem += f" (got {quote(e.get('input'))})"
+    more = len(errors) - 1
+    if more:
+        problem += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return f"{path}: {where}: {problem}"
 
 
 def _build(p: _Profile, faction: str) -> Profile:
@@ -279,20 +290,17 @@ def load_profile_file(path: str | Path) -> list[Profile]:
     Returns the profiles in file order. Bases are in mm, range bands in inches.
 
     Raises:
-        ProfileError: the file cannot be read, is not valid YAML, or an entry is wrong
-            (missing field, wrong type, unknown Size, base not 30/40/50/60, NaN, duplicate
-            id ...). The message names the file, the entry and the problem.
+        ProfileError: the file cannot be read or is not valid YAML (see
+            :func:`sim.files.read_yaml`), or an entry is wrong (missing field, wrong type,
+            unknown Size, base not 30/40/50/60, NaN, a value out of bounds, duplicate
+            id ...). The message is one line naming the file, the entry and the problem
+            (the first one, and how many more).
     """
     path = Path(path)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read file: {exc}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "file"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ProfileError(f"{path}: {where}: YAML syntax error: {problem}") from exc
+        data = read_yaml(path)  # bounded, UTF-8, no duplicate keys (sim.files, docs/bounds.md)
+    except FileProblem as exc:
+        raise ProfileError(str(exc)) from None
     try:
         doc = _File.model_validate(data)
     except ValidationError as exc:
@@ -300,12 +308,11 @@ def load_profile_file(path: str | Path) -> list[Profile]:
     seen: set[str] = set()
     for p in doc.profiles:
         if p.id in seen:
-            raise ProfileError(f"{path}: profiles[id={p.id}]: duplicate id {p.id!r}")
+            raise ProfileError(f"{path}: profiles[id={p.id}]: duplicate id {quote(p.id)}")
         seen.add(p.id)
     return [_build(p, doc.faction) for p in doc.profiles]
 
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: ``(directory, file signatures) -> profiles``: files are parsed again only when one
 #: changes (its size or modification time).
 _CACHE: dict[tuple, dict[str, Profile]] = {}
