@@ -38,14 +38,17 @@ Typical use::
 
 from __future__ import annotations
 
+import codecs
 import difflib
 import io
 import os
 import re
+import stat
 import tempfile
 import unicodedata
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator, Mapping
@@ -53,6 +56,7 @@ from typing import Iterable, Iterator, Mapping
 import yaml
 
 from models.profiles import Profile, ProfileError, Trait, Weapon
+from sim.files import quote
 
 __all__ = [
     "RICE_COST_TYPE",
@@ -845,48 +849,242 @@ def _feat_subject(text: str) -> tuple[str | None, float | None, str | None, bool
 
 # --- XML --------------------------------------------------------------------------------------
 
+# Bounds on what the importer reads (docs/bounds.md, "Catalogues and rosters"). The real
+# Bushido data (23 files, 8.1 MB): largest file 855 KB, at most 13 231 '<' in a file and
+# 130 000 in all, elements nested at most 15 deep, entry links at most 3 deep.
 
-def read_xml(path: str | Path, expect: Iterable[str] | None = None) -> ET.Element:
-    """Read a BattleScribe XML file (``.gst``/``.cat``/``.ros``, or zipped ``.gstz``/
-    ``.catz``/``.rosz``) and return its root with namespaces stripped from tags.
+#: Largest XML document read, in bytes (a plain file, or a zip member once inflated).
+MAX_XML_BYTES = 32 * 1024 * 1024
+#: Most markup characters ``<`` in one document (bounds the elements, hence the memory).
+MAX_XML_MARKUP = 500_000
+#: Deepest element nesting in one document.
+MAX_XML_DEPTH = 64
+#: Most members in a zipped file (``.gstz``/``.catz``/``.rosz`` hold one).
+MAX_ZIP_MEMBERS = 16
+#: Most files in one import, their total size (bytes) and total markup characters.
+MAX_IMPORT_FILES = 200
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+MAX_IMPORT_MARKUP = 1_000_000
+#: Deepest chain of entry / info links followed, and the most entries an import visits
+#: through links (a chain of links that doubles at each step would otherwise never end).
+MAX_LINK_DEPTH = 32
+MAX_LINK_VISITS = 200_000
 
-    ``expect``: allowed root tags (``gameSystem``, ``catalogue``, ``roster``).
+#: Encodings an XML declaration may name (Python codec names after ``codecs.lookup``).
+#: BattleScribe and NewRecruit write UTF-8.
+_XML_ENCODINGS = frozenset(
+    ["utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be", "ascii"]
+    + [f"iso8859-{i}" for i in range(1, 17) if i != 12]
+    + [f"cp125{i}" for i in range(9)]
+)
+_BOMS = ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\xef\xbb\xbf", "utf-8-sig"),
+         (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+_DECLARED = re.compile(rb"""<\?xml[^>]{0,200}?\sencoding\s*=\s*["']([^"']{0,60})["']""")
+#: Characters XML 1.0 never allows (also not as character references).
+_NOT_XML_CHAR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+               (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+               (stat.S_ISSOCK, "a socket"))
+
+
+def read_file_bytes(path: str | Path, max_bytes: int = MAX_XML_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` bytes.
+
+    The file is checked with ``stat`` before it is opened, so a FIFO, a device or a
+    directory given as a file is refused at once (never read, never waited on); it is
+    then opened without blocking, checked again, and read in chunks up to
+    ``max_bytes + 1`` bytes (a file that grows while read is refused too).
 
     Raises:
-        CatalogueError: unreadable file, a zip without an XML member, a DTD or entity
-            declaration (refused: they are never needed and can be abused), an XML
-            syntax error (the message gives line and column), an unexpected root.
+        CatalogueError: ``"<file>: <problem>"``: missing or unreadable, not a regular
+            file, larger than ``max_bytes``.
     """
     path = Path(path)
+
+    def check(st) -> None:
+        for test, kind in _FILE_KINDS:
+            if test(st.st_mode):
+                raise CatalogueError(f"{path}: cannot read: {kind}, not a regular file (nothing was read)")
+        if not stat.S_ISREG(st.st_mode):
+            raise CatalogueError(f"{path}: not a regular file")
+        if st.st_size > max_bytes:
+            raise CatalogueError(f"{path}: file is {st.st_size} bytes; the limit is {max_bytes} bytes")
+
     try:
-        data = path.read_bytes()
+        check(os.stat(path))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as exc:
         raise CatalogueError(f"{path}: cannot read file: {exc.strerror or exc}") from None
-    if data[:4] == b"PK\x03\x04":
-        try:
-            with zipfile.ZipFile(io.BytesIO(data)) as zf:
-                names = [n for n in zf.namelist() if not n.endswith("/")]
-                xmls = [n for n in names if n.lower().endswith((".ros", ".cat", ".gst", ".xml"))] or names
-                if not xmls:
-                    raise CatalogueError(f"{path}: zip file holds no roster or catalogue")
-                data = zf.read(xmls[0])
-        except zipfile.BadZipFile as exc:
-            raise CatalogueError(f"{path}: broken zip file: {exc}") from None
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        raise CatalogueError(f"{path}: DTD or entity declarations are not allowed")
     try:
-        root = ET.fromstring(data)
+        check(os.fstat(fd))  # the file opened is the file checked
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise CatalogueError(f"{path}: cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise CatalogueError(f"{path}: file grew past the limit of {max_bytes} bytes while read")
+    return b"".join(chunks)
+
+
+def _unzip(path: Path, data: bytes, max_bytes: int) -> bytes:
+    """The XML member of a zipped file (``.gstz``/``.catz``/``.rosz``), inflated in
+    chunks and never past ``max_bytes``."""
+    if data.count(b"PK\x01\x02") > MAX_ZIP_MEMBERS:  # before zipfile lists them all
+        raise CatalogueError(f"{path}: zip file holds more than {MAX_ZIP_MEMBERS} files")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = [i for i in zf.infolist() if not i.is_dir()]
+            if len(infos) > MAX_ZIP_MEMBERS:
+                raise CatalogueError(f"{path}: zip file holds more than {MAX_ZIP_MEMBERS} files")
+            xmls = [i for i in infos if i.filename.lower().endswith((".ros", ".cat", ".gst", ".xml"))] or infos
+            if not xmls:
+                raise CatalogueError(f"{path}: zip file holds no roster or catalogue")
+            info = xmls[0]
+            where = f"{path}: member {quote(info.filename)}"
+            if info.flag_bits & 0x1:
+                raise CatalogueError(f"{where}: encrypted (password-protected zip files are not supported)")
+            if info.file_size > max_bytes:
+                raise CatalogueError(f"{where}: inflates to {info.file_size} bytes; the limit is {max_bytes} bytes")
+            chunks, size = [], 0
+            with zf.open(info) as fh:
+                while size <= max_bytes:
+                    chunk = fh.read(min(1 << 20, max_bytes + 1 - size))
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    size += len(chunk)
+            if size > max_bytes:
+                raise CatalogueError(f"{where}: inflates to more than the limit of {max_bytes} bytes")
+            return b"".join(chunks)
+    except CatalogueError:
+        raise
+    except NotImplementedError as exc:  # a compression method zipfile does not know
+        raise CatalogueError(f"{path}: unsupported zip file: {exc}") from None
+    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as exc:
+        raise CatalogueError(f"{path}: broken zip file: {' '.join(str(exc).split())}") from None
+
+
+def _position(data: bytes, offset: int) -> str:
+    """``"line L, column C"`` of the byte at ``offset`` (columns count bytes)."""
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _decode(path: Path, data: bytes) -> str:
+    """The text of an XML document: the encoding from its byte order mark, else from its
+    XML declaration (only the encodings of ``_XML_ENCODINGS``), else UTF-8."""
+    enc = next((e for bom, e in _BOMS if data.startswith(bom)), None)
+    m = None
+    if enc is None:
+        if data.startswith(b"<\x00?\x00"):
+            enc = "utf-16-le"
+        elif data.startswith(b"\x00<\x00?"):
+            enc = "utf-16-be"
+        else:
+            m = _DECLARED.match(data)
+            declared = m.group(1).decode("ascii", "replace") if m else "utf-8"
+            try:
+                enc = codecs.lookup(declared).name
+            except (LookupError, ValueError):
+                raise CatalogueError(f"{path}: unknown XML encoding {quote(declared)}") from None
+            if enc not in _XML_ENCODINGS:
+                raise CatalogueError(f"{path}: unsupported XML encoding {quote(declared)} "
+                                     "(UTF-8, UTF-16, US-ASCII, ISO-8859-x and windows-125x are read)")
+    if enc.startswith(("utf-16", "utf-32")) and m is not None:
+        raise CatalogueError(f"{path}: declares encoding {quote(declared)} but is not {enc} text")
+    nul = data.find(b"\x00", 0, 1024)
+    if nul >= 0 and not enc.startswith(("utf-16", "utf-32")):
+        raise CatalogueError(f"{path}: a binary file, not XML (NUL byte at {_position(data, nul)})")
+    try:
+        text = data.decode(enc)
+    except UnicodeDecodeError as exc:
+        where = _position(data, exc.start) if enc in ("utf-8", "utf-8-sig") else f"byte offset {exc.start}"
+        raise CatalogueError(f"{path}: not {enc.removesuffix('-sig').upper()} text: byte 0x{data[exc.start]:02x} "
+                             f"at {where}") from None
+    return text
+
+
+def _check_text(path: Path, text: str, max_markup: int) -> int:
+    """Refuse a DTD (and with it every entity declaration); count the markup. Returns
+    the number of ``<``."""
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        raise CatalogueError(f"{path}: DTD or entity declarations are not allowed")
+    markup = text.count("<")
+    if markup > max_markup:
+        raise CatalogueError(f"{path}: {markup} markup characters '<'; the limit is {max_markup}")
+    return markup
+
+
+def _read_document(path: Path, expect: Iterable[str] | None, max_bytes: int) -> tuple[ET.Element, int, int]:
+    """``(root, bytes read, markup characters)`` of a BattleScribe XML file."""
+    data = read_file_bytes(path, max_bytes)
+    if data[:4] == b"PK\x03\x04":
+        data = _unzip(path, data, max_bytes)
+    nbytes = len(data)
+    text = _decode(path, data)
+    del data
+    markup = _check_text(path, text, MAX_XML_MARKUP)
+    # A str is parsed as UTF-8 whatever the declaration says: the parser reads exactly
+    # the text checked above (no DTD, no entity, no other encoding).
+    try:
+        root = ET.fromstring(text)
     except ET.ParseError as exc:
+        bad = _NOT_XML_CHAR.search(text)  # expat says "invalid token": say which character
+        if bad is not None:
+            at = bad.start()
+            line, col = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+            raise CatalogueError(f"{path}: control character U+{ord(bad.group()):04X} at line {line}, "
+                                 f"column {col} (not allowed in XML)") from None
         raise CatalogueError(f"{path}: XML syntax error: {exc}") from None
-    for el in root.iter():
-        tag = el.tag
-        if isinstance(tag, str) and tag[:1] == "{":
-            el.tag = tag.split("}", 1)[1]
+    del text
+    level, depth = [root], 1
+    while level:  # level by level: strip namespaces, bound the depth (the importer recurses along it)
+        for el in level:
+            tag = el.tag
+            if tag[:1] == "{":
+                el.tag = tag.split("}", 1)[1]
+        level = [ch for el in level for ch in el]
+        depth += 1
+        if level and depth > MAX_XML_DEPTH:
+            label = next((x for el in level for x in (el.get("name"), el.get("id")) if x), None)
+            raise CatalogueError(f"{path}: elements nested more than {MAX_XML_DEPTH} deep "
+                                 f"(at <{level[0].tag.rpartition('}')[2]}>{' ' + quote(label) if label else ''})")
     if expect is not None and root.tag not in tuple(expect):
         raise CatalogueError(
             f"{path}: not a BattleScribe {' or '.join(expect)} file (root element <{root.tag}>)"
         )
-    return root
+    return root, nbytes, markup
+
+
+def read_xml(path: str | Path, expect: Iterable[str] | None = None, *, max_bytes: int = MAX_XML_BYTES) -> ET.Element:
+    """Read a BattleScribe XML file (``.gst``/``.cat``/``.ros``, or zipped ``.gstz``/
+    ``.catz``/``.rosz``) and return its root with namespaces stripped from tags.
+
+    ``expect``: allowed root tags (``gameSystem``, ``catalogue``, ``roster``).
+    ``max_bytes``: the largest document read (the file, and its zip member inflated).
+
+    Bounds (docs/bounds.md): :data:`MAX_XML_BYTES`, :data:`MAX_XML_MARKUP`,
+    :data:`MAX_XML_DEPTH`, :data:`MAX_ZIP_MEMBERS`. The file must be a regular file (a
+    FIFO or device is refused without being opened).
+
+    Raises:
+        CatalogueError: ``"<file>: <problem>"`` on one line: unreadable or not a regular
+            file, too large (a zip member is refused from its declared size, and
+            inflated never past the limit), a broken, encrypted or crowded zip, an
+            unknown or unsupported encoding, bytes that are not text in the encoding
+            (line and column), characters XML does not allow, a DTD or entity
+            declaration (refused: they are never needed and can be abused), too much
+            markup or nesting, an XML syntax error (line and column), an unexpected root.
+    """
+    return _read_document(Path(path), expect, max_bytes)[0]
 
 
 class _File:
@@ -1012,6 +1210,8 @@ class _Importer:
         self.category_origin: dict[str, _File] = {}
         self.faction_categories: dict[str, str] = {}
         self._reported: set[tuple] = set()
+        self._visits = 0  # entries and info groups visited (bounded by MAX_LINK_VISITS)
+        self._info_chain: list[int] = []  # info groups being scanned (cycles are skipped)
         for f in self.files:
             for cid, name in f.own_categories.items():
                 self.category_names.setdefault(cid, name)
@@ -1039,6 +1239,17 @@ class _Importer:
         self._reported.add(key)
         self.issues.append(Issue(fname, where, fld, text, problem, kind))
 
+    def _visit(self, file: _File, elem: ET.Element, depth: int) -> None:
+        """Count one entry (or info group) visited ``depth`` links deep; refuse data
+        whose links nest or expand past :data:`MAX_LINK_DEPTH` / :data:`MAX_LINK_VISITS`."""
+        self._visits += 1
+        what = f"{file.path}: {elem.tag} {quote(clean(elem.get('name')))} (id {quote(elem.get('id') or '')})"
+        if depth > MAX_LINK_DEPTH:
+            raise CatalogueError(f"{what}: entries and links nested more than {MAX_LINK_DEPTH} deep")
+        if self._visits > MAX_LINK_VISITS:
+            raise CatalogueError(f"{what}: links expand to more than {MAX_LINK_VISITS} entries "
+                                 "(the same entries linked over and over)")
+
     def _resolve_scopes(self):
         for f in self.cats:
             scope, todo, seen = [f], [f], {f.id}
@@ -1050,7 +1261,7 @@ class _Importer:
                     target = self.by_id.get(tid)
                     if target is None:
                         raise CatalogueError(
-                            f"{cur.path}: links catalogue {name!r} ({tid}), which is not among the files imported"
+                            f"{cur.path}: links catalogue {quote(name)} ({quote(tid)}), which is not among the files imported"
                         )
                     seen.add(tid)
                     scope.append(target)
@@ -1149,8 +1360,15 @@ class _Importer:
         if kind == "profile":
             self._profile(target, tfile, out, group, _apply_name(clean(target.get("name")), l))
         elif kind == "infoGroup":
+            if id(target) in self._info_chain:
+                return  # a group that links itself (through others): nothing new below
+            self._visit(tfile, target, len(self._info_chain) + 1)
             before = len(out.feats)
-            self._scan(target, tfile, out, clean(target.get("name")), True, True)
+            self._info_chain.append(id(target))
+            try:
+                self._scan(target, tfile, out, clean(target.get("name")), True, True)
+            finally:
+                self._info_chain.pop()
             if group and group.lower() == "ki feats" and len(out.feats) == before:
                 out.feats.append((None, tfile, clean(target.get("name")) or name))
 
@@ -1257,6 +1475,7 @@ class _Importer:
              root_link=False, shared=False, path=()):
         """Walk an entry (or entry link) and its children, collecting cards and the
         Character Profiles with the layers of entries above them."""
+        self._visit(f, el, len(layers) + 1)
         if el.tag == "entryLink":
             if el.get("type") == "selectionEntryGroup":
                 return  # shared groups are walked on their own
@@ -2224,20 +2443,36 @@ def _load(files: list[Path], where: Path, game_system) -> CatalogueSet:
         raise CatalogueError(f"{where}: more than one game system file: {', '.join(g.name for g in gsts)}")
     if not cats:
         raise CatalogueError(f"{where}: no catalogue files (.cat) found")
-    gst = _File(gsts[0], read_xml(gsts[0], ("gameSystem",)))
+    if len(cats) + 1 > MAX_IMPORT_FILES:
+        raise CatalogueError(f"{where}: {len(cats) + 1} files; the limit is {MAX_IMPORT_FILES} per import")
+    total = [0, 0]  # bytes, markup
+
+    def read(path: Path, kind: str) -> ET.Element:
+        root, nbytes, markup = _read_document(path, (kind,), MAX_XML_BYTES)
+        total[0] += nbytes
+        total[1] += markup
+        if total[0] > MAX_IMPORT_BYTES:
+            raise CatalogueError(f"{path}: the files read so far hold {total[0]} bytes; "
+                                 f"the limit is {MAX_IMPORT_BYTES} per import")
+        if total[1] > MAX_IMPORT_MARKUP:
+            raise CatalogueError(f"{path}: the files read so far hold {total[1]} markup characters '<'; "
+                                 f"the limit is {MAX_IMPORT_MARKUP} per import")
+        return root
+
+    gst = _File(gsts[0], read(gsts[0], "gameSystem"))
     parsed = []
     for c in cats:
-        f = _File(c, read_xml(c, ("catalogue",)))
+        f = _File(c, read(c, "catalogue"))
         if f.game_system_id != gst.id:
             raise CatalogueError(
-                f"{c}: its game system {f.game_system_id!r} is missing "
-                f"(the game system file {gst.file} is {gst.name!r}, id {gst.id!r})"
+                f"{c}: its game system {quote(f.game_system_id)} is missing "
+                f"(the game system file {gst.file} is {quote(gst.name)}, id {quote(gst.id)})"
             )
         parsed.append(f)
     seen: dict[str, _File] = {}
     for f in parsed:
         if f.id in seen:
-            raise CatalogueError(f"{f.path}: catalogue id {f.id} also used by {seen[f.id].file}")
+            raise CatalogueError(f"{f.path}: catalogue id {quote(f.id)} also used by {seen[f.id].file}")
         seen[f.id] = f
     return _Importer(gst, parsed).run()
 

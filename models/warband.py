@@ -35,13 +35,13 @@ file name.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-import yaml
 
 from models.bsdata import (
     RICE_COST_TYPE,
@@ -54,6 +54,7 @@ from models.bsdata import (
     read_xml,
 )
 from models.profiles import Profile
+from sim.files import FileProblem, quote, read_yaml
 
 __all__ = [
     "STANDARD_RICE_LIMITS",
@@ -76,6 +77,14 @@ __all__ = [
 WARBAND_FORMAT = "bushido-warband/1"
 #: Standard rice limits (rulebook p.19): 70 for quick games, 100 for events.
 STANDARD_RICE_LIMITS = (70, 100)
+
+#: Bounds on a roster (docs/bounds.md, "Catalogues and rosters"): the largest ``number``
+#: of one selection, the most models, enhancements and cards in all, the largest rice
+#: ``costLimit`` (a standard game is 70 or 100), and the most unknown entries an error lists.
+MAX_SELECTION_NUMBER = 100
+MAX_ROSTER_ITEMS = 500
+MAX_RICE_LIMIT = 10_000
+_MAX_LISTED = 20
 
 #: Types that only take enhancements requiring them (rulebook p.18).
 _RESTRICTED_TYPES = ("animal", "construct", "kami", "swarm")
@@ -322,8 +331,9 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
     if not isinstance(faction, str) or not faction.strip():
         raise WarbandError(f"{source}: faction: missing (a faction catalogue name)")
     rice = data.get("rice")
-    if rice is not None and (not isinstance(rice, int) or isinstance(rice, bool) or rice <= 0):
-        raise WarbandError(f"{source}: rice: expected a positive whole number, got {rice!r}")
+    if rice is not None and (not isinstance(rice, int) or isinstance(rice, bool) or not 0 < rice <= MAX_RICE_LIMIT):
+        raise WarbandError(f"{source}: rice: expected a positive whole number up to {MAX_RICE_LIMIT}, "
+                           f"got {quote(rice)}")
     try:
         fname = cs.catalogue(faction).name
     except KeyError:
@@ -331,6 +341,8 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
     models_raw = data.get("models") or []
     if not isinstance(models_raw, list):
         raise WarbandError(f"{source}: models: expected a list")
+    if len(models_raw) > MAX_ROSTER_ITEMS:
+        raise WarbandError(f"{source}: models: {len(models_raw)} models; the limit is {MAX_ROSTER_ITEMS}")
     problems: list[str] = []
     models = []
     for i, m in enumerate(models_raw):
@@ -370,7 +382,8 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
             except KeyError as exc:
                 problems.append(f"{key}[{j}]: {exc.args[0]}")
     if problems:
-        raise WarbandError(f"{source}: " + f"\n{source}: ".join(problems))
+        more = f"; ... {len(problems) - _MAX_LISTED} more" if len(problems) > _MAX_LISTED else ""
+        raise WarbandError(f"{source}: " + "; ".join(problems[:_MAX_LISTED]) + more)
     return Warband(str(data.get("name") or Path(source).stem), fname, rice, tuple(models), tuple(cards), source)
 
 
@@ -385,13 +398,9 @@ def load_warband(path: str | Path, cs: CatalogueSet) -> Warband:
     if path.suffix.lower() in (".ros", ".rosz"):
         return read_roster(path, cs)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise WarbandError(f"{path}: cannot read file: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise WarbandError(f"{path}: {where}YAML syntax error: {getattr(exc, 'problem', None) or exc}") from None
+        data = read_yaml(path)  # bounded, UTF-8, no control characters (docs/bounds.md)
+    except FileProblem as exc:
+        raise WarbandError(str(exc)) from None
     return read_warband(data, cs, str(path))
 
 
@@ -428,10 +437,15 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
     limit = None
     for c in root.iterfind("costLimits/costLimit"):
         if c.get("typeId") == RICE_COST_TYPE:
+            raw = c.get("value")
+            where = f"{path}: costLimit {quote(clean(c.get('name')) or 'rice')}"
             try:
-                v = float(c.get("value"))
+                v = float(raw)
             except (TypeError, ValueError):
-                raise WarbandError(f"{path}: costLimit: not a number: {c.get('value')!r}") from None
+                raise WarbandError(f"{where}: not a number: {quote(raw)}") from None
+            if not math.isfinite(v) or v > MAX_RICE_LIMIT or (v > 0 and v != int(v)):
+                raise WarbandError(f"{where}: expected a whole number of rice up to {MAX_RICE_LIMIT} "
+                                   f"(0 or less: no limit), got {quote(raw)}")
             limit = int(v) if v > 0 else None
     forces = root.findall("forces/force")
     if not forces:
@@ -443,7 +457,7 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
         cat = cs.catalogue(force.get("catalogueId") or "")
     except KeyError:
         raise WarbandError(
-            f"{path}: force uses catalogue {force.get('catalogueName')!r} ({force.get('catalogueId')}), "
+            f"{path}: force uses catalogue {quote(force.get('catalogueName'))} ({quote(force.get('catalogueId'))}), "
             "which is not among the imported catalogues"
         ) from None
     faction = cat.name
@@ -481,22 +495,40 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
                 return "known", cs.entry_names[part]
         return None
 
+    items = [0]  # models, enhancements and cards taken so far (bounded by MAX_ROSTER_ITEMS)
+
+    def count(sel, n: int) -> None:
+        items[0] += n
+        if items[0] > MAX_ROSTER_ITEMS:
+            raise WarbandError(f"{path}: selection {quote(clean(sel.get('name')))} (id {quote(sel.get('id') or '')}): "
+                               f"more than {MAX_ROSTER_ITEMS} models, enhancements and cards in the roster")
+
+    def selection_number(sel) -> int:
+        raw = sel.get("number")
+        if raw is None:
+            return 1
+        try:
+            v = float(raw)
+        except ValueError:
+            v = math.nan
+        if not math.isfinite(v) or v != int(v) or not 1 <= v <= MAX_SELECTION_NUMBER:
+            raise WarbandError(f"{path}: selection {quote(clean(sel.get('name')))} (id {quote(sel.get('id') or '')}): "
+                               f"number: expected a whole number from 1 to {MAX_SELECTION_NUMBER}, got {quote(raw)}")
+        return int(v)
+
     def visit(sel, owner: dict | None):
         got = resolve(sel)
-        number = 1
-        try:
-            number = max(1, int(float(sel.get("number") or 1)))
-        except ValueError:
-            pass
+        number = selection_number(sel)
         children = sel.findall("selections/selection")
         label = clean(sel.get("customName")) or clean(sel.get("name"))
         if got is None:
-            unknown.append(f"{clean(sel.get('name')) or '?'} (entryId {sel.get('entryId')!r})")
+            unknown.append(f"{quote(clean(sel.get('name')) or '?')} (entryId {quote(sel.get('entryId'))})")
             for ch in children:
                 visit(ch, owner)
             return
         kind, obj = got
         if kind == "profile":
+            count(sel, number)
             for _ in range(number):
                 m = {"profile": obj.profile.id, "enhancements": [], "label": label}
                 used[obj.profile.id] += 1
@@ -511,6 +543,7 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
                 visit(ch, holder)
             if len(models) == before:  # the card is the model (or its models are not listed)
                 pids = list(obj.profiles) * number if len(obj.profiles) == 1 else list(obj.profiles[:number])
+                count(sel, len(pids))
                 for pid in pids:
                     models.append({"profile": pid, "enhancements": list(holder["enhancements"]), "label": label})
                     used[pid] += 1
@@ -522,11 +555,13 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
             if target is None:
                 unknown.append(f"{obj.name}: an enhancement outside any model")
             else:
+                count(sel, number)
                 target["enhancements"].extend([obj.key] * number)
             for ch in children:
                 visit(ch, target)
             return
         if kind == "card":
+            count(sel, number)
             cards.extend([obj.key] * number)
         for ch in children:
             visit(ch, owner)
@@ -534,7 +569,8 @@ def read_roster(path: str | Path, cs: CatalogueSet) -> Warband:
     for sel in force.findall("selections/selection"):
         visit(sel, None)
     if unknown:
-        raise WarbandError(f"{path}: entries not in the catalogues: " + "; ".join(unknown))
+        more = f"; ... {len(unknown) - _MAX_LISTED} more" if len(unknown) > _MAX_LISTED else ""
+        raise WarbandError(f"{path}: entries not in the catalogues: " + "; ".join(unknown[:_MAX_LISTED]) + more)
     return Warband(
         clean(root.get("name")) or path.stem, faction, limit,
         tuple(WarbandModel(m["profile"], tuple(m["enhancements"]), m["label"]) for m in models),

@@ -262,7 +262,7 @@ def test_unknown_names_listed(cs):
 def test_bad_warband_file(cs, tmp_path):
     p = tmp_path / "w.yaml"
     p.write_text("format: bushido-warband/1\nfaction: [unclosed\n")
-    with pytest.raises(WarbandError, match=r"w\.yaml: line \d+, column \d+: YAML syntax error"):
+    with pytest.raises(WarbandError, match=r"w\.yaml: YAML syntax error: line \d+, column \d+"):
         load_warband(p, cs)
     p.write_text(yaml.safe_dump({"format": "bushido-warband/1", "faction": RYU, "rice": -5, "models": []}))
     with pytest.raises(WarbandError, match="rice: expected a positive whole number"):

@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from models.bsdata import CatalogueError
     from models.profiles import ProfileError
     from models.warband import WarbandError
+    from sim.files import FileProblem, one_line
 
     try:
         if args.command == "catalogue":
@@ -82,14 +83,14 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "warband":
             return _check(args)
         raise ValueError(f"unknown command {args.command!r}")
-    except (CatalogueError, WarbandError, ProfileError) as exc:
-        print("error: " + "; ".join(str(exc).splitlines()), file=sys.stderr)
+    except (CatalogueError, WarbandError, ProfileError, FileProblem) as exc:
+        print("error: " + one_line("; ".join(str(exc).splitlines())), file=sys.stderr)
         return 2
     except KeyError as exc:
-        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc.args[0] if exc.args else exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc.filename or ''))}: {exc.strerror or exc}", file=sys.stderr)
         return 2
 
 
@@ -186,12 +187,9 @@ def _data_dir(args, path: Path) -> str:
     if os.environ.get(DATA_ENV):
         return os.environ[DATA_ENV]
     if path.suffix.lower() in (".yaml", ".yml"):
-        import yaml
+        from sim.files import read_yaml
 
-        try:
-            doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            doc = None
+        doc = read_yaml(path)  # a bad file is reported now (FileProblem), as load_warband would
         if isinstance(doc, dict) and isinstance(doc.get("data"), str):
             return str((path.parent / doc["data"]).resolve())
     raise WarbandError(f"{path}: no catalogue data: pass --data DIR (or set {DATA_ENV})")
@@ -201,8 +199,8 @@ def _check(args) -> int:
     from models.warband import WarbandError, check_warband, load_warband
 
     path = Path(args.file)
-    if not path.is_file():
-        raise WarbandError(f"{path}: no such file")
+    if not path.exists():
+        raise WarbandError(f"{path}: no such file")  # a FIFO or device: the reader refuses it
     cs = _load(_data_dir(args, path))
     wb = load_warband(path, cs)
     res = check_warband(wb, cs)
