@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
-
+from sim.bounds import MAX_LENGTH, MIN_LENGTH, is_id
+from sim.files import FileProblem, one_line, quote, read_yaml
 from sim.geometry import Footprint, Passage, Piece, Size, Visibility
 
 PRESETS_FILE = Path(__file__).resolve().parents[1] / "data" / "terrain" / "presets.yaml"
@@ -80,22 +80,48 @@ def load_presets(path: str | Path = PRESETS_FILE) -> dict[str, TerrainPreset]:
     """Read the presets file; returns ``{name: TerrainPreset}``.
 
     Raises:
-        ValueError: a malformed presets file, naming the file and the entry.
+        ValueError: a malformed presets file (one line naming the file, the entry and the
+            problem): unreadable (see :func:`sim.files.read_yaml`), a missing or unknown
+            attribute, a name that is not an id, a footprint other than ``circle``
+            ``{radius}`` or ``rect`` ``{width, depth}``, a size or height out of
+            0.01-120" (docs/bounds.md).
     """
     path = Path(path)
-    with open(path, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+    try:
+        data = read_yaml(path)
+    except FileProblem as exc:
+        raise ValueError(str(exc)) from None
+    presets = data.get("presets") if isinstance(data, dict) else None
+    if not isinstance(presets, dict):
+        raise ValueError(f"{path}: expected a mapping with 'presets: {{name: {{passage, visibility, size, footprint}}}}'")
     out = {}
-    for name, entry in (data.get("presets") or {}).items():
+    for name, entry in presets.items():
+        label = f"presets[{name}]" if is_id(name) else f"presets[{quote(name)}]"
         try:
+            if not is_id(name):
+                raise ValueError("a preset name is 1 to 64 printable characters with no spaces")
+            size = Size.parse(entry["size"])
+            height = float(entry.get("height", DEFAULT_HEIGHTS[size]))
+            footprint = dict(entry["footprint"])
+            sizes = list(footprint.get("circle", {}).values()) + list(footprint.get("rect", {}).values())
+            shape_ok = (footprint.keys() == {"circle"} and footprint["circle"].keys() == {"radius"}) or (
+                footprint.keys() == {"rect"} and footprint["rect"].keys() == {"width", "depth"})
+            if not shape_ok:
+                raise ValueError(f"footprint: expected circle {{radius}} or rect {{width, depth}}, not {quote(footprint)}")
+            for v in sizes + [height]:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not MIN_LENGTH <= v <= MAX_LENGTH:
+                    raise ValueError(f"a size or height must be a number from {MIN_LENGTH:g} to {MAX_LENGTH:g} "
+                                     f"inches, not {quote(v)}")
             out[name] = TerrainPreset(
                 name=name,
                 passage=Passage(entry["passage"]),
                 visibility=Visibility(entry["visibility"]),
-                size=Size.parse(entry["size"]),
-                height=float(entry.get("height", DEFAULT_HEIGHTS[Size.parse(entry["size"])])),
-                footprint=dict(entry["footprint"]),
+                size=size,
+                height=height,
+                footprint=footprint,
             )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise ValueError(f"{path}: presets[{name}]: {exc}") from None
+        except KeyError as exc:
+            raise ValueError(f"{path}: {label}: missing field {quote(exc.args[0])}") from None
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path}: {label}: {one_line(str(exc), 160)}") from None
     return out
