@@ -2381,10 +2381,12 @@ class Game:
                 the entry (``events[57]``, ``actions[3]``, ``length``) and the problem.
         """
         path = Path(path)
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise GameError(f"{path}: cannot read the save ({exc})") from None
+        from sim.files import FileProblem, read_json
+
+        try:  # at most 16 MiB of UTF-8 JSON, 64 levels deep, no duplicate keys or NaN
+            doc = read_json(path)
+        except FileProblem as exc:
+            raise GameError(str(exc)) from None
         return cls.from_save(doc, str(path), verify=verify)
 
     @classmethod
