@@ -204,7 +204,7 @@ def test_save_then_load_and_continue(tmp_path, monkeypatch, capsys):
     again = Game.load(out2)
     assert again.state.models["akira"].counters == 1 and again.state.models["matsu"].position == (4.5, 9.0)
     assert main(["replay", str(out2)]) == 0
-    assert "state reproduced exactly" in capsys.readouterr().out
+    assert "3 actions re-simulated with seed 5 reproduce all" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- physical dice

@@ -177,7 +177,7 @@ class PromptDice(PhysicalDice):
                 raise Quit("quit")
             try:
                 return parse_dice(line, n)
-            except DiceError as exc:
+            except (DiceError, ValueError) as exc:
                 example = " ".join(str(v) for v in ([3, 5, 6, 1, 4, 2] * (n // 6 + 1))[:n])
                 self.console.write(f"  {exc}; type {n} value{'s' if n > 1 else ''} from 1 to 6 (e.g. {example})")
 
@@ -193,8 +193,8 @@ def parse_dice(text: str, n: int) -> list[int]:
         parts = list(parts[0])
     values = []
     for p in parts:
-        if not p.isdigit() or not 1 <= int(p) <= 6:
-            raise DiceError(f"{p!r} is not a die value (1 to 6)")
+        if not re.fullmatch(r"[1-6]", p):  # ASCII only, so no int() of a huge or odd-digit word
+            raise DiceError(f"{_cut(p)!r} is not a die value (1 to 6)")
         values.append(int(p))
     if len(values) != n:
         raise DiceError(f"{len(values)} value{'s' if len(values) != 1 else ''} given, {n} asked for")
@@ -343,13 +343,22 @@ def _model_id(game: Game, word: str, what: str = "model") -> str:
     raise InputError(f"no {what} {word!r} (models: {', '.join(ids)})")
 
 
+def _cut(word: str, limit: int = 24) -> str:
+    """A typed word cut for a message (a 5000-digit number is shown as its start)."""
+    return word if len(word) <= limit else word[:limit] + "..."
+
+
+#: The most digits a typed whole number may have (menu numbers, dice counts, log lines).
+MAX_DIGITS = 6
+
+
 def _number(word: str, what: str) -> float:
     try:
         v = float(word)
     except ValueError:
-        raise InputError(f"{what}: {word!r} is not a number") from None
+        raise InputError(f"{what}: {_cut(word)!r} is not a number") from None
     if not math.isfinite(v):
-        raise InputError(f"{what}: {word!r} is not a finite number")
+        raise InputError(f"{what}: {_cut(word)!r} is not a finite number")
     return v
 
 
@@ -357,10 +366,7 @@ def _field(name: str, text: str, game: Game):
     if name not in _FIELDS or name == "kind":
         raise InputError(f"unknown field {name!r} (fields: {', '.join(n for n in _FIELDS if n != 'kind')})")
     if name in _INT_FIELDS:
-        try:
-            return int(text)
-        except ValueError:
-            raise InputError(f"{name}: {text!r} is not a whole number") from None
+        return _int(text, name)
     if name in _FLOAT_FIELDS:
         return _number(text, name)
     if name == "point":
@@ -476,12 +482,15 @@ def _is_num(w: str) -> bool:
 
 
 def _is_int(w: str) -> bool:
-    return re.fullmatch(r"[+-]?\d+", w) is not None
+    return re.fullmatch(r"[+-]?[0-9]+", w) is not None
 
 
 def _int(w: str, what: str) -> int:
+    """A typed whole number of at most :data:`MAX_DIGITS` digits. Raises InputError."""
     if not _is_int(w):
-        raise InputError(f"{what}: {w!r} is not a whole number")
+        raise InputError(f"{what}: {_cut(w)!r} is not a whole number")
+    if len(w.lstrip("+-")) > MAX_DIGITS:
+        raise InputError(f"{what}: {_cut(w)!r} is too large (at most {MAX_DIGITS} digits)")
     return int(w)
 
 
@@ -775,20 +784,20 @@ class Hotseat:
                 self._save(rest)
             elif cmd in ("quit", "exit"):
                 raise Quit("quit")
-            elif re.fullmatch(r"\d+", line):
-                i = int(line)
+            elif re.fullmatch(r"[0-9]+", line):
+                i = int(line) if len(line) <= MAX_DIGITS else 0
                 if not 1 <= i <= len(actions):
-                    self.io.write(f"No action number {i}: the numbers go from 1 to {len(actions)}.")
+                    self.io.write(f"No action number {_cut(line)}: the numbers go from 1 to {len(actions)}.")
                     continue
                 if self._push(actions[i - 1], p):
                     return
             else:
                 try:
                     action = parse_action(g, line)
-                except InputError as exc:
+                    ok, why = g.is_legal(action)
+                except (ValueError, ArithmeticError) as exc:  # InputError, GameError (e.g. a NaN), overflow
                     self.io.write(f"Not understood: {exc}")
                     continue
-                ok, why = g.is_legal(action)
                 if ok:
                     if self._push(action, p):
                         return
@@ -881,8 +890,8 @@ class Hotseat:
     def _log(self, rest: str) -> None:
         n = 30
         if rest:
-            if not rest.isdigit():
-                self.io.write("log N: N is a number of lines")
+            if not re.fullmatch(r"[0-9]{1,%d}" % MAX_DIGITS, rest):
+                self.io.write(f"log N: N is a number of lines (at most {MAX_DIGITS} digits)")
                 return
             n = int(rest)
         lines = [describe_event(ev) for ev in self.game.events]
@@ -894,6 +903,7 @@ class Hotseat:
             return
         try:
             path = shlex.split(rest)[0]
+            _check_save_path(path)
             self.game.save(path)
         except (OSError, ValueError) as exc:
             self.io.write(f"Cannot save: {exc}")
@@ -943,6 +953,19 @@ def run_hotseat(game: Game, stdin: IO[str], stdout: IO[str], bots: dict | None =
 
 
 # ------------------------------------------------------------------ command line
+def _check_save_path(path: str) -> None:
+    """Refuse, before anything is played or written, a save path whose folder is missing
+    or not writable, or an existing file that is not a save (it would be destroyed).
+
+    Raises:
+        sim.files.OutputPathError: a ``ValueError`` naming the file and the problem.
+    """
+    from sim.files import check_output_path
+    from sim.rules.game import is_save_head
+
+    check_output_path(path, overwrite=is_save_head, kind="bushido-game/1 save")
+
+
 def _bot_spec(text: str) -> tuple[int, str]:
     from sim.rules.bots import BOTS
 
@@ -982,6 +1005,8 @@ def run_cli(args, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
 
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
+    if args.save:
+        _check_save_path(args.save)  # before the game: a bad path is status 2 at once
     out = _Console(stdin, stdout)
     bots = {}
     for p, name in args.bot:
@@ -990,6 +1015,9 @@ def run_cli(args, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -
     try:
         if args.load:
             game = Game.load(args.load)
+            if dice is None and not game.seeded:  # played with physical dice: go on with them
+                dice = PromptDice(stdin, stdout)
+                out.write("This game was played with physical dice: roll and type the values when asked.")
             if dice is not None:  # physical dice; seeded dice roll on from the saved state
                 game.dice = dice
             out.write(f"Loaded {args.load}: turn {game.state.turn}, {game.state.phase} phase, "

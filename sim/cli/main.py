@@ -26,14 +26,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
 DEFAULT_SCREENSHOT = Path("out") / "default.png"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (``main.py move: error: argument --facing: ...``,
+    status 2) instead of the usage block; the sub-command parsers are of this class too."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _finite(text: str) -> float:
+    """An argparse type: a finite float (NaN and infinities are refused)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(v):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return v
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="main.py",
         description="Bushido: Risen Sun virtual table: exact LoS, cover and ZoC, shown in 3D.",
     )
@@ -64,17 +84,18 @@ def _parser() -> argparse.ArgumentParser:
     mv.add_argument("table", help="table file")
     mv.add_argument("model", help="moving model id")
     mv.add_argument("kind", choices=["walk", "run"])
-    mv.add_argument("x", type=float, help="destination x, inches")
-    mv.add_argument("y", type=float, help="destination y, inches")
-    mv.add_argument("--via", action="append", default=[], metavar="X,Y", help="waypoint of a Walk (repeatable)")
-    mv.add_argument("--facing", type=float, help="facing at the end of a Walk, degrees")
+    mv.add_argument("x", type=_finite, help="destination x, inches")
+    mv.add_argument("y", type=_finite, help="destination y, inches")
+    mv.add_argument("--via", action="append", default=[], metavar="X,Y", type=_point,
+                    help="waypoint of a Walk (repeatable)")
+    mv.add_argument("--facing", type=_finite, help="facing at the end of a Walk, degrees")
     mv.add_argument("--json", action="store_true")
 
     ch = sub.add_parser("charge", help="the Charge of a model at an enemy: path, contact or where it stops")
     ch.add_argument("table", help="table file")
     ch.add_argument("model", help="charging model id")
     ch.add_argument("target", help="enemy model id")
-    ch.add_argument("--direction", type=float, help="direction of the straight part, degrees (default: at the target)")
+    ch.add_argument("--direction", type=_finite, help="direction of the straight part, degrees (default: at the target)")
     ch.add_argument("--json", action="store_true")
 
     rc = sub.add_parser("reach", help="where a model can Walk and Run, and its charge lanes")
@@ -88,9 +109,11 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("defender", help="defending model id")
     sp.add_argument("move", help="push-attack, push-defence, forceback-attack, forceback-defence, drag-attack, "
                                  "drag-defence, slam, throw-attack, throw-defence, sidestep-attack, sidestep-defence")
-    sp.add_argument("--direction", type=float, help="throw or sidestep direction, degrees CCW from +x")
+    sp.add_argument("--direction", type=_finite, help="throw or sidestep direction, degrees CCW from +x")
     sp.add_argument("--png", metavar="FILE.png", help="draw the paths top-down")
     sp.add_argument("--json", action="store_true")
+    sp.add_argument("--sandbox", action="store_true",
+                    help="play the move even where the rules forbid it (not enemies, not in base contact): teaching")
     pl = sub.add_parser("play", help="play a bot-vs-bot game on a table and print the log")
     pl.add_argument("table", help="table file with both warbands deployed")
     pl.add_argument("--seed", type=int, default=0, help="dice seed: one seed, one game")
@@ -99,8 +122,10 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--scenario", metavar="NAME|FILE",
                     help="a scenario (data/scenarios: " + ", ".join(_scenario_names()) + ") or a scenario file")
     pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
-    rp = sub.add_parser("replay", help="replay a saved game and print the final state")
+    rp = sub.add_parser("replay", help="re-simulate a saved game, check it against the save, print the final state")
     rp.add_argument("file", help="a save written by play --save")
+    rp.add_argument("--unverified", action="store_true",
+                    help="apply the saved events without re-simulating them (an old physical-dice save)")
     from sim.cli import hotseat as hotseat_cli
 
     hotseat_cli.add_parser(sub)
@@ -155,6 +180,8 @@ def _play(args) -> int:
     from sim.rules.bots import BOTS, play
     from sim.rules.game import Game
 
+    if args.save:
+        _save_output(args.save)  # before the game is played
     table = _load(args.table)
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) == 1:
@@ -175,14 +202,20 @@ def _play(args) -> int:
 
 
 def _replay(args) -> int:
+    """``replay FILE``: re-simulate the saved actions (Game.load) and say so; a save whose
+    events, dice or result differ is an error (status 2, one line from GameError)."""
     from sim.rules.game import Game
 
-    game = Game.load(args.file)
-    again = game.replay()
-    same = again.snapshot() == game.snapshot()
-    print(f"Replayed {len(game.events)} events from {args.file}: {'state reproduced exactly' if same else 'STATE DIFFERS'}")
-    print(_game_summary(again))
-    return 0 if same else 1
+    game = Game.load(args.file, verify=not args.unverified)
+    if game.verified:
+        dice = f"seed {game.seed}" if game.seeded else "the recorded dice values"
+        print(f"Verified {args.file}: {len(game.actions)} actions re-simulated with {dice} reproduce all "
+              f"{len(game.events)} saved events and the result")
+    else:
+        print(f"NOT verified: applied the {len(game.events)} saved events of {args.file} without re-simulating "
+              "them (--unverified)")
+    print(_game_summary(game))
+    return 0
 
 
 def special_text(res) -> str:
@@ -200,11 +233,31 @@ def special_text(res) -> str:
 
 
 def _point(text: str) -> tuple[float, float]:
+    """An argparse type: ``X,Y`` in inches, both finite."""
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected X,Y in inches, got {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"expected X,Y as finite numbers, got {text!r}")
     return x, y
+
+
+def _png_output(path) -> Path:
+    """Check a PNG output before the work: it must end in .png and must not replace a file
+    that is not a PNG image; a missing folder is created. Raises OutputPathError."""
+    from sim.files import check_output_path, is_png
+
+    return check_output_path(path, suffix=".png", overwrite=is_png, kind="PNG image", create_folder=True)
+
+
+def _save_output(path) -> Path:
+    """Check a game save output before the game is played: the folder must exist and be
+    writable, and an existing file must be a save. Raises OutputPathError."""
+    from sim.files import check_output_path
+    from sim.rules.game import is_save_head
+
+    return check_output_path(path, overwrite=is_save_head, kind="bushido-game/1 save")
 
 
 def move_text(res) -> str:
@@ -279,8 +332,7 @@ def _view(table, select, screenshot, camera) -> int:
     if screenshot is None and view.has_display():
         view.run_interactive(table, selected=select)
         return 0
-    out = Path(screenshot) if screenshot else DEFAULT_SCREENSHOT
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = _png_output(screenshot if screenshot else DEFAULT_SCREENSHOT)
     view.render_png(table, out, selected=select, camera=camera)
     if screenshot is None:
         print("No display found: rendered offscreen (software renderer).")
@@ -295,6 +347,7 @@ def _movement(args) -> int:
     ``reach``), 1 when it is not, 2 for bad input."""
     from sim.rules import movement
 
+    out = _png_output(args.png) if getattr(args, "png", None) else None  # reach --png: before the work
     table = _load(args.table)
     table.model(args.model)
     if args.command == "move":
@@ -303,7 +356,7 @@ def _movement(args) -> int:
         if args.kind == "run":
             res = movement.check_run(table, args.model, dest)
         else:
-            path = [movement.Mover(table, args.model).start, *(_point(v) for v in args.via), dest]
+            path = [movement.Mover(table, args.model).start, *args.via, dest]
             res = movement.check_walk(table, args.model, path, facing=args.facing)
             if not res.legal and not args.via:
                 try:
@@ -327,11 +380,9 @@ def _movement(args) -> int:
     from sim.rules.planning import reach
 
     rc = reach(table, args.model)
-    if args.png:
+    if out is not None:
         from sim.view.reach_png import render_reach_png
 
-        out = Path(args.png)
-        out.parent.mkdir(parents=True, exist_ok=True)
         render_reach_png(table, args.model, out, rc)
     if args.json:
         print(json.dumps(_reach_json(rc), indent=2))
@@ -348,23 +399,39 @@ def _movement(args) -> int:
 
 
 def _special(args) -> int:
-    from sim.rules.special import special_move, throw_directions
+    from sim.rules.special import ALIASES, MOVES, SpecialMoveError, special_move, special_refusals, throw_directions
 
+    if ALIASES.get(args.move, args.move) not in MOVES:
+        raise SpecialMoveError(f"unknown special move {args.move!r} (one of: {', '.join(MOVES)})")
+    out = _png_output(args.png) if args.png else None
     table = _load(args.table)
+    refused = special_refusals(table, args.attacker, args.defender)
+    if refused and not args.sandbox:
+        if args.json:
+            print(json.dumps({"move": args.move, "attacker": args.attacker, "defender": args.defender,
+                              "legal": False, "reasons": refused}, indent=2))
+        else:
+            print(f"{args.move}: {args.attacker} vs {args.defender}: NOT ALLOWED by the rules")
+            for r in refused:
+                print(f"  - {r}")
+            print("  (--sandbox plays it anyway, for teaching)")
+        return 1
     res = special_move(table, args.attacker, args.defender, args.move, direction=args.direction)
-    if args.png:
+    if out is not None:
         from sim.view.special_png import render_special_png
 
-        out = Path(args.png)
-        out.parent.mkdir(parents=True, exist_ok=True)
         render_special_png(table, res, out)
     if args.json:
         doc = res.to_json()
         if res.move.startswith("throw"):
             thrower, thrown = (res.attacker, res.defender) if res.move == "throw-attack" else (res.defender, res.attacker)
             doc["allowed_directions"] = [[round(a, 4), round(b, 4)] for a, b in throw_directions(table, thrower, thrown)]
+        if refused:
+            doc["sandbox"] = refused
         print(json.dumps(doc, indent=2))
     else:
+        if refused:
+            print("SANDBOX: played although the rules forbid it: " + "; ".join(refused))
         print(special_text(res))
         if args.png:
             print(f"Wrote {args.png}")
@@ -412,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{table.source}: {len(issues)} set-up issue(s)")
             return 1 if issues else 0
         if args.command == "view":
+            if args.screenshot:
+                _png_output(args.screenshot)  # before any work
             table = _load(args.table)
             if args.scenario:
                 table = _with_objectives(table, args.scenario)
@@ -429,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return hotseat_cli.run_cli(args)
         select = args.select
+        if args.screenshot:
+            _png_output(args.screenshot)  # before any work
         table = _load(args.table)
         if select is None and table.models and not args.screenshot:
             select = table.models[0].id

@@ -416,6 +416,14 @@ def _short(v, limit: int = 90) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def is_save_head(head: bytes) -> bool:
+    """Whether the first bytes of a file are those of a save (:meth:`Game.save`): its
+    ``"format"`` names ``bushido-game/``. For refusing to overwrite other files."""
+    import re
+
+    return re.search(rb'"format"\s*:\s*"bushido-game/', head[:512]) is not None
+
+
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
                         "dice_state"})
@@ -714,6 +722,11 @@ class Game:
     def dice(self, value: Dice) -> None:
         self._dice = value
         self._dice_replaced = True
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions pushed so far (taken-back ones excluded), in order."""
+        return tuple(self._actions)
 
     @property
     def seeded(self) -> bool:
@@ -2481,7 +2494,8 @@ class Game:
         except (GameError, DiceError) as exc:
             raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
         hint = "" if mode is not None or "dice_state" in doc else \
-            " (an old save without dice values: if it was played with physical dice, load it unverified)"
+            (" (an old save without dice values: if it was played with physical dice, it can only be loaded "
+             "unverified: main.py replay --unverified)")
 
         def differs(upto: int | None = None) -> GameError | None:
             got = json.loads(json.dumps([e.to_json() for e in g.events]))

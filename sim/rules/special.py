@@ -292,6 +292,33 @@ def _zoc_exit_distance(board: _Board, mover: str, other: str, u) -> float:
     return max(0.0, -b + math.sqrt(disc))
 
 
+def special_refusals(table, attacker: str, defender: str) -> list[str]:
+    """Why the rules do not let ``attacker`` and ``defender`` play a special attack or
+    defence now; empty when they may.
+
+    A special is chosen in a melee exchange (Special abilities p.39; the exchange p.33),
+    and an exchange is fought between enemy models in base contact: the two models must
+    belong to different players, and their bases must touch (gap <= the contact
+    tolerance, ``shared/rulings.md`` section 1). :func:`special_move` itself does not
+    judge this (it plays the move, e.g. for teaching).
+
+    Raises:
+        KeyError: unknown model id.
+    """
+    a, d = table.model(attacker), table.model(defender)
+    out = []
+    if attacker == defender:
+        return [f"{attacker} cannot fight itself: a special needs two models in a melee exchange (p.33, p.39)"]
+    if a.player == d.player:
+        out.append(f"{defender} is a friendly model (both are player {a.player}'s): specials are used in a melee "
+                   "exchange against an enemy (p.33, p.39)")
+    gap = table.scene().distance(attacker, defender)
+    if gap > CONTACT + 1e-9:
+        out.append(f"{attacker} and {defender} are not in base contact ({gap:.3f}\" apart): a melee exchange needs "
+                   "BtB (p.33)")
+    return out
+
+
 def throw_directions(table, thrower: str, thrown: str, step_deg: float = 1.0, distance: float = THROW_DISTANCE) -> list[tuple[float, float]]:
     """Direction intervals (degrees, CCW from +x, each ``(start, end)`` with
     ``start <= end``, possibly crossing 360) in which ``thrown`` may be thrown: the
