@@ -13,6 +13,7 @@ must be clear (checked independently with shapely) and end in the front arc.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 from conftest import body, make_table, piece
@@ -140,7 +141,9 @@ def test_btb_witness_lies_in_the_front_arc_when_the_target_is_beside():
 
 
 # ------------------------------------------------------------------------- properties
-SETTINGS = settings(max_examples=120, deadline=None,
+#: Multiply the example counts locally (``BUSHIDO_PROPERTY_SCALE=50 pytest ...``) for long hunts.
+SCALE = max(1, int(os.environ.get("BUSHIDO_PROPERTY_SCALE", "1")))
+SETTINGS = settings(max_examples=120 * SCALE, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 BASES = st.sampled_from([30, 30, 40, 50, 60])
 
@@ -243,7 +246,7 @@ def test_grid_scenes_lined_up_through_pieces_agree_with_the_reference(s):
     _check_scene(s)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([0.5, 1.0]), st.integers(1, 6), st.integers(0, 7), st.sampled_from([30, 40, 50, 60]),
        st.integers(-3, 3), st.integers(2, 8), st.integers(2, 8))
 def test_diamond_between_lined_up_bases_blocks_exactly_when_the_reference_does(step, k, turn, base, off, d1, d2):
@@ -262,7 +265,7 @@ def test_diamond_between_lined_up_bases_blocks_exactly_when_the_reference_does(s
         assert not s.los("a", "b").visible
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150 * SCALE, deadline=None)
 @given(st.sampled_from([30, 40, 50, 60]), st.sampled_from([30, 40, 50, 60]), st.integers(0, 7),
        st.integers(-22, 22), st.booleans())
 def test_btb_witness_is_in_the_front_arc(base_a, base_b, face, rel5, aware):
