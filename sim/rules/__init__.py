@@ -5,4 +5,6 @@
 * :mod:`sim.rules.special` -- moves of special attacks and defences (p.39-42).
 * :mod:`sim.rules.dice` -- challenge, opposed, size, tactical and fear tests (p.27-29).
 * :mod:`sim.rules.wounds` -- damage rolls and the wound table (p.38).
+* :mod:`sim.rules.invariants` -- what every game position must keep (no overlapping
+  bases, none off the table or in Impassable terrain; counters, Ki, damage in range).
 """

@@ -683,7 +683,9 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     target's ZoC or the target in the charger's. From the moment the base touches the
     target's ZoC it moves directly towards the target until BtB, within the same
     allowance. A charge that falls short ends where it stops (``reached`` False; still a
-    legal move).
+    legal move). A Cloudwalk or Intangible charger passes over bases and Impassable
+    terrain; a Charge whose end would overlap a base or Impassable terrain is illegal
+    (``ends-on-base``, ``ends-in-impassable``; docs/rulings-project.md 28).
 
     Raises:
         MoveError: unknown model, no Move value, or a target that is not an enemy.
@@ -744,6 +746,9 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
                               "rulings.md 7: one enemy per activation", end, extra[0]))
     if not mover.on_table(end):
         reasons.append(Reason("off-table", "the base would end off the table", "Movement p.22", end))
+    # A Cloudwalk or Intangible charger passes over bases and Impassable terrain but may
+    # not end on them: the Charge is then illegal (docs/rulings-project.md 28).
+    reasons.extend(mover.end_overlaps(end))
     fx, fy, fl = _norm(T.center[0] - end[0], T.center[1] - end[1])
     cost, _ = mover.path_cost(path)
     length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
