@@ -156,3 +156,14 @@ def test_hotseat_command_line_with_a_huge_number(monkeypatch, capsys):
     assert main(["hotseat", "--turns", "1"]) == 0
     out = capsys.readouterr().out
     assert "No action number" in out and "Quit: the game stops here" in out
+
+
+def test_hotseat_load_of_a_physical_dice_save_goes_on_with_physical_dice(tmp_path, monkeypatch, capsys):
+    from sim.rules.dice import PhysicalDice
+
+    g = Game(TABLE, dice=PhysicalDice([2, 6]), length=("fixed", 1))
+    g.save(tmp_path / "phys.json")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["hotseat", "--load", str(tmp_path / "phys.json")]) == 0
+    out = capsys.readouterr().out
+    assert "This game was played with physical dice" in out and "Quit: the game stops here" in out

@@ -10,16 +10,17 @@ Commands::
     python main.py move TABLE MODEL walk|run X Y [--via X,Y ...] [--facing DEG] [--json]
     python main.py charge TABLE MODEL TARGET [--direction DEG] [--json]
     python main.py reach TABLE MODEL [--png FILE.png] [--json]
-    python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json]
+    python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json] [--sandbox]
     python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
-    python main.py replay FILE
+    python main.py replay FILE [--unverified]
     python main.py hotseat [TABLE] [--seed N] [--turns N] [--dice seeded|physical] [--bot P=NAME ...]
                            [--save FILE] [--load FILE]
     python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
     python main.py warband check FILE
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
-with status 2 (no traceback).
+with status 2 (no traceback); so do a bad argument (``nan`` as a number), a bad output
+path (checked before any work) and a save that does not re-simulate.
 """
 
 from __future__ import annotations
