@@ -142,6 +142,24 @@ def test_melee_move_ending_in_impassable_terrain_is_illegal():
     assert not r.legal and "ends-in-impassable" in codes(r)
 
 
+# -------------------------------------------------------------- the disengage walk
+def test_disengage_walk_may_pass_through_but_not_end_on_the_base_of_the_enemy_it_leaves():
+    # Akira in contact below Masunagi; the Walk after a Disengage ignores Masunagi while
+    # it moves (p.24) but, before the fix, could also end on its base
+    a, m = TABLE.model("akira"), TABLE.model("masunagi")
+    d = a.radius + m.radius
+    below = (m.position[0], m.position[1] - d)
+    t = dataclasses.replace(TABLE, models=tuple(dataclasses.replace(x, position=below, facing=90.0) if x.id == "akira" else x
+                                                for x in TABLE.models), _scene=[])
+    g = Game(t, seed=0)
+    _wait_until_active(g, 1)
+    for on_it in (m.position, (m.position[0], m.position[1] + d - 0.3)):
+        ok, why = g.is_legal(Action("disengage", "akira", target="masunagi", point=on_it))
+        assert not ok and "would end on masunagi's base" in why
+    through = (m.position[0], m.position[1] + d + 0.05)
+    assert g.is_legal(Action("disengage", "akira", target="masunagi", point=through)) == (True, "")
+
+
 # ------------------------------------------------------------------ special moves
 SPECIAL_ROLES = ("a", "d")
 

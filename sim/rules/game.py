@@ -1244,7 +1244,7 @@ class Game:
             if self._trait(m.id, "aggressive")[0]:
                 return False, f"{m.id} is Aggressive: it cannot put as many dice in defence as in attack (p.24)"
             if action.point is not None:
-                res = movement.check_walk(self._walk_table(m.id, table), m.id, [action.point])
+                res = self._disengage_walk_check(m.id, table, action.point)
                 if not res.legal:
                     return False, "the Walk after disengaging: " + "; ".join(r.message for r in res.reasons)
             return True, ""
@@ -2203,6 +2203,20 @@ class Game:
                      or math.dist(x.position, me.position) - x.radius - me.radius > movement.CONTACT + 1e-9)
         return Table(table.name, table.width, table.depth, table.terrain, keep, table.source)
 
+    def _disengage_walk_check(self, mid: str, table, point) -> movement.MoveResult:
+        """The Walk after a Disengage (p.24) to ``point`` on ``table``: it ignores the
+        enemies in contact while it moves, but may not end on their bases
+        (docs/rulings-project.md 32)."""
+        from dataclasses import replace as dc_replace
+
+        walk_table = self._walk_table(mid, table)
+        res = movement.check_walk(walk_table, mid, [tuple(point)])
+        ignored = {x.id for x in table.models} - {x.id for x in walk_table.models}
+        ends_on = tuple(r for r in movement.Mover(table, mid).end_overlaps(res.end) if r.element in ignored)
+        if ends_on:
+            res = dc_replace(res, legal=False, reasons=res.reasons + ends_on)
+        return res
+
     def _disengage_walk(self, mid: str, enemy: str, res, point) -> None:
         """After a Disengage exchange: if the model defended successfully (no attack of
         the enemy hit) or is no longer in contact, it may Walk, ignoring models in contact."""
@@ -2213,8 +2227,7 @@ class Game:
         if point is None:
             self._emit(Event("note", {"text": f"{mid} disengages from {enemy} and stays"}))
             return
-        table = self._walk_table(mid, self._table_now())
-        walk = movement.check_walk(table, mid, [tuple(point)])
+        walk = self._disengage_walk_check(mid, self._table_now(), point)
         if not walk.legal:
             self._emit(Event("note", {"text": f"{mid} disengages but cannot Walk there: {walk.reasons[0].message}"}))
             return
