@@ -54,6 +54,7 @@ from models.bsdata import (
     read_xml,
 )
 from models.profiles import Profile
+from sim.bounds import MAX_NAME
 from sim.files import FileProblem, quote, read_yaml
 
 __all__ = [
@@ -299,6 +300,15 @@ def _resolve_card(cs: CatalogueSet, name: str, faction: str | None, kinds: tuple
     return hits[0]
 
 
+_NAME_RULE = f"a name is one line of 1 to {MAX_NAME} printable characters"
+
+
+def _is_name(value: object) -> bool:
+    """A usable name in a warband file (docs/bounds.md): a str of 1 to MAX_NAME printable
+    characters."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
+
+
 def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> Warband:
     """Build a :class:`Warband` from a ``bushido-warband/1`` mapping::
 
@@ -322,14 +332,17 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
     if not isinstance(data, dict):
         raise WarbandError(f"{source}: expected a mapping with format {WARBAND_FORMAT}")
     if data.get("format") != WARBAND_FORMAT:
-        raise WarbandError(f"{source}: format: expected {WARBAND_FORMAT!r}, got {data.get('format')!r}")
+        raise WarbandError(f"{source}: format: expected {WARBAND_FORMAT!r}, got {quote(data.get('format'))}")
     allowed = {"format", "name", "faction", "rice", "theme", "models", "events", "terrain", "cards", "data"}
-    extra = sorted(set(data) - allowed)
+    extra = sorted(set(data) - allowed, key=str)
     if extra:
-        raise WarbandError(f"{source}: unknown field(s) {', '.join(map(repr, extra))}")
+        raise WarbandError(f"{source}: unknown field(s) {', '.join(map(quote, extra[:5]))}")
     faction = data.get("faction")
     if not isinstance(faction, str) or not faction.strip():
         raise WarbandError(f"{source}: faction: missing (a faction catalogue name)")
+    for key in ("name", "faction", "data"):  # names are one line of at most MAX_NAME characters
+        if data.get(key) is not None and not _is_name(data[key]):
+            raise WarbandError(f"{source}: {key}: {_NAME_RULE}, not {quote(data[key])}")
     rice = data.get("rice")
     if rice is not None and (not isinstance(rice, int) or isinstance(rice, bool) or not 0 < rice <= MAX_RICE_LIMIT):
         raise WarbandError(f"{source}: rice: expected a positive whole number up to {MAX_RICE_LIMIT}, "
@@ -351,9 +364,16 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
         if not isinstance(m, dict) or not isinstance(m.get("profile"), str):
             problems.append(f"models[{i}]: expected a profile name or {{profile: NAME, enhancements: [...]}}")
             continue
-        extra = sorted(set(m) - {"profile", "enhancements"})
+        extra = sorted(set(m) - {"profile", "enhancements"}, key=str)
         if extra:
-            problems.append(f"models[{i}]: unknown field(s) {', '.join(map(repr, extra))}")
+            problems.append(f"models[{i}]: unknown field(s) {', '.join(map(quote, extra[:5]))}")
+            continue
+        if not _is_name(m["profile"]):
+            problems.append(f"models[{i}].profile: {_NAME_RULE}, not {quote(m['profile'])}")
+            continue
+        enhancements = m.get("enhancements") or []
+        if not isinstance(enhancements, list) or not all(_is_name(e) for e in enhancements):
+            problems.append(f"models[{i}].enhancements: expected a list of card names ({_NAME_RULE})")
             continue
         try:
             cp = _resolve_profile(cs, m["profile"], fname)
@@ -361,7 +381,7 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
             problems.append(f"models[{i}].profile: {exc.args[0]}")
             continue
         enh = []
-        for j, e in enumerate(m.get("enhancements") or []):
+        for j, e in enumerate(enhancements):
             try:
                 enh.append(_resolve_card(cs, str(e), fname, ("enhancement",)).key)
             except KeyError as exc:
@@ -373,8 +393,8 @@ def read_warband(data: dict, cs: CatalogueSet, source: str = "<warband>") -> War
         if value is None:
             continue
         items = [value] if isinstance(value, str) else value
-        if not isinstance(items, list):
-            problems.append(f"{key}: expected a list of card names")
+        if not isinstance(items, list) or not all(_is_name(n) for n in items):
+            problems.append(f"{key}: expected a list of card names ({_NAME_RULE})")
             continue
         for j, name in enumerate(items):
             try:
