@@ -19,7 +19,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sim.bounds import MAX_DISTANCE, MAX_ID, MAX_ITEMS, MAX_NAME, is_id
-from sim.files import FileProblem, quote, read_yaml
+from sim.files import FileProblem, key_label, quote, read_yaml
 
 __all__ = [
     "DEFAULT_DIRECTORY",
@@ -247,8 +247,7 @@ def _format_errors(path: Path, data: object, err: ValidationError) -> str:
     errors = err.errors()
     e = errors[0]
     label, rest = _entry(data, tuple(e["loc"]))
-    where = label + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if is_id(p) else f".{quote(p, 20)}"
-                            for p in rest)
+    where = label + "".join(f"[{p}]" if isinstance(p, int) else f".{key_label(p)}" for p in rest)
     problem = e["msg"]
     if e["type"] == "missing":
         problem = f"missing field {quote(rest[-1])}" if rest else "missing field"

@@ -233,6 +233,15 @@ def quote(value: object, limit: int = QUOTE_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def key_label(key: object) -> str:
+    """A mapping key or field name as a message shows it in an entry path: itself when it
+    is a short plain word (``rect``, ``paved-road``), else quoted and cut short (a key
+    holding a newline, a dot or 10,000 characters)."""
+    if isinstance(key, str) and 0 < len(key) <= 40 and key.isprintable() and not _PATH_CHARS.search(key):
+        return key
+    return quote(key, 20)
+
+
 def one_line(text: str, limit: int | None = None) -> str:
     """``text`` with every control character escaped (so it prints as one line and no
     terminal escape code gets through), cut to ``limit`` characters (then ``...``)."""
@@ -455,8 +464,7 @@ class _Guard:
                     self._fail(f"duplicate key {quote(text)} (first at line {first.line + 1}); "
                                "a key may be given once", key_node.start_mark)
                 seen[key] = key_node.start_mark
-                label = text if 0 < len(text) <= 40 and text.isprintable() and not _PATH_CHARS.search(text) \
-                    else quote(text, 20)
+                label = key_label(text)
             else:
                 label = "?"
             path.append(label)

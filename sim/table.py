@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from models.model import Model
 from sim.bounds import MAX_ANGLE, MAX_COORD, MAX_ENTRIES, MAX_ITEMS, Angle, Coord, FilePath, Id, Length, Name, NonEmptyName, Point, TableSide, Vertices, is_id
 from sim.bounds import Distance as _Distance
-from sim.files import FileProblem, load_yaml, pydantic_problem, read_text, write_text_atomic
+from sim.files import FileProblem, key_label, load_yaml, pydantic_problem, read_text, write_text_atomic
 from sim.geometry import (
     CONTACT,
     EPS,
@@ -266,8 +266,8 @@ def _describe(err: dict, raw: Any) -> tuple[str, str]:
         entry = _entry_label(item, loc[0], loc[1])
         rest = loc[2:]
     elif loc:
-        entry, rest = str(loc[0]), loc[1:]
-    field_path = ".".join(str(p) for p in rest if not str(p).startswith(("function-", "tagged-")))
+        entry, rest = key_label(loc[0]), loc[1:]
+    field_path = ".".join(key_label(p) for p in rest if not str(p).startswith(("function-", "tagged-")))
     msg = pydantic_problem(err)
     problem = f"{field_path}: {msg}" if field_path else msg
     return entry, problem

@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from shapely.geometry import Point as _SPoint
 
 from sim.bounds import MAX_ENTRIES, MAX_ITEMS, Coord, Id, Length, Name, NonEmptyName, Text, Vertices
-from sim.files import FileProblem, load_yaml, pydantic_problem, quote, read_text
+from sim.files import FileProblem, key_label, load_yaml, pydantic_problem, quote, read_text
 from sim.geometry import CONTACT, EPS, Footprint, FootprintError, Passage, Size, Visibility, base_radius, size_from_base
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 from terrain.setup import IMPASSABLE_GAP, SetupIssue
@@ -502,7 +502,7 @@ def _loc(parts: Sequence[Any]) -> str:
         if isinstance(p, int):
             out += f"[{p}]"
         elif isinstance(p, str) and not p.startswith(("function-", "tagged-")) and "[" not in p:
-            out += ("." if out else "") + p
+            out += ("." if out else "") + key_label(p)
     return out
 
 
