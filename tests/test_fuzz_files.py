@@ -40,6 +40,8 @@ from terrain.setup import check_setup
 SECONDS = float(os.environ.get("FUZZ_SECONDS", "10"))
 SEED = int(os.environ.get("FUZZ_SEED", "2024"))
 REPORT = os.environ.get("FUZZ_REPORT")
+#: Stop a kind after this many failing cases (raise it to count them all in a long hunt).
+MAX_FAILURES = int(os.environ.get("FUZZ_MAX_FAILURES", "5"))
 #: A case that takes longer than this is a hang (seconds).
 HANG_S = 60.0
 
@@ -228,6 +230,14 @@ def _warband_error():
     return WarbandError
 
 
+def _failure_kind(exc: BaseException) -> str:
+    text = str(exc)
+    for needle in ("not one line", "does not name the file", "message of", "parsers differ"):
+        if needle in text:
+            return needle
+    return type(exc).__name__
+
+
 class Hang(Exception):
     pass
 
@@ -301,6 +311,7 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
     outcomes: Counter = Counter()
     ops: Counter = Counter()
     failures: list[str] = []
+    failure_kinds: Counter = Counter()
     use_alarm = hasattr(signal, "SIGALRM")
     if use_alarm:
         old = signal.signal(signal.SIGALRM, _alarm)
@@ -320,6 +331,7 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
             except (AssertionError, Exception) as exc:  # noqa: BLE001 - every unclean outcome is reported
                 failures.append(f"seed {SEED} {kind} case {index} ({'+'.join(names)}): "
                                 f"{type(exc).__name__}: {str(exc)[:300]}")
+                failure_kinds[_failure_kind(exc)] += 1
             finally:
                 if use_alarm:
                     signal.setitimer(signal.ITIMER_REAL, 0)
@@ -327,14 +339,14 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
             if dt > slowest[0]:
                 slowest = (dt, f"case {index} ({'+'.join(names)})")
             index += 1
-            if len(failures) >= 5:
+            if len(failures) >= MAX_FAILURES:
                 break
     finally:
         if use_alarm:
             signal.signal(signal.SIGALRM, old)
     figures = {"kind": kind, "seed": SEED, "seconds": round(time.perf_counter() - start, 1), "cases": index,
                "loaded": outcomes["load"], "clean_errors": sum(v for k, v in outcomes.items() if k != "load"),
-               "failures": len(failures), "slowest_s": round(slowest[0], 3), "slowest_case": slowest[1],
+               "failures": len(failures), "failure_kinds": dict(failure_kinds.most_common()), "slowest_s": round(slowest[0], 3), "slowest_case": slowest[1],
                "outcomes": dict(outcomes.most_common()), "mutations": dict(ops.most_common())}
     print(json.dumps(figures))
     if REPORT:
@@ -342,7 +354,7 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
         with open(REPORT, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(figures) + "\n")
     assert index > 0
-    assert not failures, "\n".join(failures)
+    assert not failures, "\n".join(failures[:10])
 
 
 def test_fuzz_cases_are_reproducible():
