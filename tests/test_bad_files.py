@@ -361,6 +361,13 @@ SAME_WORDS = [
     "%YAML 2.0\n--- a\n",
     "? [1, 2]\n: x\n",
     "a: @at\n",
+    # constructs libyaml accepts and PyYAML refuses (found by fuzzing): the reference decides
+    "a: [1,\t2]\n",
+    "a: {b: 1, ? c}\n",
+    "a: 1\n\ufeffb: 2\n",
+    "a: |#\n  x\n",
+    "a: [1, \\? 2]\n",
+    "a: &x [1,\t2]\nb: &x 3\n",
 ]
 
 
