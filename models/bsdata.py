@@ -41,6 +41,7 @@ from __future__ import annotations
 import codecs
 import difflib
 import io
+import math
 import os
 import re
 import stat
@@ -55,8 +56,9 @@ from typing import Iterable, Iterator, Mapping
 
 import yaml
 
-from models.profiles import Profile, ProfileError, Trait, Weapon
-from sim.files import quote
+from models.profiles import MAX_STAT, Profile, ProfileError, Trait, Weapon
+from sim.bounds import MAX_DISTANCE
+from sim.files import one_line, quote
 
 __all__ = [
     "RICE_COST_TYPE",
@@ -92,6 +94,9 @@ _SIZES = ("zero", "tiny", "small", "medium", "large", "huge")
 _BASES = (30, 40, 50, 60)
 _TIMINGS = ("active", "instant", "simple", "complex", "special")
 _AREAS = ("personal", "target", "pulse", "aura", "special")
+
+#: Largest base diameter read from a catalogue, mm (real bases: 30 to 60).
+MAX_BASE_MM = 200
 
 #: Primary category name (lower case, without the Faction/Ronin prefix) -> card kind.
 _CARD_KINDS = {
@@ -149,7 +154,8 @@ class Issue:
     kind: str = "unparsed"
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.where}: {self.field} {self.text!r}: {self.problem}"
+        return (f"{self.file}: {one_line(self.where, 200)}: {one_line(self.field, 200)} {quote(self.text, 300)}: "
+                f"{one_line(self.problem, 300)}")
 
 
 @dataclass(frozen=True)
@@ -327,11 +333,11 @@ class CatalogueProfile:
         bad = []
         for name in ("melee", "move", "ki", "ki_limit"):
             if getattr(p, name) is None:
-                bad.append(f"{name} is {self.printed.get(_PRINTED_KEY[name], '') or 'empty'!r}")
+                bad.append(f"{name} is {quote(self.printed.get(_PRINTED_KEY[name], '') or 'empty', 60)}")
         if p.wounds is None:
-            bad.append(f"wounds is {self.printed.get('Wounds', '') or 'empty'!r}")
+            bad.append(f"wounds is {quote(self.printed.get('Wounds', '') or 'empty', 60)}")
         if p.base not in _BASES or p.size not in _SIZES:
-            bad.append(f"Size & Base is {self.printed.get('Size & Base', '') or 'empty'!r}")
+            bad.append(f"Size & Base is {quote(self.printed.get('Size & Base', '') or 'empty', 60)}")
         return bad
 
 
@@ -488,17 +494,26 @@ def _split_top(text: str) -> list[str]:
     return [i.strip() for i in items if i.strip()]
 
 
+class _Exhausted(Exception):
+    """A bounded search ran out of budget (the importer names the file and entry)."""
+
+
 class _Vocabulary:
     """Trait and rule names known from the data (``Library-Traits``), used to repair
     typos (``Fearl`` -> ``Fear``) and missing commas (``Bravery Prowess``)."""
 
-    def __init__(self, names: Iterable[str]):
+    def __init__(self, names: Iterable[str], budget: int | None = None):
+        #: Most name comparisons (known names tried for close matches) allowed, or None.
+        self.budget = budget
+        self.spent = 0
         self.names: dict[str, str] = {}
         for n in names:
             n = clean(n)
             if n:
                 self.names.setdefault(self._key(n), n)
         self._keys = list(self.names)
+        #: The longest key: a known name never has more words than this.
+        self.longest = max(map(len, self._keys), default=0)
 
     @staticmethod
     def _key(name: str) -> str:
@@ -514,6 +529,10 @@ class _Vocabulary:
         if alias:
             return alias
         if len(k) >= 4:
+            self.spent += len(self._keys)
+            if self.budget is not None and self.spent > self.budget:
+                raise _Exhausted(f"more than {self.budget} comparisons with the {len(self._keys)} known rule "
+                                 "names to repair unknown trait names")
             close = difflib.get_close_matches(k, self._keys, n=1, cutoff=0.86)
             if close:
                 return self.names[close[0]]
@@ -547,23 +566,52 @@ def _keyword(name: str) -> str:
 _DIGITLIKE = str.maketrans({"l": "1", "I": "1", "O": "0", "o": "0"})
 
 
+def _number(text: str | None, limit: float, kind: type = float) -> int | float | None:
+    """``kind(text)`` for a printed number (digits, a sign, a decimal point) whose size
+    is at most ``limit``; None for anything else (a huge, infinite or NaN value, words)."""
+    t = (text or "").replace(" ", "")
+    if not re.fullmatch(r"[+-]?\d{1,9}(\.\d{1,9})?" if kind is float else r"[+-]?\d{1,9}", t):
+        return None
+    v = kind(t)
+    return v if abs(v) <= limit else None
+
+
+#: Largest number read from an XML attribute (costs, constraint and condition values).
+MAX_ATTRIBUTE_NUMBER = 1_000_000
+
+
+def _attribute_number(text: str | None, default=None):
+    """``float(text)`` for an attribute value that is a finite number of size at most
+    :data:`MAX_ATTRIBUTE_NUMBER`; ``default`` otherwise (missing, words, inf, NaN, 1e400)."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        return default
+    return v if math.isfinite(v) and abs(v) <= MAX_ATTRIBUTE_NUMBER else default
+
+
 def _parse_value(val: str) -> tuple[int | None, float | None, str | None, bool, str]:
-    """``(value, range, qualifier, ok, canonical)`` of the text inside round brackets."""
+    """``(value, range, qualifier, ok, canonical)`` of the text inside round brackets
+    (values within +-MAX_STAT, ranges within MAX_DISTANCE inches, else not ok)."""
     v = clean(val)
     if re.fullmatch(r"[+-]?\s*\d+", v):
-        return int(v.replace(" ", "")), None, None, True, v.replace(" ", "")
+        n = _number(v, MAX_STAT, int)
+        return n, None, None, n is not None, v.replace(" ", "")
     m = re.fullmatch(r"([+-]?\d+)\s*[/,]\s*(\d+(?:\.\d+)?)\s*(\")?", v)
     if m:
         canon = f"{m[1]}/{m[2]}" + ('"' if m[3] else "")
-        return int(m[1]), (float(m[2]) if m[3] else None), None, True, canon
+        n, r = _number(m[1], MAX_STAT, int), _number(m[2], MAX_DISTANCE)
+        return n, (r if m[3] else None), None, n is not None and r is not None, canon
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*\"", v)
     if m:
-        return None, float(m[1]), None, True, f'{m[1]}"'
+        r = _number(m[1], MAX_DISTANCE)
+        return None, r, None, r is not None, f'{m[1]}"'
     if re.fullmatch(r"[+-]?\s*X(\s*[+-]\s*\d+)?|\d+\s*\+\s*X|X\s*/\s*\d+\"?|\d+\s*/\s*X\"?", v, re.I):
         return None, None, None, True, v
     m = re.fullmatch(r"([+-]?\d+)\s*/\s*BtB", v, re.I)
     if m:
-        return int(m[1]), None, None, True, f"{m[1]}/BtB"
+        n = _number(m[1], MAX_STAT, int)
+        return n, None, None, n is not None, f"{m[1]}/BtB"
     if v.lower() in ("btb",):
         return None, None, None, True, "BtB"
     if v and not re.search(r"[\d\"]", v) and v.upper() != "X":
@@ -678,6 +726,8 @@ def _split_words(item: str, vocab: _Vocabulary) -> list[str]:
     words, tail = m[1].split(), m[2]
     if len(words) < 2 or " ".join(words) in vocab or vocab.canonical(" ".join(words)):
         return [item]
+    if len(words) > 2 * vocab.longest:  # no split can give two known names (each has a word per character at most)
+        return [item]
     for i in range(1, len(words)):
         head, rest = " ".join(words[:i]), " ".join(words[i:])
         if head in vocab and (rest in vocab or (tail and rest in vocab)):
@@ -726,7 +776,8 @@ def _stat(text: str) -> tuple[str, int | None]:
     if not t:
         return "empty", None
     if re.fullmatch(r"[+-]?\d+", t):
-        return "int", int(t)
+        n = _number(t, MAX_STAT, int)
+        return ("int", n) if n is not None else ("bad", None)
     if re.fullmatch(r"[Xx](\s*[+-]\s*\d+)?|[+-]?\s*[Xx]", t):
         return "variable", None
     if t in ("-", "–", "—"):
@@ -745,12 +796,15 @@ def _wounds(text: str) -> tuple[str, int | None, str | None]:
         return "empty", None, None
     m = re.fullmatch(r"(\d+)\s*([O0o\s]*)", t)
     if m:
-        n = int(m[1])
+        n = _number(m[1], MAX_STAT, int)
+        if not n:
+            return "bad", None, None
         boxes = len(re.sub(r"\s", "", m[2]))
         note = f"{n} printed but {boxes} boxes drawn; {n} used" if boxes and boxes != n else None
         return "int", n, note
     if re.fullmatch(r"[Oo\s]+", t):
-        return "int", len(t.replace(" ", "")), None
+        n = len(t.replace(" ", ""))
+        return ("int", n, None) if n <= MAX_STAT else ("bad", None, None)
     if t.lower() in ("special", "kami", "x"):
         return "special", None, None
     return "bad", None, None
@@ -765,9 +819,11 @@ def _size_base(text: str) -> tuple[str, str | None, int | None, str | None]:
     squashed = re.sub(r"(\d)\s+(\d)", r"\1\2", t)
     if squashed != t:
         note = "spaces inside the base size removed"
-    m = re.search(r"(\d+)\s*mm", squashed, re.I)
-    words = re.sub(r"\d+\s*mm", " ", squashed, flags=re.I).split()
-    if not m or len(words) != 1:
+    # (?<!\d): a match starts where a number starts (the same matches, in linear time)
+    m = re.search(r"(?<!\d)(\d+)\s*mm", squashed, re.I)
+    words = re.sub(r"(?<!\d)\d+\s*mm", " ", squashed, flags=re.I).split()
+    base = _number(m[1], MAX_BASE_MM, int) if m else None
+    if not base or len(words) != 1:
         return "bad", None, None, None
     word = words[0].lower()
     size = word if word in _SIZES else None
@@ -779,7 +835,7 @@ def _size_base(text: str) -> tuple[str, str | None, int | None, str | None]:
         note = f"read {words[0]!r} as {size!r}"
     if not t.lower().startswith(words[0].lower()) and note is None:
         note = "size printed after the base"
-    return "int", size, int(m[1]), note
+    return "int", size, base, note
 
 
 def _strength(text: str) -> tuple[str, int | None]:
@@ -787,7 +843,8 @@ def _strength(text: str) -> tuple[str, int | None]:
     if not t:
         return "empty", None
     if re.fullmatch(r"[+-]?\d+", t):
-        return "int", int(t)
+        n = _number(t, MAX_STAT, int)
+        return ("int", n) if n is not None else ("bad", None)
     if t.lower() in ("special", "sp") or re.fullmatch(r"[+-]?\s*X(\s*[+-]\s*\d+)?", t, re.I):
         return "variable", None
     return "bad", None
@@ -808,8 +865,8 @@ def _range_bands(text: str) -> tuple[str, dict[str, tuple[float, float]], str | 
     start = 0.0
     for band, p in zip(("short", "medium", "long"), parts):
         if p != "-":
-            end = float(p)
-            if end < start:
+            end = _number(p, MAX_DISTANCE)
+            if end is None or end < start:
                 return "bad", {}, None
             out[band] = (start, end)
             start = end
@@ -841,7 +898,8 @@ def _feat_subject(text: str) -> tuple[str | None, float | None, str | None, bool
         return area, None, None, opposed, True
     r = re.fullmatch(r"(\d+(?:\.\d+)?)\s*\"?", rest)
     if r:
-        return area, float(r[1]), f'{r[1]}"', opposed, True
+        dist = _number(r[1], MAX_DISTANCE)
+        return area, dist, f'{r[1]}"', opposed, dist is not None
     if re.fullmatch(r"(BtB|∞\"?|X\"?|X\+\d+\"?|\d+\+X\"?|\[LoS\]|Special)", rest, re.I):
         return area, None, rest, opposed, True
     return area, None, rest, opposed, False
@@ -869,6 +927,14 @@ MAX_IMPORT_MARKUP = 1_000_000
 #: through links (a chain of links that doubles at each step would otherwise never end).
 MAX_LINK_DEPTH = 32
 MAX_LINK_VISITS = 200_000
+#: Longest characteristic text (the longest real one, a card's Description, has 1 199
+#: characters; a Traits list 217) and the most fields (characteristics, traits, Ki feat
+#: fields) parsed in one import (19 523 in the real data).
+MAX_FIELD_CHARS = 4000
+MAX_PARSED_FIELDS = 200_000
+#: Most comparisons of unknown trait names with the known rule names (close matches
+#: repair typos) in one import: 9 567 in the real data.
+MAX_NAME_COMPARISONS = 1_000_000
 
 #: Encodings an XML declaration may name (Python codec names after ``codecs.lookup``).
 #: BattleScribe and NewRecruit write UTF-8.
@@ -1106,6 +1172,12 @@ class _File:
                       for l in root.iterfind("catalogueLinks/catalogueLink")]
         self.own_categories = {c.get("id"): clean(c.get("name")) for c in root.iterfind("categoryEntries/categoryEntry")}
         self.rule_names = set()
+        for p in root.iter("profile"):
+            for c in p.iter("characteristic"):
+                if c.text is not None and len(c.text) > MAX_FIELD_CHARS:
+                    raise CatalogueError(
+                        f"{path}: profile {quote(clean(p.get('name')))} (id {quote(p.get('id') or '')}): "
+                        f"{quote(clean(c.get('name')))}: {len(c.text)} characters; the limit is {MAX_FIELD_CHARS}")
         for tag in ("selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup",
                     "categoryEntry", "forceEntry"):
             for el in root.iter(tag):
@@ -1226,7 +1298,7 @@ class _Importer:
         for f in self.files:
             for r in f.root.iter("rule"):
                 vocab.add(clean(r.get("name")))
-        self.vocab = _Vocabulary(vocab)
+        self.vocab = _Vocabulary(vocab, budget=MAX_NAME_COMPARISONS)
         self._resolve_scopes()
 
     # -- bookkeeping
@@ -1337,10 +1409,12 @@ class _Importer:
             elif t == "costs":
                 for c in ch:
                     if c.get("typeId") == RICE_COST_TYPE:
-                        try:
-                            out.cost = float(c.get("value"))
-                        except (TypeError, ValueError):
-                            self.issue(file, clean(el.get("name")), "cost", str(c.get("value")), "not a number")
+                        cost = _attribute_number(c.get("value"))
+                        if cost is None:
+                            self.issue(file, clean(el.get("name")), "cost", str(c.get("value")),
+                                       f"not a number (or beyond +-{MAX_ATTRIBUTE_NUMBER})")
+                        else:
+                            out.cost = cost
             elif t == "constraints":
                 out.constraints.extend(ch)
             elif t in ("modifiers", "modifierGroups"):
@@ -1681,9 +1755,16 @@ class _Importer:
                         out.setdefault(i, clean(el.get("name")))
         return out
 
+    def _count_field(self, f: _File, where: str, fld: str) -> None:
+        """Count one parsed field; refuse an import with more than :data:`MAX_PARSED_FIELDS`."""
+        self.fields += 1
+        if self.fields > MAX_PARSED_FIELDS:
+            raise CatalogueError(f"{f.path}: {quote(where)}: {fld}: more than {MAX_PARSED_FIELDS} fields "
+                                 "to parse in one import")
+
     def _field(self, f: _File, where: str, fld: str, text: str, status: str, note: str | None = None,
                optional: bool = False) -> None:
-        self.fields += 1
+        self._count_field(f, where, fld)
         if status == "bad":
             self.issue(f, where, fld, text, "cannot parse; kept as text")
         elif status == "empty" and not optional:
@@ -1693,8 +1774,12 @@ class _Importer:
 
     def _traits(self, text: str, f: _File, where: str, fld: str, unparsed: list) -> list[Trait]:
         out = []
-        for trait, ok, notes, raw in _parse_list(text, self.vocab):
-            self.fields += 1
+        try:
+            parsed = _parse_list(text, self.vocab)
+        except _Exhausted as exc:
+            raise CatalogueError(f"{f.path}: {quote(where)}: {fld}: {exc}") from None
+        for trait, ok, notes, raw in parsed:
+            self._count_field(f, where, fld)
             if not ok:
                 self.issue(f, where, fld, raw, "cannot parse; kept as text")
                 unparsed.append((fld, raw))
@@ -2125,10 +2210,8 @@ def _merge(owns: list[_Own]) -> _Own:
 def _max_parent(constraints) -> int:
     for c in constraints:
         if c.get("type") == "max" and c.get("scope") == "parent" and c.get("field") == "selections":
-            try:
-                return int(float(c.get("value")))
-            except (TypeError, ValueError):
-                return 1
+            v = _attribute_number(c.get("value"))
+            return 1 if v is None else int(v)
     return 1
 
 
@@ -2146,11 +2229,8 @@ def _card_max(card: _CardBuild, imp: _Importer) -> int | None:
     c, _own = _card_constraint(card, imp)
     if c is None:
         return None
-    try:
-        v = float(c.get("value"))
-    except (TypeError, ValueError):
-        return None
-    return None if v < 0 else int(v)
+    v = _attribute_number(c.get("value"))
+    return None if v is None or v < 0 else int(v)
 
 
 def _iter_modifiers(container: ET.Element) -> Iterator[ET.Element]:
@@ -2197,10 +2277,7 @@ def _atom(c: ET.Element, imp: _Importer) -> Condition:
             if el is not None:
                 name, kind = clean(el.get("name")), "entry"
                 break
-    try:
-        value = float(c.get("value") or 0)
-    except ValueError:
-        value = 0.0
+    value = _attribute_number(c.get("value") or 0, 0.0)
     return Condition("atom", (), c.get("type"), value, c.get("scope"), child, name, kind)
 
 
@@ -2226,7 +2303,7 @@ def _hidden_conditions(own: _Own, imp: _Importer, f: _File) -> list[Condition]:
 def _unlock_conditions(card: _CardBuild, imp: _Importer) -> list[Condition]:
     """Conditions under which a modifier raises the card's max-0 constraint."""
     c, own = _card_constraint(card, imp)
-    if c is None or float(c.get("value") or 0) != 0:
+    if c is None or _attribute_number(c.get("value") or 0, 1.0) != 0:
         return []
     cid = c.get("id")
     out = []
@@ -2235,10 +2312,7 @@ def _unlock_conditions(card: _CardBuild, imp: _Importer) -> list[Condition]:
         for mods in o.modifiers:
             for m in _iter_modifiers(mods):
                 if m.get("field") == cid and m.get("type") in ("set", "increment"):
-                    try:
-                        if float(m.get("value") or 0) < 1:
-                            continue
-                    except ValueError:
+                    if _attribute_number(m.get("value") or 0, 0.0) < 1:
                         continue
                     cond = _condition_tree(m, imp, None)
                     if cond is not None:
@@ -2532,6 +2606,31 @@ def _profile_doc(cp: CatalogueProfile) -> dict:
     return d
 
 
+def _out_of_bounds(doc: object, where: str = "") -> str | None:
+    """The first value of a profile document outside the bounds of ``bushido-profiles/1``
+    (docs/bounds.md): a number below 0 where a count is expected, a text that is not one
+    line of at most ``MAX_NAME`` printable characters, a list over ``MAX_ITEMS``."""
+    from sim.bounds import MAX_ITEMS, MAX_NAME
+
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            if k in ("rice", "melee", "ranged", "move", "ki", "ki_limit", "wounds") and isinstance(v, int) and v < 0:
+                return f"{where}{k} is {v}"
+            got = _out_of_bounds(v, f"{where}{k}.")
+            if got:
+                return got
+    elif isinstance(doc, list):
+        if len(doc) > MAX_ITEMS:
+            return f"{where.rstrip('.')} has {len(doc)} items (at most {MAX_ITEMS})"
+        for v in doc:
+            got = _out_of_bounds(v, where)
+            if got:
+                return got
+    elif isinstance(doc, str) and not (0 < len(doc) <= MAX_NAME and doc.isprintable()):
+        return f"{where.rstrip('.')} {quote(doc)} is not one line of 1 to {MAX_NAME} printable characters"
+    return None
+
+
 def _writable(cp: CatalogueProfile) -> str | None:
     bad = cp.yaml_problems()
     if bad:
@@ -2539,7 +2638,7 @@ def _writable(cp: CatalogueProfile) -> str | None:
     for w in cp.profile.weapons:
         if w.kind == "ranged" and not w.range:
             return f"ranged weapon {w.name!r} has no range bands"
-    return None
+    return _out_of_bounds(_profile_doc(cp))  # boosts too: their keys are the stats'
 
 
 def profiles_document(cs: CatalogueSet, catalogue: str) -> tuple[dict, list[tuple[str, str]]]:
