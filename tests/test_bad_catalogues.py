@@ -433,6 +433,106 @@ def test_failed_import_is_not_cached_or_half_loaded(tmp_path):
     assert bsdata._CACHE == before
 
 
+# --- what the importer parses: numbers, field lengths, work ---------------------------------------------
+
+
+def _model_entries(n: int, chars: dict[str, str], traits: str | None = None) -> str:
+    """A catalogue of ``n`` models with the characteristics ``chars`` (and a Character
+    Traits profile when ``traits`` is given)."""
+    extra = (f'<profile id="t-{{i}}" name="M{{i}}" typeName="Character Traits"><characteristics>'
+             f'<characteristic name="Traits">{traits}</characteristic></characteristics></profile>') if traits else ""
+    cs = "".join(f'<characteristic name="{k}">{v}</characteristic>' for k, v in chars.items())
+    entries = "".join(f'<selectionEntry id="m-{i}" name="M{i}" type="model"><profiles>'
+                      f'<profile id="p-{i}" name="M{i}" typeName="Character Profile"><characteristics>{cs}'
+                      f"</characteristics></profile>{extra.format(i=i)}</profiles></selectionEntry>" for i in range(n))
+    return (f'<?xml version="1.0"?><catalogue id="c-1" name="Test Clan" library="false" gameSystemId="{GID}">'
+            f"<selectionEntries>{entries}</selectionEntries></catalogue>")
+
+
+BASE_CHARS = {"Melee Pool": "3", "Ranged Pool": "2", "Move": "4", "Ki": "1", "Ki Cap": "6", "Wounds": "5",
+              "Size &amp; Base": "Small 30mm"}
+
+
+@pytest.mark.parametrize("field, text", [
+    ("Melee Pool", "99999"), ("Melee Pool", "9" * 3900), ("Wounds", "9" * 3900), ("Wounds", "O" * 1001),
+    ("Size &amp; Base", "Small " + "9" * 3900 + "mm"), ("Size &amp; Base", "Small 1000mm"),
+])
+def test_absurd_numbers_in_characteristics_are_kept_as_text(tmp_path, field, text):
+    """A 3900-digit Melee Pool used to raise Python's int() digit limit (a traceback); a
+    value beyond the profile bounds is now unparsed: kept as text, reported, not written."""
+    d = folder(tmp_path, {"t.cat": _model_entries(1, {**BASE_CHARS, field: text})})
+    with quick():
+        cs = load_catalogues(d)
+    (cp,) = cs.profiles
+    assert any(i.field == field.replace("&amp;", "&") and i.problem == "cannot parse; kept as text" for i in cs.issues)
+    rep = bsdata.write_profiles(cs, tmp_path / "out")
+    assert rep.written == 0 and rep.skipped[0][0] == cp.profile.id
+
+
+def test_negative_stat_is_skipped_by_the_writer_not_fatal(tmp_path):
+    d = folder(tmp_path, {"t.cat": _model_entries(1, {**BASE_CHARS, "Move": "-400"})})
+    cs = load_catalogues(d)
+    rep = bsdata.write_profiles(cs, tmp_path / "out")
+    assert rep.written == 0 and rep.skipped == (("m0", "move is -400"),)
+
+
+def test_control_character_in_a_profile_name_is_skipped_by_the_writer(tmp_path):
+    d = folder(tmp_path, {"t.cat": cat(name="Test&#x9b;Model")})
+    rep = bsdata.write_profiles(load_catalogues(d), tmp_path / "out")
+    assert rep.written == 0 and "not one line of 1 to 200 printable characters" in rep.skipped[0][1]
+
+
+def test_characteristic_over_the_length_cap_is_refused(tmp_path, capsys):
+    d = folder(tmp_path, {"t.cat": _model_entries(1, {**BASE_CHARS, "Size &amp; Base": "Small 30mm" + " x" * 2000})})
+    refused(lambda: load_catalogues(d), file="t.cat",
+            match=rf"profile 'M0' \(id 'p-0'\): 'Size & Base': 4010 characters; the limit is {bsdata.MAX_FIELD_CHARS}")
+    cli(capsys, "catalogue", "import", d)
+
+
+def test_long_fields_parse_in_linear_time(tmp_path):
+    """40 models whose Size & Base is 3990 digits without 'mm' and whose traits are 1995
+    words run together: quadratic before (about 25 s), linear now."""
+    d = folder(tmp_path, {"t.cat": _model_entries(40, {**BASE_CHARS, "Size &amp; Base": "Small " + "1" * 3990},
+                                                  traits="x " * 1995)})
+    with quick():
+        cs = load_catalogues(d)
+    assert len(cs.profiles) == 40 and all(p.profile.base is None for p in cs.profiles)
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "abc", "1e400"])
+def test_card_max_constraint_that_is_not_a_number_is_no_limit(tmp_path, value):
+    """``value="inf"`` used to raise OverflowError, ``nan`` and ``abc`` ValueError."""
+    inner = f'<constraints><constraint id="k-1" type="max" value="{value}" field="selections" scope="roster"/></constraints>'
+    d = folder(tmp_path, {"t.cat": cat(inner=inner)})
+    with quick():
+        cs = load_catalogues(d)
+    assert [c.max_copies for c in cs.cards] == [None]
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "1e400"])
+def test_rice_cost_that_is_not_a_finite_number_is_reported(tmp_path, value):
+    d = folder(tmp_path, {"t.cat": cat().replace('value="7"', f'value="{value}"')})
+    cs = load_catalogues(d)
+    assert cs.profiles[0].profile.rice is None
+    assert any(i.field == "cost" and i.text == value and i.problem.startswith("not a number") for i in cs.issues)
+
+
+def test_trait_name_comparisons_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(bsdata, "MAX_NAME_COMPARISONS", 50)
+    rules = "".join(f'<rule id="r{i}" name="Rule{i}x"/>' for i in range(20))
+    text = _model_entries(1, BASE_CHARS, traits="Abcdef, Ghijkl, Mnopqr, Stuvwx").replace(
+        "</catalogue>", f"<sharedRules>{rules}</sharedRules></catalogue>")
+    d = folder(tmp_path, {"t.cat": text})
+    refused(lambda: load_catalogues(d), file="t.cat",
+            match="'M0': Traits: more than 50 comparisons with the 20 known rule names")
+
+
+def test_parsed_fields_are_bounded(tmp_path, monkeypatch):
+    monkeypatch.setattr(bsdata, "MAX_PARSED_FIELDS", 5)
+    d = folder(tmp_path, {})
+    refused(lambda: load_catalogues(d), file="t.cat", match="'Test Model': .*: more than 5 fields to parse in one import")
+
+
 # --- rosters: cost limits and numbers --------------------------------------------------------------------------
 
 
