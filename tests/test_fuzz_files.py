@@ -23,6 +23,7 @@ import os
 import random
 import re
 import signal
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -312,7 +313,7 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
     ops: Counter = Counter()
     failures: list[str] = []
     failure_kinds: Counter = Counter()
-    use_alarm = hasattr(signal, "SIGALRM")
+    use_alarm = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
     if use_alarm:
         old = signal.signal(signal.SIGALRM, _alarm)
     start = time.perf_counter()
