@@ -1361,8 +1361,8 @@ class _Importer:
         return None, None
 
     def category_name(self, cid: str) -> str:
-        """The name of a category id (the id itself if unknown)."""
-        return self.category_names.get(cid, cid)
+        """The name of a category id (the id itself if unknown; "" for a link without one)."""
+        return self.category_names.get(cid, cid or "")
 
     def is_type_category(self, cid: str) -> bool:
         """True for categories that are model types (not card kinds, factions or the
