@@ -22,9 +22,12 @@ Units: base diameters in mm, distances (ranges, trait ranges, Ki feat areas) in 
 rice in the game's rice points.
 
 Errors: :class:`CatalogueError` (a ``ValueError``) for input that cannot be imported at
-all (unreadable file, XML syntax error, wrong root element, a catalogue whose game system
-or linked catalogue is missing); its message is ``"<file>: <problem>"``. Nothing is
-returned half-imported: either every file is read or the error is raised.
+all (unreadable file, not a regular file, XML syntax error, wrong root element, a
+catalogue whose game system or linked catalogue is missing, input past a bound); its
+message is one line, ``"<file>: [<entry>: ]<problem>"``. Nothing is returned
+half-imported: either every file is read or the error is raised. Bounds (size, zip
+members, encodings, markup, nesting, links, field lengths, parsing work) are the
+``MAX_*`` constants below, listed in docs/bounds.md ("Catalogues and rosters").
 
 Typical use::
 
@@ -2645,12 +2648,15 @@ def profiles_document(cs: CatalogueSet, catalogue: str) -> tuple[dict, list[tupl
     """The ``bushido-profiles/1`` document of one catalogue's profiles and the profiles
     left out because that format cannot hold them (``(id, reason)``: a variable stat,
     ``Ki Cap *``, Kami wounds ...). Facts only: no rules text."""
+    from sim.bounds import MAX_NAME
+
     faction = "Ronin" if any(c.name == catalogue and c.library for c in cs.catalogues) else catalogue
+    bad_faction = _out_of_bounds({"catalogue name": faction})
     docs, skipped = [], []
     for cp in cs.profiles:
         if cp.catalogue != catalogue:
             continue
-        why = _writable(cp)
+        why = bad_faction or _writable(cp)
         if why:
             skipped.append((cp.profile.id, why))
             continue
@@ -2658,8 +2664,8 @@ def profiles_document(cs: CatalogueSet, catalogue: str) -> tuple[dict, list[tupl
     doc = {
         "format": "bushido-profiles/1",
         "faction": faction,
-        "source": f"BattleScribe catalogue {next((c.file for c in cs.catalogues if c.name == catalogue), catalogue)} "
-                  f"({cs.game_system.name}, revision {cs.game_system.revision})",
+        "source": one_line(f"BattleScribe catalogue {next((c.file for c in cs.catalogues if c.name == catalogue), catalogue)} "
+                           f"({cs.game_system.name}, revision {cs.game_system.revision})", MAX_NAME - 3),
         "profiles": docs,
     }
     return doc, skipped

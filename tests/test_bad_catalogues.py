@@ -661,3 +661,128 @@ def test_main_py_refuses_a_bomb_and_a_fifo_with_status_2(tmp_path):
                            capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert r.returncode == 2 and r.stdout == "", r
         assert r.stderr.count("\n") == 1 and what in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+# --- any change to a catalogue's attributes or texts: a result or one clean line --------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+#: A small catalogue using what the importer reads: a unit with a model, a weapon, traits,
+#: a Ki feat link, categories, costs, constraints, a modifier with a condition, an entry
+#: link, shared entries and rules.
+RICH = (f'<?xml version="1.0"?><catalogue id="c-1" name="Test Clan" library="false" gameSystemId="{GID}">'
+        '<categoryEntries><categoryEntry id="k-1" name="Faction Profile Cards"/><categoryEntry id="k-2" name="Samurai"/>'
+        '<categoryEntry id="k-3" name="Faction Enhancement Cards"/></categoryEntries>'
+        '<rules><rule id="r-1" name="Fear"/><rule id="r-2" name="Armour"/></rules>'
+        '<selectionEntries><selectionEntry id="u-1" name="Unit" type="unit">'
+        '<categoryLinks><categoryLink id="cl-1" targetId="k-1" primary="true"/><categoryLink id="cl-2" targetId="k-2"/>'
+        '</categoryLinks><constraints><constraint id="q-1" type="max" value="1" field="selections" scope="roster"/>'
+        '</constraints><profiles><profile id="tp-1" name="Unit" typeName="Character Traits"><characteristics>'
+        '<characteristic name="Traits">Fear (2), Armour [Melee]:(1/6")</characteristic></characteristics></profile>'
+        '</profiles><infoLinks><infoLink id="il-1" name="Feat" targetId="g-1" type="infoGroup"/></infoLinks>'
+        '<selectionEntries><selectionEntry id="m-1" name="Model A" type="model"><profiles>'
+        '<profile id="p-1" name="Model A" typeName="Character Profile"><characteristics>'
+        '<characteristic name="Melee Pool">3</characteristic><characteristic name="Ranged Pool">2</characteristic>'
+        '<characteristic name="Move">4</characteristic><characteristic name="Ki">1</characteristic>'
+        '<characteristic name="Ki Cap">6</characteristic><characteristic name="Wounds">5 OOOOO</characteristic>'
+        '<characteristic name="Size &amp; Base">Small 30mm</characteristic></characteristics></profile>'
+        '<profile id="w-1" name="Bow" typeName="Ranged Weapon"><characteristics>'
+        '<characteristic name="Ranged Weapon Strength">+1</characteristic><characteristic name="Range Bands">4/8/12</characteristic>'
+        '<characteristic name="Traits">Ammo (2)</characteristic></characteristics></profile></profiles>'
+        '<costs><cost name="Rice" typeId="a111-8656-5c05-7415" value="7"/></costs></selectionEntry></selectionEntries>'
+        '<entryLinks><entryLink id="el-1" name="Charm" targetId="s-1" type="selectionEntry"/></entryLinks>'
+        '</selectionEntry></selectionEntries>'
+        '<sharedSelectionEntries><selectionEntry id="s-1" name="Charm" type="upgrade"><categoryLinks>'
+        '<categoryLink id="cl-3" targetId="k-3" primary="true"/></categoryLinks>'
+        '<modifiers><modifier type="set" field="hidden" value="true"><conditions>'
+        '<condition type="atLeast" value="1" field="selections" scope="roster" childId="m-1"/></conditions>'
+        '</modifier></modifiers><profiles><profile id="sp-1" name="Charm" typeName="Special Card"><characteristics>'
+        '<characteristic name="Description">Required [Samurai]. Exclusion [Kami].</characteristic></characteristics>'
+        '</profile></profiles><costs><cost name="Rice" typeId="a111-8656-5c05-7415" value="2"/></costs>'
+        '</selectionEntry></sharedSelectionEntries>'
+        '<sharedInfoGroups><infoGroup id="g-1" name="Feat"><profiles><profile id="f-1" name="Feat" typeName="Ki Feat">'
+        '<characteristics><characteristic name="Cost">1</characteristic><characteristic name="Timing">Active</characteristic>'
+        '<characteristic name="Subject">Target 8&quot;, Opp. Ki</characteristic></characteristics></profile></profiles>'
+        '</infoGroup></sharedInfoGroups></catalogue>')
+_ATTRS = ["id", "name", "targetId", "childId", "type", "value", "field", "scope", "primary", "hidden", "typeId",
+          "typeName", "library", "gameSystemId", "importRootEntries", "#text"]
+_VALUES = ["", "x", "0", "1", "-1", "2.5", "inf", "nan", "1e400", "99999999999", "true", "false", "max", "min",
+           "roster", "parent", "selections", "model", "unit", "upgrade", "selectionEntry", "infoGroup", "profile",
+           "atLeast", "set", "hidden", "Character Profile", "Character Traits", "Special Card", "Ki Feat", "X", "-",
+           "Small 30mm", "Huge 9999mm", "Fear (99999)", "-/4-", "Pulse 1e9\"", "a\u2028b\x85c\x9b", "9" * 600,
+           "m-1", "u-1", "s-1", "g-1", "k-1", "k-3", "c-1", "p-1", "a111-8656-5c05-7415"]
+
+
+@settings(max_examples=int(os.environ.get("CATALOGUE_EXAMPLES", 150)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(_ATTRS), st.sampled_from(_VALUES)),
+                min_size=1, max_size=8))
+def test_any_attribute_or_text_gives_a_catalogue_or_one_clean_line(tmp_path_factory, changes):
+    """Property: whatever attributes and texts a catalogue holds, the import gives a
+    result (that lists, reports and writes without error) or one CatalogueError line."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(RICH)
+    els = list(root.iter())
+    for i, attr, value in changes:
+        el = els[i % len(els)]
+        if attr == "#text":
+            el.text = value
+        else:
+            el.set(attr, value)
+    d = tmp_path_factory.mktemp("prop")
+    (d / "g.gst").write_text(GST, encoding="utf-8")
+    (d / "t.cat").write_bytes(ET.tostring(root, encoding="utf-8"))
+    with quick():
+        try:
+            cs = load_catalogues(d)
+        except CatalogueError as exc:
+            msg = str(exc)
+            assert len(msg.splitlines()) == 1 and msg.isprintable() and ("t.cat" in msg or "g.gst" in msg), msg
+            return
+        cs.summary()
+        assert all(len(line.splitlines()) == 1 for line in cs.report(("unparsed", "link", "missing", "skipped", "repaired")))
+        bsdata.write_profiles(cs, d / "out")
+
+
+_ROSTER_ATTRS = ["id", "name", "entryId", "number", "type", "value", "typeId", "catalogueId", "gameSystemId", "customName"]
+_ROSTER_VALUES = ["", "x", "0", "1", "2", "100", "101", "-1", "2.5", "inf", "nan", "1e400", "m-1", "u-1", "s-1", "c-1",
+                  "m-1::s-1", "::", GID, "a111-8656-5c05-7415", "a\u2028b\x85c", "9" * 500]
+
+
+@settings(max_examples=int(os.environ.get("CATALOGUE_EXAMPLES", 150)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(_ROSTER_ATTRS), st.sampled_from(_ROSTER_VALUES)),
+                min_size=1, max_size=8), st.integers(0, 3))
+def test_any_roster_attribute_gives_a_warband_or_one_clean_line(tmp_path_factory, changes, copies):
+    """Property: whatever attributes a roster's elements hold (and however often its
+    selections are repeated), reading and checking it gives a result or one WarbandError
+    line, quickly."""
+    import xml.etree.ElementTree as ET
+
+    from models.warband import check_warband
+
+    d = tmp_path_factory.mktemp("rprop")
+    (d / "g.gst").write_text(GST, encoding="utf-8")
+    (d / "t.cat").write_text(RICH, encoding="utf-8")
+    cs = load_catalogues(d)
+    more = ('<selection id="s-2" name="Unit" entryId="u-1" number="1" type="unit"><selections>'
+            '<selection id="s-3" name="Model A" entryId="u-1::m-1" number="1" type="model"><selections>'
+            '<selection id="s-4" name="Charm" entryId="u-1::el-1::s-1" number="1" type="upgrade"/>'
+            '</selections></selection></selections></selection>') * copies
+    root = ET.fromstring(roster(entry="u-1::m-1", name="Model A", more=more))
+    els = list(root.iter())
+    for i, attr, value in changes:
+        els[i % len(els)].set(attr, value)
+    p = d / "r.ros"
+    p.write_bytes(ET.tostring(root, encoding="utf-8"))
+    with quick():
+        try:
+            wb = read_roster(p, cs)
+        except WarbandError as exc:
+            msg = str(exc)
+            assert len(msg.splitlines()) == 1 and msg.isprintable() and "r.ros" in msg, msg
+            return
+        res = check_warband(wb, cs)
+        assert all(len(str(v).splitlines()) == 1 for v in res.violations)
