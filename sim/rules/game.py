@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable
 
-from sim.files import write_text_atomic
+from sim.files import key_label, one_line, write_text_atomic
 from sim.rules import conditions, movement
 from sim.rules.dice import Dice, SeededDice, tactical_test
 
@@ -424,6 +424,9 @@ def is_save_head(head: bytes) -> bool:
     return re.search(rb'"format"\s*:\s*"bushido-game/', head[:512]) is not None
 
 
+#: The longest problem text a save error carries (the file name comes on top).
+MESSAGE_CHARS = 400
+
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
                         "dice_state"})
@@ -439,7 +442,7 @@ def _first_difference(want: list, got: list) -> tuple[str, str] | None:
             return f"events[{i}]", f"the file has {_event_text(a)}, the re-simulation {_event_text(b)}"
         for k in sorted(set(a) | set(b)):
             if a.get(k, "(none)") != b.get(k, "(none)"):
-                return (f"events[{i}]", f"{b['kind']} event: {k!r} is {_short(a.get(k, '(none)'))} in the file, "
+                return (f"events[{i}]", f"{b['kind']} event: {key_label(k)} is {_short(a.get(k, '(none)'))} in the file, "
                                         f"{_short(b.get(k, '(none)'))} when re-simulated")
     if len(want) != len(got):
         i = min(len(want), len(got))
@@ -576,7 +579,7 @@ class Action:
         known = {f.name for f in fields(cls)}
         for key, v in doc.items():
             if key not in known:
-                raise GameError(f"unknown key {key!r} (keys: {', '.join(sorted(known))})")
+                raise GameError(f"unknown key {key_label(key)} (keys: {', '.join(sorted(known))})")
             want = _ACTION_JSON.get(key)
             if v is None and key != "kind" or want is None:
                 continue
@@ -2439,13 +2442,15 @@ class Game:
         from sim.table import TableError, parse_table
 
         def bad(where: str, problem: str) -> GameError:
+            # one line, bounded: a tampered save may quote ids of any length or newlines
+            problem = one_line(problem, MESSAGE_CHARS)
             return GameError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}")
 
         if not isinstance(doc, dict) or doc.get("format") != GAME_FORMAT:
             raise GameError(f"{source}: not a {GAME_FORMAT} save")
         for key in doc:
             if key not in _SAVE_KEYS:
-                raise bad(repr(key), f"unknown key (keys: {', '.join(sorted(_SAVE_KEYS))})")
+                raise bad(key_label(key), f"unknown key (keys: {', '.join(sorted(_SAVE_KEYS))})")
         for key in ("table", "events"):
             if key not in doc:
                 raise bad(key, "missing")
@@ -2488,7 +2493,7 @@ class Game:
         try:
             table = parse_table(yaml.safe_dump(doc["table"]), f"{source}:table")
         except TableError as exc:
-            raise GameError(str(exc)) from None
+            raise GameError(one_line(str(exc), 2 * MESSAGE_CHARS)) from None
         scenario = None
         if doc.get("scenario") is not None:
             try:
@@ -2518,7 +2523,7 @@ class Game:
             where, what = diff
             k = int(where[7:-1]) if where.startswith("events[") else len(g.events)
             j = sum(1 for m in g._marks if m <= k) - 1
-            origin = "the set-up" if j < 0 else f"actions[{j}]: {actions[j].model or 'player'} {actions[j]}"
+            origin = "the set-up" if j < 0 else f"actions[{j}]: {_cut(str(actions[j].model or 'player'), 40)} {_cut(str(actions[j]), 90)}"
             return bad(where, f"{what} (from {origin}){hint}")
 
         for i, a in enumerate(actions):
