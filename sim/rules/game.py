@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable
 
-from sim.files import key_label, one_line, write_text_atomic
+from sim.files import key_label, one_line, quote, write_text_atomic
 from sim.rules import conditions, movement
 from sim.rules.dice import Dice, SeededDice, tactical_test
 
@@ -442,7 +442,7 @@ def _first_difference(want: list, got: list) -> tuple[str, str] | None:
             return f"events[{i}]", f"the file has {_event_text(a)}, the re-simulation {_event_text(b)}"
         for k in sorted(set(a) | set(b)):
             if a.get(k, "(none)") != b.get(k, "(none)"):
-                return (f"events[{i}]", f"{b['kind']} event: {key_label(k)} is {_short(a.get(k, '(none)'))} in the file, "
+                return (f"events[{i}]", f"{b['kind']} event: {quote(k)} is {_short(a.get(k, '(none)'))} in the file, "
                                         f"{_short(b.get(k, '(none)'))} when re-simulated")
     if len(want) != len(got):
         i = min(len(want), len(got))
@@ -579,7 +579,7 @@ class Action:
         known = {f.name for f in fields(cls)}
         for key, v in doc.items():
             if key not in known:
-                raise GameError(f"unknown key {key_label(key)} (keys: {', '.join(sorted(known))})")
+                raise GameError(f"unknown key {quote(key)} (keys: {', '.join(sorted(known))})")
             want = _ACTION_JSON.get(key)
             if v is None and key != "kind" or want is None:
                 continue
