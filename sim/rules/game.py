@@ -2450,7 +2450,7 @@ class Game:
             raise GameError(f"{source}: not a {GAME_FORMAT} save")
         for key in doc:
             if key not in _SAVE_KEYS:
-                raise bad(key_label(key), f"unknown key (keys: {', '.join(sorted(_SAVE_KEYS))})")
+                raise bad(quote(key), f"unknown key (keys: {', '.join(sorted(_SAVE_KEYS))})")
         for key in ("table", "events"):
             if key not in doc:
                 raise bad(key, "missing")
