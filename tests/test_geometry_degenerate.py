@@ -16,10 +16,9 @@ import math
 import os
 
 import numpy as np
-from conftest import body, make_table, piece
+from conftest import assert_witness_ok, body, make_table, piece
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import LineString, Point, Polygon
 
 from sim.geometry import Footprint, Scene, base_radius
 from sim.geometry.reference import sampled_los
@@ -206,25 +205,6 @@ def lined_up_scene(draw):
     return Scene(bodies, pieces)
 
 
-def _witness_ok(s: Scene, a: str, b: str, line) -> None:
-    """The witness starts in ``a``'s base, ends in ``b``'s base inside ``a``'s front arc,
-    and crosses no blocker's interior (shrunk by 1e-5", checked with shapely)."""
-    A, B = s.bodies[a], s.bodies[b]
-    pa, pb = np.asarray(line.a, float), np.asarray(line.b, float)
-    assert math.dist(pa, A.center) <= A.radius + 1e-5
-    assert math.dist(pb, B.center) <= B.radius + 1e-5
-    if not A.aware:
-        assert float((pb - np.asarray(A.center)) @ A.facing_vector) >= -1e-5, "witness outside the front arc"
-    if s.btb(a, b):
-        return  # bases in contact always see each other (project ruling)
-    seg = LineString([pa, pb]) if math.dist(pa, pb) > 1e-9 else Point(pa)
-    for ob in s.blockers(s.los_threshold(A, B), (a, b)):
-        if ob.is_disc:
-            assert seg.distance(Point(ob.center)) >= ob.radius - 1e-5, ob.key
-        else:
-            assert not seg.intersects(Polygon(ob.vertices).buffer(-1e-5, join_style="mitre")), ob.key
-
-
 def _check_scene(s: Scene) -> None:
     for a in s.bodies:
         for b in s.bodies:
@@ -235,7 +215,7 @@ def _check_scene(s: Scene) -> None:
             if clear > 0:
                 assert res.visible, (a, b, clear)
             if res.visible and not s.bodies[a].blind:
-                _witness_ok(s, a, b, res.line)
+                assert_witness_ok(s, a, b, res.line)
             cov = s.cover(a, b, res)
             assert not cov.cover or res.visible
 
@@ -284,7 +264,7 @@ def test_btb_witness_is_in_the_front_arc(base_a, base_b, face, rel5, aware):
         return
     res = s.los("a", "b")
     assert res.visible
-    _witness_ok(s, "a", "b", res.line)
+    assert_witness_ok(s, "a", "b", res.line)
     z = s.zoc("a", "b")
     assert z.in_zoc
-    _witness_ok(s, "a", "b", z.line)
+    assert_witness_ok(s, "a", "b", z.line)

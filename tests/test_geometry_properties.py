@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-from conftest import body, piece
+from conftest import assert_witness_ok, body, piece
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import LineString, Point
 
 from sim.geometry import Body, Footprint, Piece, Scene, base_radius
 from sim.geometry.reference import sampled_los
@@ -123,25 +121,6 @@ def test_los_to_model_in_btb(x, y, base_a, base_b, facing, rel, ps):
     assert s.los("a", "b").visible
 
 
-def _witness_ok(s: Scene, a: str, b: str, line) -> bool:
-    A, B = s.bodies[a], s.bodies[b]
-    pa, pb = np.asarray(line.a), np.asarray(line.b)
-    assert math.dist(pa, A.center) <= A.radius + 1e-5
-    assert math.dist(pb, B.center) <= B.radius + 1e-5
-    if not A.aware:
-        assert float((pb - np.asarray(A.center)) @ A.facing_vector) >= -1e-5
-    seg = LineString([pa, pb]) if math.dist(pa, pb) > 1e-9 else Point(pa)
-    for ob in s.blockers(s.los_threshold(A, B), (a, b)):
-        if ob.is_disc:
-            assert seg.distance(Point(ob.center)) >= ob.radius - 1e-5, ob.key
-        else:
-            from shapely.geometry import Polygon
-
-            inner = Polygon(ob.vertices).buffer(-1e-5)
-            assert not seg.intersects(inner), ob.key
-    return True
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(bodies(2, 4), pieces(4))
 def test_exact_agrees_with_sampled_reference(bs, ps):
@@ -155,4 +134,4 @@ def test_exact_agrees_with_sampled_reference(bs, ps):
             if clear > 0:
                 assert res.visible, (a, b, clear, total)
             if res.visible and not s.bodies[a].blind:
-                assert _witness_ok(s, a, b, res.line)
+                assert_witness_ok(s, a, b, res.line)
