@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Iterable
 
-from sim.files import key_label, one_line, quote, write_text_atomic
+from sim.files import one_line, quote, write_text_atomic
 from sim.rules import conditions, movement
 from sim.rules.dice import Dice, SeededDice, tactical_test
 
