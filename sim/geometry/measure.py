@@ -12,7 +12,7 @@ once, and answers questions about pairs of models::
     >>> b = Body("b", (12, 12), 0.5906, Size.SMALL, facing=180)
     >>> s = Scene([a, b], [])
     >>> round(s.distance("a", "b"), 4), s.los("a", "b").visible
-    (4.8189, True)
+    (4.8188, True)
 """
 
 from __future__ import annotations
