@@ -411,17 +411,17 @@ def test_file_over_the_size_cap_is_refused_before_reading(tmp_path):
 
 
 def test_markup_over_the_cap_is_refused_before_parsing(tmp_path, monkeypatch):
-    monkeypatch.setattr(bsdata, "MAX_XML_MARKUP", 10)
+    monkeypatch.setattr(bsdata.limits, "MAX_XML_MARKUP", 10)
     d = folder(tmp_path, {})
     refused(lambda: load_catalogues(d), file="t.cat", match=r"\d+ markup characters '<'; the limit is 10")
 
 
 def test_import_totals_are_bounded(tmp_path, monkeypatch):
     d = folder(tmp_path, {"t.cat": cat(), "u.cat": cat().replace('id="c-1"', 'id="c-2"')})
-    monkeypatch.setattr(bsdata, "MAX_IMPORT_FILES", 2)
+    monkeypatch.setattr(bsdata.limits, "MAX_IMPORT_FILES", 2)
     refused(lambda: load_catalogues(d), match="3 files; the limit is 2 per import")
-    monkeypatch.setattr(bsdata, "MAX_IMPORT_FILES", 200)
-    monkeypatch.setattr(bsdata, "MAX_IMPORT_MARKUP", 60)
+    monkeypatch.setattr(bsdata.limits, "MAX_IMPORT_FILES", 200)
+    monkeypatch.setattr(bsdata.limits, "MAX_IMPORT_MARKUP", 60)
     refused(lambda: load_catalogues(d), match="the files read so far hold \\d+ markup characters '<'; the limit is 60")
 
 
@@ -518,7 +518,7 @@ def test_rice_cost_that_is_not_a_finite_number_is_reported(tmp_path, value):
 
 
 def test_trait_name_comparisons_are_bounded(tmp_path, monkeypatch):
-    monkeypatch.setattr(bsdata, "MAX_NAME_COMPARISONS", 50)
+    monkeypatch.setattr(bsdata.limits, "MAX_NAME_COMPARISONS", 50)
     rules = "".join(f'<rule id="r{i}" name="Rule{i}x"/>' for i in range(20))
     text = _model_entries(1, BASE_CHARS, traits="Abcdef, Ghijkl, Mnopqr, Stuvwx").replace(
         "</catalogue>", f"<sharedRules>{rules}</sharedRules></catalogue>")
@@ -528,7 +528,7 @@ def test_trait_name_comparisons_are_bounded(tmp_path, monkeypatch):
 
 
 def test_parsed_fields_are_bounded(tmp_path, monkeypatch):
-    monkeypatch.setattr(bsdata, "MAX_PARSED_FIELDS", 5)
+    monkeypatch.setattr(bsdata.limits, "MAX_PARSED_FIELDS", 5)
     d = folder(tmp_path, {})
     refused(lambda: load_catalogues(d), file="t.cat", match="'Test Model': .*: more than 5 fields to parse in one import")
 

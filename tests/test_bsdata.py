@@ -1,4 +1,4 @@
-"""The BattleScribe importer (models/bsdata.py): every catalogue of ../shared/bsdata,
+"""The BattleScribe importer (models/bsdata/): every catalogue of ../shared/bsdata,
 profiles checked field by field against the XML, the hand-written profile files, special
 cards, the YAML writer, registration for get_profile, bad input and the CLI."""
 
