@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
+from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon
+from shapely.ops import unary_union
 
 from .attributes import CONTACT, COVER_RANGE, EPS, ZOC_RANGE, Passage, Size, Visibility
 from .shapes import Footprint
@@ -212,8 +214,22 @@ class Scene:
         self._cover_cands: dict[str, list] = {}
 
     # -------------------------------------------------------------- helpers
-    def _body(self, ref) -> Body:
+    def body(self, ref) -> Body:
+        """The :class:`Body` for ``ref``: a model id of this scene, or a Body (returned
+        as it is, so that questions may be asked about a base placed elsewhere).
+
+        Raises:
+            KeyError: an unknown id.
+        """
         return ref if isinstance(ref, Body) else self.bodies[ref]
+
+    def facing_unit(self, body_id: str) -> tuple[float, float]:
+        """The unit facing vector ``(fx, fy)`` of this scene's body ``body_id`` (cached).
+
+        Raises:
+            KeyError: an unknown id.
+        """
+        return self._facing[body_id]
 
     def _enhancing_size(self, point) -> Size:
         best = Size.ZERO
@@ -224,7 +240,7 @@ class Scene:
 
     def enhancing_size(self, body) -> Size:
         """Largest Enhancing piece the body stands on (centre inside), else ``ZERO``."""
-        b = self._body(body)
+        b = self.body(body)
         got = self._enhancing_under.get(b.id)
         return got if got is not None and self.bodies.get(b.id) is b else self._enhancing_size(b.center)
 
@@ -249,7 +265,7 @@ class Scene:
     def piece_gap(self, piece_id: str, body) -> float:
         """Distance in inches from a terrain piece to a model's base (0 if they overlap;
         rulings.md section 2). Cached per scene."""
-        B = self._body(body)
+        B = self.body(body)
         key = (piece_id, B.id)
         got = self._piece_gap.get(key)
         if got is None or self.bodies.get(B.id) is not B:
@@ -266,7 +282,7 @@ class Scene:
     # -------------------------------------------------------------- questions
     def distance(self, a, b) -> float:
         """Edge-to-edge distance between two models' bases, inches (section 2)."""
-        A, B = self._body(a), self._body(b)
+        A, B = self.body(a), self.body(b)
         return edge_distance(A.center, A.radius, B.center, B.radius)
 
     def btb(self, a, b) -> bool:
@@ -275,7 +291,7 @@ class Scene:
 
     def in_arc(self, origin, target) -> bool:
         """Some point of ``target``'s base lies in ``origin``'s front arc (section 3)."""
-        O, T = self._body(origin), self._body(target)
+        O, T = self.body(origin), self.body(target)
         if O.aware:
             return True
         fx, fy = self._facing.get(O.id) if self.bodies.get(O.id) is O else tuple(O.facing_vector)
@@ -283,7 +299,7 @@ class Scene:
 
     def point_in_arc(self, origin, p) -> bool:
         """Point ``p`` lies in ``origin``'s front arc (section 3)."""
-        O = self._body(origin)
+        O = self.body(origin)
         if O.aware:
             return True
         return float((np.asarray(p, float) - O.center) @ O.facing_vector) >= -EPS
@@ -291,7 +307,7 @@ class Scene:
     def los_threshold(self, origin, target) -> Size:
         """Smallest size that blocks LoS between the two: the larger of their sizes and
         of any Enhancing piece either stands on (section 4)."""
-        O, T = self._body(origin), self._body(target)
+        O, T = self.body(origin), self.body(target)
         return max(O.size, T.size, self.enhancing_size(O), self.enhancing_size(T))
 
     def los(self, origin, target) -> LosResult:
@@ -300,7 +316,7 @@ class Scene:
         Raises:
             KeyError: unknown model id.
         """
-        O, T = self._body(origin), self._body(target)
+        O, T = self.body(origin), self.body(target)
         if O.id == T.id:
             return LosResult(True, SightLine(O.center, O.center), reason="a model sees itself")
         if O.blind:
@@ -353,7 +369,7 @@ class Scene:
         """LoS from ``origin``'s base to point ``p`` (section 4, "LoS to a point"):
         ``p`` in the arc and some segment from the base clear of Blocking terrain and
         models of size ``>= size(origin)`` (other than ``origin`` and ``exclude``)."""
-        O = self._body(origin)
+        O = self.body(origin)
         if not self.point_in_arc(O, p):
             return LosResult(False, reason="point outside the front arc")
         threshold = max(O.size, self.enhancing_size(O))
@@ -368,7 +384,7 @@ class Scene:
         Cover needs LoS and a sight line that crosses an Obscuring or Blocking piece
         (or a Construct model) within 1" of the target and no other blocker.
         """
-        O, T = self._body(origin), self._body(target)
+        O, T = self.body(origin), self.body(target)
         los = los if los is not None else self.los(O, T)
         if not los.visible or O.blind:
             return CoverResult(False)
@@ -411,7 +427,7 @@ class Scene:
         base within 1" of the owner's base, in its arc, with LoS from the owner's base
         (the target's own base does not block). A Blind owner's ZoC reaches only models
         in BtB with it (project ruling, docs/rulings-project.md)."""
-        A, B = self._body(owner), self._body(target)
+        A, B = self.body(owner), self.body(target)
         if A.id == B.id:
             return ZocResult(False, reason="a model is not in its own ZoC")
         d = self.distance(A, B)
@@ -435,7 +451,7 @@ class Scene:
 
     def measure_pair(self, origin, target) -> PairMeasure:
         """All relations from ``origin`` to ``target`` (one formats.md entry)."""
-        O, T = self._body(origin), self._body(target)
+        O, T = self.body(origin), self.body(target)
         los = self.los(O, T)
         return PairMeasure(
             origin=O.id,
@@ -464,7 +480,7 @@ def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
     ``d`` and the point where the line touches ``ob``. Empty if the two overlap."""
     out = []
     if ob.is_disc:
-        ox, oy, orad, _ = ob._py
+        ox, oy, orad = float(ob.center[0]), float(ob.center[1]), float(ob.radius)
         vx, vy = cx - ox, cy - oy
         L2 = vx * vx + vy * vy
         if math.sqrt(L2) <= r + orad:
@@ -497,16 +513,18 @@ def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
     return uniq if len(uniq) == 2 else []
 
 
-def _umbra(source, radius: float, ob: Obstacle, far: float):
-    """Points hidden behind ``ob`` from every point of the source disc (shapely).
+def umbra(source, radius: float, ob: Obstacle, far: float):
+    """The umbra of ``ob``: the points hidden behind it from every point of the source
+    disc (centre ``source`` ``(x, y)``, ``radius``; inches), as shapely geometry.
 
     For a convex obstacle apart from the disc: the obstacle plus the region behind it
-    between the two outer common tangents (exact up to the drawing of circles). Other
-    obstacles: the intersection of the shadows cast from 48 points on the rim.
+    between the two outer common tangents, drawn out to ``far`` inches past the tangent
+    points (exact up to the drawing of circles). Other obstacles: the intersection of
+    the shadows cast from 48 points on the rim, ``far`` inches long (it may err slightly
+    towards "hidden" there). Empty when nothing is hidden. Used
+    for drawing ZoC (:func:`zoc_region`) and by the movement planner for shadowed ZoC
+    and for Run ends out of LoS (Terms and Concepts p.6-9; rulings.md 4 and 6).
     """
-    from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon
-    from shapely.ops import unary_union
-
     cx, cy = float(source[0]), float(source[1])
     body = SPoint(ob.center).buffer(ob.radius, quad_segs=16) if ob.is_disc else SPolygon(ob.vertices)
     tangents = _umbra_tangents(cx, cy, radius, ob) if ob.convex else []
@@ -557,9 +575,7 @@ def zoc_region(scene: Scene, owner):
     the rim, so its drawn edge may err slightly towards "hidden". The in/out verdict of
     :meth:`Scene.zoc` is always exact.
     """
-    from shapely.geometry import Point as SPoint
-
-    A = scene._body(owner)
+    A = scene.body(owner)
     c = np.asarray(A.center, float)
     outer = SPoint(c).buffer(A.radius + ZOC_RANGE, quad_segs=32)
     area = outer.difference(SPoint(c).buffer(A.radius, quad_segs=32))
@@ -568,14 +584,12 @@ def zoc_region(scene: Scene, owner):
         side = np.array([-f[1], f[0]])
         R = A.radius + ZOC_RANGE + 1
         pts = [c + side * R, c + side * R + f * R, c - side * R + f * R, c - side * R]
-        from shapely.geometry import Polygon as SPolygon
-
         area = area.intersection(SPolygon(pts))
     threshold = max(A.size, scene.enhancing_size(A))
     for ob in scene.blockers(threshold, (A.id,)):
         if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
             continue
-        hidden = _umbra(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
+        hidden = umbra(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)
     return area

@@ -7,8 +7,11 @@ straight segments. Everything here is closed form (no stepping): for a segment
 * :func:`disc_interval` -- where the base overlaps a disc (another base, a round piece);
 * :func:`capsule_interval` -- where it comes within ``R`` of a segment;
 * :func:`footprint_intervals` -- where it overlaps a terrain footprint (polygon or circle);
+  :func:`footprint_ray_intervals` -- the same for a fan of segments from one point (numpy);
 * :func:`half_disc_dilated_interval` -- where it meets a half-disc (a front-arc ZoC);
-* :func:`merge` / :func:`covered_length` -- unions of intervals.
+* :func:`merge` / :func:`covered_length` / :func:`subtract` -- unions and differences of
+  intervals; :func:`budget_fraction` -- how far a movement allowance lasts along a
+  segment whose cost rate changes on some intervals (Difficult terrain).
 
 "Overlap" is strict: a base that only touches (gap 0) does not overlap; the tolerance
 ``tol`` (default ``EPS``) keeps touching bases legal (rulings.md section 7: a base may not
@@ -21,7 +24,10 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
+import numpy as np
+
 from .attributes import EPS
+from .primitives import point_in_polygon
 from .shapes import Footprint
 
 Interval = tuple[float, float]
@@ -113,14 +119,7 @@ def _inside_intervals(a, b, vertices) -> list[Interval]:
         if t1 - t0 <= 1e-15:
             continue
         tm = (t0 + t1) / 2
-        mx, my = ax + tm * dx, ay + tm * dy
-        inside = False
-        for i in range(n):
-            px, py = vertices[i]
-            qx, qy = vertices[(i + 1) % n]
-            if (py > my) != (qy > my) and mx < px + (my - py) * (qx - px) / (qy - py):
-                inside = not inside
-        if inside:
+        if point_in_polygon(ax + tm * dx, ay + tm * dy, vertices):
             out.append((t0, t1))
     return out
 
@@ -140,6 +139,47 @@ def merge(intervals: Iterable[Interval | None]) -> list[Interval]:
 def covered_length(intervals: Sequence[Interval], length: float) -> float:
     """Total length (inches) of the merged intervals on a segment ``length`` long."""
     return sum(t1 - t0 for t0, t1 in merge(intervals)) * length
+
+
+def subtract(pieces: Iterable[Interval], gaps: Iterable[Interval]) -> list[Interval]:
+    """Closed intervals ``pieces`` minus open intervals ``gaps``, sorted (``t`` units)."""
+    gaps = list(gaps)
+    out = []
+    for p0, p1 in pieces:
+        cur = [(p0, p1)]
+        for g0, g1 in gaps:
+            nxt = []
+            for c0, c1 in cur:
+                if g1 <= c0 or g0 >= c1:
+                    nxt.append((c0, c1))
+                    continue
+                if g0 > c0:
+                    nxt.append((c0, g0))
+                if g1 < c1:
+                    nxt.append((g1, c1))
+            cur = nxt
+        out.extend(cur)
+    return sorted(out)
+
+
+def budget_fraction(intervals: Sequence[Interval], length: float, factor: float, budget: float) -> float:
+    """Largest ``t`` in ``[0, 1]`` such that going from ``p(0)`` to ``p(t)`` costs at most
+    ``budget`` inches, on a segment ``length`` inches long whose cost is ``factor`` per
+    inch on the merged ``intervals`` (Difficult terrain, Terrain p.60) and 1 elsewhere.
+    Costs grow piecewise linearly; ``1.0`` when the whole segment is affordable or
+    ``length <= 0``."""
+    if length <= 0:
+        return 1.0
+    marks = sorted({0.0, 1.0, *[x for iv in intervals for x in iv if 0 <= x <= 1]})
+    spent = 0.0
+    for t0, t1 in zip(marks, marks[1:]):
+        mid = (t0 + t1) / 2
+        rate = length * (factor if any(i0 <= mid <= i1 for i0, i1 in intervals) else 1.0)
+        piece = rate * (t1 - t0)
+        if spent + piece >= budget - 1e-15:
+            return t0 + max(0.0, budget - spent) / rate
+        spent += piece
+    return 1.0
 
 
 def footprint_intervals(a, b, footprint: Footprint, R: float, tol: float = EPS) -> list[Interval]:
@@ -165,6 +205,88 @@ def footprint_intervals(a, b, footprint: Footprint, R: float, tol: float = EPS) 
             parts.append(capsule_interval(a, b, verts[i], verts[(i + 1) % n], Rt))
     parts.extend(_inside_intervals(a, b, verts))
     return merge(parts)
+
+
+def _rays_disc(a, D, c, R):
+    """Line-disc parameters for rays ``a + t D[k]`` (``D`` (K, 2)): ``(t0, t1, ok)``."""
+    A = D[:, 0] ** 2 + D[:, 1] ** 2
+    wx, wy = a[0] - c[0], a[1] - c[1]
+    B = wx * D[:, 0] + wy * D[:, 1]
+    C = wx * wx + wy * wy - R * R
+    disc = B * B - A * C
+    ok = disc >= 0
+    sq = np.sqrt(np.where(ok, disc, 0.0))
+    return (-B - sq) / A, (-B + sq) / A, ok
+
+
+def _rays_slab(a, D, p, n, lo_s, hi_s):
+    """Where ``lo_s <= n . (a + t D - p) <= hi_s``: ``(t0, t1, ok)`` per ray."""
+    s0 = n[0] * (a[0] - p[0]) + n[1] * (a[1] - p[1])
+    sd = n[0] * D[:, 0] + n[1] * D[:, 1]
+    flat = np.abs(sd) < 1e-15
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ta = (lo_s - s0) / sd
+        tb = (hi_s - s0) / sd
+    t0 = np.where(flat, -np.inf, np.minimum(ta, tb))
+    t1 = np.where(flat, np.inf, np.maximum(ta, tb))
+    ok = ~flat | ((lo_s <= s0) & (s0 <= hi_s))
+    return t0, t1, ok
+
+
+def footprint_ray_intervals(a, D, footprint: Footprint, R: float, tol: float = EPS) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`footprint_intervals` for many segments from one point at once (numpy).
+
+    The segments are ``a + t D[k]``, ``t`` in ``[0, 1]`` (``a`` ``(x, y)``, ``D`` ``(K, 2)``:
+    segment ends minus ``a``, inches); the footprint must be a circle or a convex polygon
+    (see :attr:`Footprint.convex`). Returns ``(lo, hi)``, two ``(K,)`` arrays: the one
+    ``t`` interval of each segment where a base of radius ``R`` overlaps the footprint
+    by more than ``tol``, with ``lo > hi`` where it never does. The same closed forms:
+    the dilated footprint is convex, so along a line it is one interval, the hull of the
+    capsule intervals of its edges and of its inside.
+    """
+    Rt = R - tol
+    K = len(D)
+    lo = np.full(K, np.inf)
+    hi = np.full(K, -np.inf)
+
+    def add(t0, t1, ok):
+        nonlocal lo, hi
+        good = ok & (t0 <= t1)
+        lo = np.where(good, np.minimum(lo, t0), lo)
+        hi = np.where(good, np.maximum(hi, t1), hi)
+
+    if footprint.is_circle:
+        add(*_rays_disc(a, D, footprint.center, footprint.radius + Rt))
+    else:
+        V = np.asarray(footprint.vertices, float)
+        n = len(V)
+        area2 = float(np.sum(V[:, 0] * np.roll(V[:, 1], -1) - np.roll(V[:, 0], -1) * V[:, 1]))
+        cb_lo, cb_hi = np.full(K, -np.inf), np.full(K, np.inf)
+        cb_ok = np.ones(K, dtype=bool)
+        for i in range(n):
+            p, q = V[i], V[(i + 1) % n]
+            ex, ey = q[0] - p[0], q[1] - p[1]
+            Le = math.hypot(ex, ey)
+            if Le <= 1e-12:
+                continue
+            e = (ex / Le, ey / Le)
+            nrm = (-e[1], e[0])
+            if Rt > 0:
+                t0a, t1a, oka = _rays_disc(a, D, p, Rt)
+                t0b, t1b, okb = _rays_disc(a, D, q, Rt)
+                s0, s1, sok = _rays_slab(a, D, p, nrm, -Rt, Rt)
+                u0, u1, uok = _rays_slab(a, D, p, e, 0.0, Le)
+                add(t0a, t1a, oka)
+                add(t0b, t1b, okb)
+                add(np.maximum(s0, u0), np.minimum(s1, u1), sok & uok)
+            # Cyrus-Beck: the inside is on the left of each edge of a CCW polygon
+            inward = nrm if area2 > 0 else (-nrm[0], -nrm[1])
+            t0, t1, ok = _rays_slab(a, D, p, inward, 0.0, np.inf)
+            cb_lo, cb_hi, cb_ok = np.maximum(cb_lo, t0), np.minimum(cb_hi, t1), cb_ok & ok
+        add(cb_lo, cb_hi, cb_ok)
+    t0, t1 = np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+    miss = ~((t0 < t1) | ((t0 == t1) & (lo <= hi)))
+    return np.where(miss, np.inf, t0), np.where(miss, -np.inf, t1)
 
 
 def half_disc_dilated_interval(a, b, center, R: float, facing, r: float) -> Interval | None:

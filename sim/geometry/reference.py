@@ -33,7 +33,7 @@ def _disc_samples(center, radius: float, n: int) -> np.ndarray:
 
 
 def _blocker_geoms(scene: Scene, origin, target):
-    O, T = scene._body(origin), scene._body(target)
+    O, T = scene.body(origin), scene.body(target)
     geoms = []
     for ob in scene.blockers(scene.los_threshold(O, T), (O.id, T.id)):
         if ob.is_disc:
@@ -50,7 +50,7 @@ def sampled_los(scene: Scene, origin, target, n: int = 64) -> tuple[int, int]:
         ``(clear, total)``: how many of the ``n * n`` segments (fewer when part of the
         target lies outside the front arc) cross no blocker's interior.
     """
-    O, T = scene._body(origin), scene._body(target)
+    O, T = scene.body(origin), scene.body(target)
     src = _disc_samples(O.center, O.radius, n)
     dst = _disc_samples(T.center, T.radius, n)
     if not O.aware:

@@ -17,6 +17,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from .attributes import EPS
+from .primitives import polygon_is_convex
 
 #: Segments per quarter circle when a circle is drawn or approximated as a polygon.
 CIRCLE_QUAD_SEGS = 32
@@ -138,6 +139,11 @@ class Footprint:
             return (x - r, y - r, x + r, y + r)
         mn, mx = self.vertices.min(axis=0), self.vertices.max(axis=0)
         return (float(mn[0]), float(mn[1]), float(mx[0]), float(mx[1]))
+
+    @cached_property
+    def convex(self) -> bool:
+        """True for a circle or a convex polygon."""
+        return self.is_circle or polygon_is_convex(self.vertices)
 
     @cached_property
     def bounding_circle(self) -> tuple[np.ndarray, float]:

@@ -43,6 +43,7 @@ import numpy as np
 from shapely.geometry import MultiPolygon, Polygon
 
 from .attributes import EPS
+from .primitives import point_segment_distance, point_segment_distances, polygon_is_convex
 from .shapes import Footprint
 
 _TINY = 1e-12
@@ -103,12 +104,7 @@ class Obstacle:
     @cached_property
     def convex(self) -> bool:
         """True for discs and convex polygons."""
-        if self.is_disc:
-            return True
-        v = self.vertices
-        e = np.roll(v, -1, axis=0) - v
-        cross = e[:, 0] * np.roll(e[:, 1], -1) - e[:, 1] * np.roll(e[:, 0], -1)
-        return bool(np.all(cross >= -1e-12) or np.all(cross <= 1e-12))
+        return self.is_disc or polygon_is_convex(self.vertices)
 
     def disc_gap(self, x: float, y: float, r: float) -> float:
         """Distance from the disc ``((x, y), r)`` to this obstacle shrunk by ``EPS``
@@ -119,7 +115,7 @@ class Obstacle:
         inside = False
         best = math.inf
         for px, py, qx, qy in edges:
-            best = min(best, _seg_point_dist1(px, py, qx, qy, x, y))
+            best = min(best, point_segment_distance(x, y, px, py, qx, qy, _TINY))
             if (py > y) != (qy > y) and x < px + (y - py) * (qx - px) / (qy - py):
                 inside = not inside
         return -r if inside else best - r
@@ -136,7 +132,7 @@ class Obstacle:
     def crosses_one(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """Scalar :meth:`crosses` for one segment ``(ax, ay)-(bx, by)``."""
         cx, cy, r, edges = self._py
-        d = _seg_point_dist1(ax, ay, bx, by, cx, cy)
+        d = point_segment_distance(cx, cy, ax, ay, bx, by, _TINY)
         if self.is_disc:
             return d < r - EPS
         if d >= r:  # bounding circle
@@ -163,27 +159,12 @@ class Obstacle:
             ``(n,)`` bool array.
         """
         if self.is_disc:
-            return _seg_point_dist(A, B, self.center) < self.radius - EPS
+            c = self.center
+            return point_segment_distances(c[0], c[1], A[:, 0], A[:, 1], B[:, 0], B[:, 1], _TINY) < self.radius - EPS
         P, Q = self.block_edges
         if len(P) == 0:
             return np.zeros(len(A), dtype=bool)
         return _seg_meets_polygon(A, B, P, Q)
-
-
-def _seg_point_dist(A: np.ndarray, B: np.ndarray, c: np.ndarray) -> np.ndarray:
-    AB = B - A
-    L2 = np.einsum("ij,ij->i", AB, AB)
-    t = np.einsum("ij,ij->i", c - A, AB) / np.where(L2 > _TINY, L2, 1.0)
-    t = np.clip(np.where(L2 > _TINY, t, 0.0), 0.0, 1.0)
-    closest = A + t[:, None] * AB
-    return np.hypot(closest[:, 0] - c[0], closest[:, 1] - c[1])
-
-
-def _seg_point_dist1(ax, ay, bx, by, cx, cy) -> float:
-    dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
-    t = 0.0 if L2 <= _TINY else min(1.0, max(0.0, ((cx - ax) * dx + (cy - ay) * dy) / L2))
-    return math.hypot(ax + t * dx - cx, ay + t * dy - cy)
 
 
 def _cross2(ax, ay, bx, by):
@@ -605,7 +586,7 @@ def _relevant(obstacles: Sequence[Obstacle], c0, r0, c1, r1) -> list[Obstacle]:
     out = []
     for ob in obstacles:
         cx, cy, r, _ = ob._py
-        if _seg_point_dist1(ax, ay, bx, by, cx, cy) < r + reach:
+        if point_segment_distance(cx, cy, ax, ay, bx, by, _TINY) < r + reach:
             out.append(ob)
     return out
 
@@ -676,7 +657,7 @@ def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
     for q1, q2 in zip(quad, quad[1:] + quad[:1]):
         if ob.crosses_one(q1[0], q1[1], q2[0], q2[1]):
             return True
-        if ob.is_disc and _seg_point_dist1(q1[0], q1[1], q2[0], q2[1], cx, cy) < r - EPS:
+        if ob.is_disc and point_segment_distance(cx, cy, q1[0], q1[1], q2[0], q2[1], _TINY) < r - EPS:
             return True
     return False
 
@@ -798,17 +779,10 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
     return _check_line(sx, sy, ux, uy, src_c, src_r, region, blockers, must_cross)
 
 
-def _seg_point_dist_cols(ax, ay, bx, by, cx: float, cy: float):
-    dx, dy = bx - ax, by - ay
-    t = ((cx - ax) * dx + (cy - ay) * dy) / (dx * dx + dy * dy)
-    t = np.fmin(np.fmax(t, 0.0), 1.0)  # fmax maps NaN (zero-length segment) to 0
-    return np.hypot(ax + t * dx - cx, ay + t * dy - cy)
-
-
 def _crosses_cols(ob: Obstacle, ax, ay, bx, by):
     """Column form of :meth:`Obstacle.crosses` (1-D arrays of endpoints)."""
     cx, cy, r, _ = ob._py
-    d = _seg_point_dist_cols(ax, ay, bx, by, cx, cy)
+    d = point_segment_distances(cx, cy, ax, ay, bx, by)
     if ob.is_disc:
         return d < r - EPS
     out = np.zeros(len(ax), dtype=bool)
@@ -835,13 +809,10 @@ def _batch_hits(blockers, ax, ay, bx, by) -> np.ndarray:
     discs = [i for i, ob in enumerate(blockers) if ob.is_disc]
     polys = [i for i, ob in enumerate(blockers) if not ob.is_disc and len(ob.block_edges[0])]
     dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
     if discs:
         C = np.array([blockers[i]._py[:3] for i in discs])
         cx, cy, r = C[None, :, 0], C[None, :, 1], C[None, :, 2]
-        t = ((cx - ax[:, None]) * dx[:, None] + (cy - ay[:, None]) * dy[:, None]) / L2[:, None]
-        t = np.fmin(np.fmax(t, 0.0), 1.0)
-        d = np.hypot(ax[:, None] + t * dx[:, None] - cx, ay[:, None] + t * dy[:, None] - cy)
+        d = point_segment_distances(cx, cy, ax[:, None], ay[:, None], bx[:, None], by[:, None])
         out[:, discs] = d < r - EPS
     if polys:
         edges = [blockers[i].block_edges for i in polys]

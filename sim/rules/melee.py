@@ -65,10 +65,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from sim.geometry import CONTACT, EPS
+from sim.geometry.primitives import heading
 from sim.rules.dice import (
     Dice, RollOptions, RollResult, compare_results, evaluate_roll, modified_stat,
     opposed_pools, reroll_order,
 )
+from sim.rules.special import special_move
 from sim.rules.wounds import DamageResult, resolve_damage
 
 __all__ = [
@@ -1072,7 +1075,6 @@ class _Exchange:
             self.add(10, f"{rule.move}: {A.id} (attacker), {D.id} (defender) -- to be played by the game"
                          + ("" if self.in_contact else "; they leave contact"))
             return
-        from sim.rules.special import special_move
         res = special_move(self.table, A.id, D.id, rule.move, direction)
         self.moves.append(PendingMove(rule.move, A.id, D.id, res.direction if res.direction is not None else direction, res))
         for mid in res.prone:
@@ -1216,7 +1218,6 @@ def _table_after(table, res):
 
 
 def _in_contact(table, x: str, y: str) -> bool:
-    from sim.geometry import CONTACT, EPS
     mx, my = table.model(x), table.model(y)
     gap = math.dist(mx.position, my.position) - mx.radius - my.radius
     return gap <= CONTACT + EPS
@@ -1229,8 +1230,7 @@ def _face(table, a: str, b: str, immovable: dict[str, bool]) -> tuple[object, di
         if immovable.get(m.id):
             facings[m.id] = float(m.facing)
         else:
-            facings[m.id] = math.degrees(math.atan2(o.position[1] - m.position[1],
-                                                    o.position[0] - m.position[0])) % 360
+            facings[m.id] = heading(o.position[0] - m.position[0], o.position[1] - m.position[1])
     models = tuple(dataclasses.replace(m, facing=facings[m.id]) if m.id in facings else m for m in table.models)
     return dataclasses.replace(table, models=models, _scene=[]), facings
 

@@ -27,6 +27,7 @@ from typing import Sequence
 
 from sim.geometry import CONTACT, EPS, ZOC_RANGE, Body, Passage, Region, find_sight_line
 from sim.geometry.motion import (
+    budget_fraction,
     covered_length,
     disc_interval,
     first_contact,
@@ -34,6 +35,7 @@ from sim.geometry.motion import (
     half_disc_dilated_interval,
     merge,
 )
+from sim.geometry.primitives import heading, normalize, unit_vector
 
 Point = tuple[float, float]
 
@@ -139,15 +141,6 @@ class MoveError(ValueError):
     """A move cannot even be judged (unknown model, no Move value, a friend as target)."""
 
 
-def _norm(dx: float, dy: float) -> tuple[float, float, float]:
-    L = math.hypot(dx, dy)
-    return (dx / L, dy / L, L) if L > 1e-12 else (0.0, 0.0, 0.0)
-
-
-def _angle(dx: float, dy: float) -> float:
-    return math.degrees(math.atan2(dy, dx)) % 360.0
-
-
 class Mover:
     """One model about to move on a table: its rules context, prepared once.
 
@@ -192,6 +185,9 @@ class Mover:
         self.start_contacts = tuple(e.id for e in self.enemies if self._touching(self.start, e))
         self.zoc_enemies = [e for e in self.enemies if not self._zoc_ignorable(e)]
         self.start_zocs = tuple(e.id for e in self.zoc_enemies if self.in_zoc_at(e.id, self.start))
+        #: scratch cache for planners (``sim.rules.planning``): a Mover is built per
+        #: question on one table, so nothing kept here goes stale.
+        self.memo: dict = {}
 
     # ------------------------------------------------------------------ helpers
     def _touching(self, p: Point, other) -> bool:
@@ -217,9 +213,20 @@ class Mover:
         """Exact: would the mover's base at ``p`` be in ``enemy_id``'s ZoC (rulings 6)?"""
         return self.scene.zoc(enemy_id, self.body_at(p)).in_zoc
 
-    def _zoc_blockers(self, E: Body):
+    def zoc_blockers(self, E: Body) -> list:
+        """Obstacles (:class:`sim.geometry.Obstacle`) that block the LoS of the enemy
+        ``E`` (a :class:`Body`) and so may hide part of its ZoC from the mover: Blocking
+        terrain and models of at least E's LoS size (rulings.md 4 and 6), E and the
+        mover themselves excepted."""
         threshold = max(E.size, self.scene.enhancing_size(E))
         return self.scene.blockers(threshold, (E.id, self.id))
+
+    def zoc_shadowers(self, E: Body) -> list:
+        """The :meth:`zoc_blockers` near enough to ``E`` to hide part of its ZoC (their
+        bounding circle within E's radius + 1" of its centre, inches); empty when E's
+        ZoC is shadow-free, so that closed forms are exact."""
+        reach = E.radius + ZOC_RANGE
+        return [ob for ob in self.zoc_blockers(E) if math.dist(ob.center, E.center) < ob.radius + reach + EPS]
 
     def zoc_bound(self, enemy_id: str, a: Point, b: Point):
         """Closed form ``(t0, t1)`` where the base meets ``enemy_id``'s ZoC ignoring
@@ -230,7 +237,7 @@ class Mover:
             return disc_interval(a, b, E.center, E.radius + self.r + CONTACT)
         if E.aware:
             return disc_interval(a, b, E.center, E.radius + ZOC_RANGE + self.r)
-        return half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, self.scene._facing[E.id], self.r)
+        return half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, self.scene.facing_unit(E.id), self.r)
 
     def zoc_entry(self, enemy_id: str, a: Point, b: Point) -> float | None:
         """Smallest ``t`` in ``[0, 1]`` at which the mover, moving from ``a`` to ``b``,
@@ -245,9 +252,7 @@ class Mover:
         t0, t1 = iv
         if E.blind:
             return t0
-        blockers = self._zoc_blockers(E)
-        reach = E.radius + ZOC_RANGE
-        near = [ob for ob in blockers if math.dist(ob.center, E.center) < ob.radius + reach + EPS]
+        near = self.zoc_shadowers(E)
         if not near:
             return t0
 
@@ -256,33 +261,36 @@ class Mover:
 
         # Monotone search: "the base swept from p(t0) to p(t) meets E's seen ZoC".
         # Knowing it fails up to ``lo``, each step only tests the new piece [lo, mid].
-        if self._swept_meets_zoc(E, p(t0), p(t0), near):
+        if self.swept_meets_zoc(E, p(t0), p(t0), near):
             return t0
-        if not self._swept_meets_zoc(E, p(t0), p(t1), near, start=False):
+        if not self.swept_meets_zoc(E, p(t0), p(t1), near, start=False):
             return None
         lo, hi = t0, t1
         for _ in range(60):
             if (hi - lo) * math.dist(a, b) < EPS / 4:
                 break
             mid = (lo + hi) / 2
-            if self._swept_meets_zoc(E, p(lo), p(mid), near, start=False):
+            if self.swept_meets_zoc(E, p(lo), p(mid), near, start=False):
                 hi = mid
             else:
                 lo = mid
         return hi
 
-    def _swept_meets_zoc(self, E: Body, p0: Point, p1: Point, blockers, start: bool = True) -> bool:
-        """Does the base swept from ``p0`` to ``p1`` meet a point of E's ZoC that E
-        sees? Three convex pieces (two end discs, the middle slab), each cut by E's
-        ZoC disc and front arc, each a sight-line search. ``start=False`` skips the
-        disc at ``p0`` (already known not to meet)."""
+    def swept_meets_zoc(self, E: Body, p0: Point, p1: Point, blockers, start: bool = True) -> bool:
+        """Exact: does the mover's base swept from ``p0`` to ``p1`` (inches) meet a
+        point of the enemy ``E``'s ZoC that E sees (Zone of Control p.9; rulings.md 6)?
+
+        Three convex pieces (two end discs, the middle slab), each cut by E's ZoC disc
+        and front arc, each a sight-line search among ``blockers`` (obstacles, e.g.
+        :meth:`zoc_shadowers`). ``start=False`` skips the disc at ``p0`` (already known
+        not to meet)."""
         zoc_disc = (E.center[0], E.center[1], E.radius + ZOC_RANGE)
         hps = []
         if not E.aware:
-            fx, fy = self.scene._facing[E.id]
+            fx, fy = self.scene.facing_unit(E.id)
             hps.append((fx, fy, fx * E.center[0] + fy * E.center[1]))
         regions = [Region.make([(p0[0], p0[1], self.r), zoc_disc], hps)] if start else []
-        ux, uy, L = _norm(p1[0] - p0[0], p1[1] - p0[1])
+        ux, uy, L = normalize(p1[0] - p0[0], p1[1] - p0[1])
         if L > 0:
             regions.append(Region.make([(p1[0], p1[1], self.r), zoc_disc], hps))
             nx, ny = -uy, ux
@@ -443,7 +451,7 @@ def _start_zoc_reasons(mover: Mover, path: list[Point], allow_towards: str | Non
     if mover.ignores_zoc or not mover.start_zocs or len(path) < 2:
         return []
     a, b = path[0], path[1]
-    ux, uy, L = _norm(b[0] - a[0], b[1] - a[1])
+    ux, uy, L = normalize(b[0] - a[0], b[1] - a[1])
     if L == 0:
         return []
     rule = "Zone of Control p.9: starting in enemy ZoC, move directly towards or directly away"
@@ -469,7 +477,7 @@ def _start_zoc_reasons(mover: Mover, path: list[Point], allow_towards: str | Non
 def _off_line(a: Point, b: Point, c, beyond: bool = False) -> float:
     """Distance of ``b`` from the line through ``c`` and ``a`` (``beyond``: the ray from
     ``c`` through ``a``)."""
-    ux, uy, L = _norm(a[0] - c[0], a[1] - c[1])
+    ux, uy, L = normalize(a[0] - c[0], a[1] - c[1])
     if L == 0:
         return 0.0
     return abs((b[0] - c[0]) * uy - (b[1] - c[1]) * ux)
@@ -542,8 +550,8 @@ def check_run(table, model_id: str, point: Sequence[float], activation_contacts:
     reasons += _zoc_reasons(mover, pts, set(), "Run p.22: may not run through enemy ZoC")
     btb, contacts = _btb_reasons(mover, pts)
     reasons += btb
-    ux, uy, L = _norm(p[0] - mover.start[0], p[1] - mover.start[1])
-    end_facing = _angle(ux, uy) if L > 0 else mover.body.facing
+    ux, uy, L = normalize(p[0] - mover.start[0], p[1] - mover.start[1])
+    end_facing = heading(ux, uy) if L > 0 else mover.body.facing
     return MoveResult("run", model_id, tuple(pts), not reasons, cost, length,
                       allowance + (IDEAL_BONUS if ideal else 0.0), end_facing, tuple(reasons), contacts)
 
@@ -580,9 +588,9 @@ def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequen
         reasons.append(Reason("second-enemy", f"would come into BtB with a second enemy ({who}) this activation",
                               "rulings.md 7: one enemy per activation", pts[-1], who))
     T = mover.scene.bodies[target_id]
-    fx, fy, fl = _norm(T.center[0] - pts[-1][0], T.center[1] - pts[-1][1])
+    fx, fy, fl = normalize(T.center[0] - pts[-1][0], T.center[1] - pts[-1][1])
     return MoveResult("melee", model_id, tuple(pts), not reasons, cost, length, mover.move,
-                      _angle(fx, fy) if fl else mover.body.facing, tuple(reasons), end_contacts,
+                      heading(fx, fy) if fl else mover.body.facing, tuple(reasons), end_contacts,
                       reached=reached, target=target_id)
 
 
@@ -659,18 +667,7 @@ def _budget_t(mover: Mover, a: Point, b: Point, budget: float) -> float:
     for t in mover.table.terrain:
         if t.passage is Passage.DIFFICULT:
             diff.extend(footprint_intervals(a, b, t.footprint, mover.r))
-    ivs = merge(diff)
-    spent, t = 0.0, 0.0
-    marks = sorted({0.0, 1.0, *[x for iv in ivs for x in iv if 0 <= x <= 1]})
-    for t0, t1 in zip(marks, marks[1:]):
-        mid = (t0 + t1) / 2
-        rate = L * (mover.difficult_factor if any(i0 <= mid <= i1 for i0, i1 in ivs) else 1.0)
-        piece = rate * (t1 - t0)
-        if spent + piece >= budget - 1e-15:
-            return t0 + max(0.0, budget - spent) / rate
-        spent += piece
-        t = t1
-    return 1.0
+    return budget_fraction(merge(diff), L, mover.difficult_factor, budget)
 
 
 def plan_charge(table, model_id: str, target_id: str, direction: float | None = None,
@@ -708,9 +705,9 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
         touched = engaged or gap0 <= CONTACT + EPS
         if not touched:
             if direction is None:
-                ux, uy, _ = _norm(T.center[0] - start[0], T.center[1] - start[1])
+                ux, uy, _ = normalize(T.center[0] - start[0], T.center[1] - start[1])
             else:
-                ux, uy = math.cos(math.radians(direction)), math.sin(math.radians(direction))
+                ux, uy = unit_vector(direction)
             end, c, stop, touched = _advance(mover, start, (ux, uy), budget, budget, others, target_id)
             spent += c
             if math.dist(end, start) > 0:
@@ -720,7 +717,7 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
                                       "Charge p.22; rulings.md 7 (towards)", end, target_id))
         if touched and stop is None:
             p = path[-1]
-            dx, dy, dist = _norm(T.center[0] - p[0], T.center[1] - p[1])
+            dx, dy, dist = normalize(T.center[0] - p[0], T.center[1] - p[1])
             to_btb = max(0.0, dist - mover.r - T.radius)
             if to_btb > 0:
                 end, c, stop2, _ = _advance(mover, p, (dx, dy), to_btb, budget - spent, (), None)
@@ -749,8 +746,8 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     # A Cloudwalk or Intangible charger passes over bases and Impassable terrain but may
     # not end on them: the Charge is then illegal (docs/rulings-project.md 28).
     reasons.extend(mover.end_overlaps(end))
-    fx, fy, fl = _norm(T.center[0] - end[0], T.center[1] - end[1])
+    fx, fy, fl = normalize(T.center[0] - end[0], T.center[1] - end[1])
     cost, _ = mover.path_cost(path)
     length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
     return MoveResult("charge", model_id, tuple(path), not reasons, cost, length, 2 * mover.move + bonus,
-                      _angle(fx, fy) if fl else mover.body.facing, tuple(reasons), contacts, stop, reached, target_id)
+                      heading(fx, fy) if fl else mover.body.facing, tuple(reasons), contacts, stop, reached, target_id)

@@ -26,7 +26,7 @@ How the Walk planner works (configuration space):
    radius ``enemy radius + 1"`` dilated by the mover's radius, a full disc for Aware,
    BtB only for Blind); when Blocking terrain or models near the enemy can hide part
    of its ZoC, the visible ZoC is the disc minus the exact umbras of each blocker
-   (``sim.geometry.measure._umbra``), which is never smaller than the exact ZoC.
+   (:func:`sim.geometry.measure.umbra`), which is never smaller than the exact ZoC.
 3. Edges join each node to its 16 neighbours (offsets (1,0), (1,1), (2,1) and their
    symmetries); an edge between free nodes is dropped when the straight move between
    them passes through a forbidden area (tested in closed form, vectorised). Its cost
@@ -67,7 +67,24 @@ from shapely.geometry import LineString, MultiPolygon, Point as SPoint, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sim.geometry import CONTACT, EPS, ZOC_RANGE, Passage
-from sim.geometry.motion import disc_interval, footprint_intervals, half_disc_dilated_interval, merge
+from sim.geometry.measure import umbra
+from sim.geometry.motion import (
+    budget_fraction,
+    disc_interval,
+    footprint_intervals,
+    footprint_ray_intervals,
+    half_disc_dilated_interval,
+    merge,
+    subtract,
+)
+from sim.geometry.primitives import (
+    point_segment_distances,
+    polygon_distances,
+    segment_distances,
+    segment_polygon_distances,
+    unit_vector,
+    wrap_angle,
+)
 from sim.rules.movement import (
     IDEAL_BONUS,
     MoveError,  # noqa: F401  (raised by the functions here, via Mover)
@@ -98,59 +115,6 @@ _LEN16 = np.array([math.hypot(di, dj) for di, dj in _OFFSETS16])
 
 
 # =========================================================================== vector geometry
-def _pt_seg_dist(px, py, ax, ay, bx, by):
-    """Distance from points ``p`` to segments ``[a, b]`` (numpy, broadcasting)."""
-    dx, dy = bx - ax, by - ay
-    L2 = dx * dx + dy * dy
-    t = ((px - ax) * dx + (py - ay) * dy) / np.where(L2 > 0, L2, 1.0)
-    t = np.clip(t, 0.0, 1.0)
-    return np.hypot(px - (ax + t * dx), py - (ay + t * dy))
-
-
-def _seg_seg_dist(ax, ay, bx, by, cx, cy, dx, dy):
-    """Distance between segments ``[a, b]`` and ``[c, d]`` (numpy, broadcasting)."""
-    d = np.minimum(np.minimum(_pt_seg_dist(ax, ay, cx, cy, dx, dy), _pt_seg_dist(bx, by, cx, cy, dx, dy)),
-                   np.minimum(_pt_seg_dist(cx, cy, ax, ay, bx, by), _pt_seg_dist(dx, dy, ax, ay, bx, by)))
-    ex, ey = bx - ax, by - ay
-    fx, fy = dx - cx, dy - cy
-    o1 = ex * (cy - ay) - ey * (cx - ax)
-    o2 = ex * (dy - ay) - ey * (dx - ax)
-    o3 = fx * (ay - cy) - fy * (ax - cx)
-    o4 = fx * (by - cy) - fy * (bx - cx)
-    crossing = (o1 * o2 < 0) & (o3 * o4 < 0)
-    return np.where(crossing, 0.0, d)
-
-
-def _inside_poly(px, py, V: np.ndarray):
-    """Even-odd point-in-polygon for points ``(px, py)`` (1-D arrays)."""
-    inside = np.zeros(np.shape(px), dtype=bool)
-    n = len(V)
-    for k in range(n):
-        x0, y0 = V[k]
-        x1, y1 = V[(k + 1) % n]
-        if y0 == y1:
-            continue
-        cond = (y0 > py) != (y1 > py)
-        xint = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
-        inside ^= cond & (px < xint)
-    return inside
-
-
-def _poly_dist(px, py, V: np.ndarray):
-    """Signed distance from points to polygon ``V`` (negative inside)."""
-    W = np.roll(V, -1, axis=0)
-    d = _pt_seg_dist(px[:, None], py[:, None], V[None, :, 0], V[None, :, 1], W[None, :, 0], W[None, :, 1]).min(axis=1)
-    return np.where(_inside_poly(px, py, V), -d, d)
-
-
-def _seg_poly_dist(ax, ay, bx, by, V: np.ndarray):
-    """Distance from segments to the (filled) polygon ``V``."""
-    W = np.roll(V, -1, axis=0)
-    d = _seg_seg_dist(ax[:, None], ay[:, None], bx[:, None], by[:, None],
-                      V[None, :, 0], V[None, :, 1], W[None, :, 0], W[None, :, 1]).min(axis=1)
-    return np.where(_inside_poly(ax, ay, V), 0.0, d)
-
-
 def _half_core_dist(px, py, cx, cy, Rz, f):
     """Distance from points to the half-disc ``|x - c| <= Rz, (x - c) . f >= 0``
     (``f`` None: the full disc)."""
@@ -168,7 +132,7 @@ def _half_core_dist(px, py, cx, cy, Rz, f):
 def _seg_meets_half(ax, ay, bx, by, cx, cy, Rz, f, r):
     """Segments whose swept base (radius ``r``) meets the half-disc (closed)."""
     if f is None:
-        return _pt_seg_dist(cx, cy, ax, ay, bx, by) <= Rz + r
+        return point_segment_distances(cx, cy, ax, ay, bx, by) <= Rz + r
     fx, fy = f
     sa = (ax - cx) * fx + (ay - cy) * fy
     sb = (bx - cx) * fx + (by - cy) * fy
@@ -181,9 +145,9 @@ def _seg_meets_half(ax, ay, bx, by, cx, cy, Rz, f, r):
     ok = (lo <= hi) & ~flat_out
     p0x, p0y = ax + lo * (bx - ax), ay + lo * (by - ay)
     p1x, p1y = ax + hi * (bx - ax), ay + hi * (by - ay)
-    part1 = ok & (_pt_seg_dist(cx, cy, p0x, p0y, p1x, p1y) <= Rz + r)
+    part1 = ok & (point_segment_distances(cx, cy, p0x, p0y, p1x, p1y) <= Rz + r)
     px, py = -fy, fx
-    part2 = _seg_seg_dist(ax, ay, bx, by, cx - px * Rz, cy - py * Rz, cx + px * Rz, cy + py * Rz) <= r
+    part2 = segment_distances(ax, ay, bx, by, cx - px * Rz, cy - py * Rz, cx + px * Rz, cy + py * Rz) <= r
     return part1 | part2
 
 
@@ -218,7 +182,7 @@ class _Shape:
         if self.kind == "disc":
             return np.hypot(px - self.cx, py - self.cy) - self.R
         if self.kind == "poly":
-            return _poly_dist(px, py, self.verts) - self.R
+            return polygon_distances(px, py, self.verts) - self.R
         d = _half_core_dist(px, py, self.cx, self.cy, self.Rz, self.f) - self.R
         if self.area is not None:
             sel = np.flatnonzero(d <= 0)
@@ -236,10 +200,10 @@ class _Shape:
     def seg_meets(self, ax, ay, bx, by):
         """Which segments the swept base meets the shape on."""
         if self.kind == "disc":
-            d = _pt_seg_dist(self.cx, self.cy, ax, ay, bx, by)
+            d = point_segment_distances(self.cx, self.cy, ax, ay, bx, by)
             return d <= self.R if self.closed else d < self.R
         if self.kind == "poly":
-            d = _seg_poly_dist(ax, ay, bx, by, self.verts)
+            d = segment_polygon_distances(ax, ay, bx, by, self.verts)
             return d < self.R
         hit = _seg_meets_half(ax, ay, bx, by, self.cx, self.cy, self.Rz, self.f, self.R)
         if self.area is not None and hit.any():
@@ -253,35 +217,20 @@ class _Shape:
         return hit
 
 
-def _facing_vec(deg: float) -> tuple[float, float]:
-    t = math.radians(deg)
-    return (math.cos(t), math.sin(t))
-
-
-def _memo(mover: Mover) -> dict:
-    """A per-Mover cache (the Mover is built per call, so nothing goes stale)."""
-    got = mover.__dict__.get("_planning_memo")
-    if got is None:
-        got = mover.__dict__["_planning_memo"] = {}
-    return got
-
-
 def _near_zoc_blockers(mover: Mover, E) -> list:
     """Blocking terrain and models that may hide part of ``E``'s ZoC from the mover
-    (as ``Mover.zoc_entry`` selects them)."""
-    memo = _memo(mover)
+    (:meth:`Mover.zoc_shadowers`, as ``Mover.zoc_entry`` selects them; memoised)."""
+    memo = mover.memo
     key = ("near", E.id)
     if key not in memo:
-        reach = E.radius + ZOC_RANGE
-        memo[key] = [ob for ob in mover._zoc_blockers(E)
-                     if math.dist(ob.center, E.center) < ob.radius + reach + EPS]
+        memo[key] = mover.zoc_shadowers(E)
     return memo[key]
 
 
 def _visible_zoc(mover: Mover, E, near) -> BaseGeometry:
     """The part of ``E``'s ZoC (reach disc in its arc) that no single blocker hides
     from all of E's base: a superset of the exact visible ZoC (shapely, inches)."""
-    memo = _memo(mover)
+    memo = mover.memo
     key = ("visible", E.id)
     if key not in memo:
         memo[key] = _visible_zoc_uncached(mover, E, near)
@@ -290,7 +239,7 @@ def _visible_zoc(mover: Mover, E, near) -> BaseGeometry:
 
 def _visible_zoc_dilated(mover: Mover, E, near) -> BaseGeometry:
     """:func:`_visible_zoc` dilated by the mover's radius (+ ``_POLY_MARGIN``)."""
-    memo = _memo(mover)
+    memo = mover.memo
     key = ("dilated", E.id)
     if key not in memo:
         area = _visible_zoc(mover, E, near)
@@ -299,19 +248,17 @@ def _visible_zoc_dilated(mover: Mover, E, near) -> BaseGeometry:
 
 
 def _visible_zoc_uncached(mover: Mover, E, near) -> BaseGeometry:
-    from sim.geometry.measure import _umbra
-
     Rz = E.radius + ZOC_RANGE
     area = SPoint(E.center).buffer(Rz / math.cos(math.pi / 128), quad_segs=32)
     if not E.aware:
-        fx, fy = _facing_vec(E.facing)
+        fx, fy = unit_vector(E.facing)
         px, py = -fy, fx
         c = np.asarray(E.center, float)
         R = Rz + 1.0
         area = area.intersection(Polygon([c + (px * R, py * R), c + (px * R + fx * R, py * R + fy * R),
                                           c + (-px * R + fx * R, -py * R + fy * R), c - (px * R, py * R)]))
     for ob in near:
-        hidden = _umbra(E.center, E.radius, ob, far=Rz + 2.0)
+        hidden = umbra(E.center, E.radius, ob, far=Rz + 2.0)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)
     return area
@@ -324,7 +271,7 @@ def _zoc_shape(mover: Mover, e, conservative: bool = False) -> _Shape:
         R = E.radius + r + CONTACT
         return _Shape("disc", "block", True, E.center[0], E.center[1], R, e.id, br=R)
     Rz = E.radius + ZOC_RANGE
-    f = None if E.aware else _facing_vec(E.facing)
+    f = None if E.aware else unit_vector(E.facing)
     sh = _Shape("zoc", "block", True, E.center[0], E.center[1], r, e.id, Rz=Rz, f=f, br=Rz + r)
     if not conservative:
         near = _near_zoc_blockers(mover, E)
@@ -389,7 +336,7 @@ def _zoc_meets(mover: Mover, eid: str, a: Point, b: Point) -> bool:
     elif E.aware:
         iv = disc_interval(a, b, E.center, E.radius + ZOC_RANGE + r)
     else:
-        iv = half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, _facing_vec(E.facing), r)
+        iv = half_disc_dilated_interval(a, b, E.center, E.radius + ZOC_RANGE, unit_vector(E.facing), r)
     if iv is None:
         return False
     if E.blind:
@@ -400,7 +347,7 @@ def _zoc_meets(mover: Mover, eid: str, a: Point, b: Point) -> bool:
     t0, t1 = iv
     p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
     p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
-    return mover._swept_meets_zoc(E, p0, p1, near)
+    return mover.swept_meets_zoc(E, p0, p1, near)
 
 
 def _segment_ok(mover: Mover, a: Point, b: Point, zoc_ids: Sequence[str]) -> bool:
@@ -476,7 +423,7 @@ def _away_dirs(mover: Mover) -> list[tuple[float, float]]:
         return [(dx / L, dy / L)] if L > 1e-12 else []
     out = []
     for deg in np.arange(0.0, 360.0, 2.0):
-        u = _facing_vec(float(deg))
+        u = unit_vector(float(deg))
         if all((s[0] - mover.scene.bodies[i].center[0]) * u[0] + (s[1] - mover.scene.bodies[i].center[1]) * u[1] >= 0
                for i in mover.start_zocs):
             out.append(u)
@@ -938,7 +885,7 @@ def _ray_intervals(mover: Mover, u, max_len: float, allowance: float, los: bool,
                 c = shapely.get_coordinates(g)
                 proj = ((c[:, 0] - a[0]) * u[0] + (c[:, 1] - a[1]) * u[1]) / Lr
                 gaps.append((float(proj.min()) - 1e-3 / Lr, float(proj.max()) + 1e-3 / Lr))
-    out = _subtract(pieces, gaps)
+    out = subtract(pieces, gaps)
     out = [(t0 * Lr, t1 * Lr) for t0, t1 in out if t1 >= t0]
     if los and sel["blockers"] and out:
         # exact check of the far end; walk back in small steps if it is hidden
@@ -958,92 +905,6 @@ def _ray_intervals(mover: Mover, u, max_len: float, allowance: float, los: bool,
 _CATS = ("items", "ideal", "diff", "blockers")
 
 
-def _rays_disc(a, D, c, R):
-    """Line-disc parameters for rays ``a + t D[k]`` (``D`` (K, 2)): ``(t0, t1, ok)``."""
-    A = D[:, 0] ** 2 + D[:, 1] ** 2
-    wx, wy = a[0] - c[0], a[1] - c[1]
-    B = wx * D[:, 0] + wy * D[:, 1]
-    C = wx * wx + wy * wy - R * R
-    disc = B * B - A * C
-    ok = disc >= 0
-    sq = np.sqrt(np.where(ok, disc, 0.0))
-    return (-B - sq) / A, (-B + sq) / A, ok
-
-
-def _rays_slab(a, D, p, n, lo_s, hi_s):
-    """Where ``lo_s <= n . (a + t D - p) <= hi_s``: ``(t0, t1, ok)`` per ray."""
-    s0 = n[0] * (a[0] - p[0]) + n[1] * (a[1] - p[1])
-    sd = n[0] * D[:, 0] + n[1] * D[:, 1]
-    flat = np.abs(sd) < 1e-15
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ta = (lo_s - s0) / sd
-        tb = (hi_s - s0) / sd
-    t0 = np.where(flat, -np.inf, np.minimum(ta, tb))
-    t1 = np.where(flat, np.inf, np.maximum(ta, tb))
-    ok = ~flat | ((lo_s <= s0) & (s0 <= hi_s))
-    return t0, t1, ok
-
-
-def _rays_footprint(a, D, footprint, R: float, tol: float = EPS):
-    """Vectorised ``sim.geometry.motion.footprint_intervals`` over rays from one point
-    (``D`` (K, 2): ray ends minus ``a``) for a circle or a convex polygon: ``(lo, hi)``
-    arrays, ``lo > hi`` where the ray misses. The same closed forms: the dilated
-    footprint is convex, so along a line it is one interval, the hull of the capsule
-    intervals of its edges and of its inside."""
-    Rt = R - tol
-    K = len(D)
-    lo = np.full(K, np.inf)
-    hi = np.full(K, -np.inf)
-
-    def add(t0, t1, ok):
-        nonlocal lo, hi
-        good = ok & (t0 <= t1)
-        lo = np.where(good, np.minimum(lo, t0), lo)
-        hi = np.where(good, np.maximum(hi, t1), hi)
-
-    if footprint.is_circle:
-        add(*_rays_disc(a, D, footprint.center, footprint.radius + Rt))
-    else:
-        V = np.asarray(footprint.vertices, float)
-        n = len(V)
-        area2 = float(np.sum(V[:, 0] * np.roll(V[:, 1], -1) - np.roll(V[:, 0], -1) * V[:, 1]))
-        cb_lo, cb_hi = np.full(K, -np.inf), np.full(K, np.inf)
-        cb_ok = np.ones(K, dtype=bool)
-        for i in range(n):
-            p, q = V[i], V[(i + 1) % n]
-            ex, ey = q[0] - p[0], q[1] - p[1]
-            Le = math.hypot(ex, ey)
-            if Le <= 1e-12:
-                continue
-            e = (ex / Le, ey / Le)
-            nrm = (-e[1], e[0])
-            if Rt > 0:
-                t0a, t1a, oka = _rays_disc(a, D, p, Rt)
-                t0b, t1b, okb = _rays_disc(a, D, q, Rt)
-                s0, s1, sok = _rays_slab(a, D, p, nrm, -Rt, Rt)
-                u0, u1, uok = _rays_slab(a, D, p, e, 0.0, Le)
-                add(t0a, t1a, oka)
-                add(t0b, t1b, okb)
-                add(np.maximum(s0, u0), np.minimum(s1, u1), sok & uok)
-            # Cyrus-Beck: the inside is on the left of each edge of a CCW polygon
-            inward = nrm if area2 > 0 else (-nrm[0], -nrm[1])
-            t0, t1, ok = _rays_slab(a, D, p, inward, 0.0, np.inf)
-            cb_lo, cb_hi, cb_ok = np.maximum(cb_lo, t0), np.minimum(cb_hi, t1), cb_ok & ok
-        add(cb_lo, cb_hi, cb_ok)
-    t0, t1 = np.maximum(lo, 0.0), np.minimum(hi, 1.0)
-    miss = ~((t0 < t1) | ((t0 == t1) & (lo <= hi)))
-    return np.where(miss, np.inf, t0), np.where(miss, -np.inf, t1)
-
-
-def _convex(footprint) -> bool:
-    if footprint.is_circle:
-        return True
-    V = np.asarray(footprint.vertices, float)
-    e = np.roll(V, -1, axis=0) - V
-    cross = e[:, 0] * np.roll(e[:, 1], -1) - e[:, 1] * np.roll(e[:, 0], -1)
-    return bool(np.all(cross >= -1e-12) or np.all(cross <= 1e-12))
-
-
 def _precompute_rays(mover: Mover, ctx: dict, dirs, max_len: float) -> list[dict]:
     """Per ray, ``{piece id: [interval]}`` of every convex terrain piece in ``ctx`` (the
     vectorised form of ``footprint_intervals``)."""
@@ -1052,9 +913,9 @@ def _precompute_rays(mover: Mover, ctx: dict, dirs, max_len: float) -> list[dict
     out = [dict() for _ in range(len(D))]
     for cat in ("items", "diff", "ideal"):
         for kind, _, obj in ctx[cat]:
-            if kind not in ("impassable", "diff", "ideal") or not _convex(obj[0].footprint):
+            if kind not in ("impassable", "diff", "ideal") or not obj[0].footprint.convex:
                 continue
-            lo, hi = _rays_footprint(a, D, obj[0].footprint, mover.r)
+            lo, hi = footprint_ray_intervals(a, D, obj[0].footprint, mover.r)
             tid = obj[0].id
             for k in np.flatnonzero(lo <= hi).tolist():
                 out[k][tid] = [(float(lo[k]), float(hi[k]))]
@@ -1067,7 +928,7 @@ def _in_span(theta: float, span) -> bool:
     if span is None:
         return True
     phi, half = span
-    return abs((theta - phi + math.pi) % (2 * math.pi) - math.pi) <= half
+    return abs(wrap_angle(theta - phi)) <= half
 
 
 def _select_many(ctx: dict, thetas: np.ndarray) -> list[dict]:
@@ -1080,7 +941,7 @@ def _select_many(ctx: dict, thetas: np.ndarray) -> list[dict]:
                 hit = range(len(thetas))
             else:
                 phi, half = span
-                rel = np.abs((thetas - phi + math.pi) % (2 * math.pi) - math.pi)
+                rel = np.abs(wrap_angle(thetas - phi))
                 hit = np.flatnonzero(rel <= half).tolist()
             for k in hit:
                 out[k][cat].append(it)
@@ -1090,21 +951,12 @@ def _select_many(ctx: dict, thetas: np.ndarray) -> list[dict]:
 def _ray_budget(diff_ivs, L: float, factor: float, budget: float) -> float:
     """Largest ``t`` in [0, 1] with cost(start -> p(t)) <= budget on a ray of length
     ``L`` whose base overlaps Difficult terrain on ``diff_ivs`` (merged ``t``
-    intervals), as ``sim.rules.movement._budget_t`` counts it."""
+    intervals), as a Charge counts it (:func:`sim.geometry.motion.budget_fraction`)."""
     if L <= 0:
         return 1.0
     if not diff_ivs or factor == 1.0:
         return min(1.0, budget / L)
-    marks = sorted({0.0, 1.0, *[x for iv in diff_ivs for x in iv if 0 <= x <= 1]})
-    spent = 0.0
-    for t0, t1 in zip(marks, marks[1:]):
-        mid = (t0 + t1) / 2
-        rate = L * (factor if any(i0 <= mid <= i1 for i0, i1 in diff_ivs) else 1.0)
-        piece = rate * (t1 - t0)
-        if spent + piece >= budget - 1e-15:
-            return t0 + max(0.0, budget - spent) / rate
-        spent += piece
-    return 1.0
+    return budget_fraction(diff_ivs, L, factor, budget)
 
 
 def _rays_differ(A, B, tol: float = 0.1) -> bool:
@@ -1112,26 +964,6 @@ def _rays_differ(A, B, tol: float = 0.1) -> bool:
     if len(A) != len(B):
         return True
     return any(abs(a0 - b0) > tol or abs(a1 - b1) > tol for (a0, a1), (b0, b1) in zip(A, B))
-
-
-def _subtract(pieces, gaps):
-    """Closed intervals ``pieces`` minus open intervals ``gaps`` (t units)."""
-    out = []
-    for p0, p1 in pieces:
-        cur = [(p0, p1)]
-        for g0, g1 in gaps:
-            nxt = []
-            for c0, c1 in cur:
-                if g1 <= c0 or g0 >= c1:
-                    nxt.append((c0, c1))
-                    continue
-                if g0 > c0:
-                    nxt.append((c0, g0))
-                if g1 < c1:
-                    nxt.append((g1, c1))
-            cur = nxt
-        out.extend(cur)
-    return sorted(out)
 
 
 def _span(a: Point, c, rad: float):
@@ -1193,8 +1025,6 @@ def _ray_context(mover: Mover, los: bool, max_len: float = math.inf) -> dict:
             items.append(("zoc", _span(a, E.center, Rz), (E, area_dil)))
     blockers = []
     if los:
-        from sim.geometry.measure import _umbra
-
         body = mover.body
         threshold = max(body.size, mover.scene.enhancing_size(body))
         impassable = {t.id for t in mover.table.terrain if t.passage is Passage.IMPASSABLE}
@@ -1204,10 +1034,10 @@ def _ray_context(mover: Mover, los: bool, max_len: float = math.inf) -> dict:
                 continue  # the base stops against it before its centre line reaches it
             if far(ob.center, ob.radius):
                 continue
-            umbra = _umbra(a, r, ob, far=(max_len if math.isfinite(max_len) else 40.0) + 1.0)
-            if umbra is None or umbra.is_empty:
+            hidden = umbra(a, r, ob, far=(max_len if math.isfinite(max_len) else 40.0) + 1.0)
+            if hidden is None or hidden.is_empty:
                 continue
-            blockers.append(("blocker", _span(a, ob.center, ob.radius), (ob, umbra)))
+            blockers.append(("blocker", _span(a, ob.center, ob.radius), (ob, hidden)))
     return {"items": items, "ideal": ideal, "diff": diff, "ghost": ghost, "blockers": blockers}
 
 
@@ -1600,7 +1430,7 @@ def run_region(table, model_id: str, resolution_deg: float = 0.5) -> BaseGeometr
         n = int(math.ceil(180.0 / resolution_deg))
         angles = np.linspace(fdeg - 90.0, fdeg + 90.0, n + 1)
     if start_zoc:
-        fx, fy = _facing_vec(fdeg)
+        fx, fy = unit_vector(fdeg)
         if len(mover.start_zocs) == 1:
             away = [u for u in _away_dirs(mover) if aware or u[0] * fx + u[1] * fy >= -1e-12]
             if not away:
@@ -1611,8 +1441,8 @@ def run_region(table, model_id: str, resolution_deg: float = 0.5) -> BaseGeometr
             d = ivs[-1][1] if ivs else 0.0
             return LineString([mover.start, (sx + u[0] * d, sy + u[1] * d)]) if d > 0 else SPoint(mover.start)
         centres = [mover.scene.bodies[i].center for i in mover.start_zocs]
-        ok = np.array([all((sx - c[0]) * math.cos(math.radians(t)) + (sy - c[1]) * math.sin(math.radians(t)) >= -1e-9
-                           for c in centres) for t in angles])
+        ok = np.array([all((sx - c[0]) * u[0] + (sy - c[1]) * u[1] >= -1e-9 for c in centres)
+                       for u in map(unit_vector, angles)])
         if aware and ok.any() and not ok.all():
             # make the allowed arc one increasing run of angles
             k0 = int(np.flatnonzero(ok & ~np.roll(ok, 1))[0])
@@ -1625,7 +1455,7 @@ def run_region(table, model_id: str, resolution_deg: float = 0.5) -> BaseGeometr
     skip = set(mover.start_zocs)
 
     def cast(degs) -> list:
-        dirs_ = [_facing_vec(float(t)) for t in degs]
+        dirs_ = [unit_vector(float(t)) for t in degs]
         sels = _select_many(ctx, np.radians(np.asarray(degs, float)))
         if len(degs) >= 64:  # vectorised footprints pay off on many rays only
             for sl, pre in zip(sels, _precompute_rays(mover, ctx, dirs_, max_len)):
@@ -1654,7 +1484,7 @@ def run_region(table, model_id: str, resolution_deg: float = 0.5) -> BaseGeometr
         merged = sorted(zip(angs + mids, fans + cast(mids)), key=lambda q: q[0])
         angs = [q[0] for q in merged]
         fans = [q[1] for q in merged]
-    dirs = [_facing_vec(t) for t in angs]
+    dirs = [unit_vector(t) for t in angs]
     far = [ivs[-1][1] if ivs else 0.0 for ivs in fans]
     ring = [(sx + u[0] * d, sy + u[1] * d) for u, d in zip(dirs, far)]
     poly = Polygon(ring) if full_circle else Polygon([mover.start, *ring])
@@ -1675,7 +1505,7 @@ def run_region(table, model_id: str, resolution_deg: float = 0.5) -> BaseGeometr
 
     for i, j in pairs:
         ti, tj = thetas[i], thetas[j]
-        tm = ti + ((tj - ti + math.pi) % (2 * math.pi) - math.pi) / 2
+        tm = ti + wrap_angle(tj - ti) / 2
         for A in gaps[i]:
             matched = False
             for B in gaps[j]:

@@ -54,6 +54,7 @@ from shapely.geometry import Point as _SPoint
 from sim.bounds import MAX_ENTRIES, MAX_ITEMS, Coord, Id, Length, Name, NonEmptyName, Text, Vertices
 from sim.files import FileProblem, key_label, load_yaml, pydantic_problem, quote, read_text
 from sim.geometry import CONTACT, EPS, Footprint, FootprintError, Passage, Size, Visibility, base_radius, size_from_base
+from sim.geometry.primitives import heading
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 from terrain.setup import IMPASSABLE_GAP, SetupIssue
 
@@ -762,7 +763,7 @@ def facing_towards(model_pos: Sequence[float], objective: Objective) -> float:
     to face the objective directly, as a Scenario action requires (lines 688, 715)."""
     dx = objective.position[0] - float(model_pos[0])
     dy = objective.position[1] - float(model_pos[1])
-    return math.degrees(math.atan2(dy, dx)) % 360.0
+    return heading(dx, dy)
 
 
 def zone_contains_base(zone: Zone, position: Sequence[float], radius: float) -> bool:

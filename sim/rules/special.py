@@ -32,6 +32,7 @@ from typing import Sequence
 
 from sim.geometry import CONTACT, Passage, Size, Visibility, ZOC_RANGE
 from sim.geometry.motion import first_contact
+from sim.geometry.primitives import heading, normalize, unit_vector
 
 Point = tuple[float, float]
 
@@ -129,10 +130,10 @@ def _r(p: Point) -> list[float]:
 
 
 def _unit(dx: float, dy: float) -> tuple[float, float]:
-    L = math.hypot(dx, dy)
-    if L <= 1e-12:
+    ux, uy, L = normalize(dx, dy)
+    if L == 0.0:
         raise SpecialMoveError("the two bases share a centre: no direction")
-    return dx / L, dy / L
+    return ux, uy
 
 
 class _Board:
@@ -165,7 +166,8 @@ class _Board:
             path = [start] if math.dist(start, end) == 0 else [start, end]
             res.moves[mid] = ModelMove(mid, start, end, path, stop)
 
-    def _prone(self, mid: str) -> None:
+    def knock_prone(self, mid: str) -> None:
+        """Record ``mid`` as made Prone by this move (once; not if already Prone)."""
         if mid not in self.result.prone and not self.models[mid].prone:
             self.result.prone.append(mid)
 
@@ -203,7 +205,7 @@ class _Board:
                                                         + (", Prone" if shove else "")))
                 stop = f"stopped against Impassable {key}"
                 if shove:
-                    self._prone(mid)
+                    self.knock_prone(mid)
                 break
             # another base
             if not shove:
@@ -213,13 +215,13 @@ class _Board:
             if key in self.immovable or self.size[key] > self.size[mid]:
                 why = "Immovable" if key in self.immovable else "larger"
                 self.result.collisions.append(Collision(mid, key, "base", end, f"{key} is {why}: {mid} stops, Prone"))
-                self._prone(mid)
+                self.knock_prone(mid)
                 stop = f"stopped by {why} {key}"
                 break
             if self.size[key] == self.size[mid]:
                 self.result.collisions.append(Collision(mid, key, "base", end, "equal Size: both stop, both Prone"))
-                self._prone(mid)
-                self._prone(key)
+                self.knock_prone(mid)
+                self.knock_prone(key)
                 stop = f"stopped by {key} (equal Size)"
                 break
             # smaller: push it directly away from the point of contact, as far as needed
@@ -227,8 +229,8 @@ class _Board:
             cx, cy = self.pos[key]
             n = _unit(cx - end[0], cy - end[1])
             self.result.collisions.append(Collision(mid, key, "base", end, f"{key} is smaller: pushed {need:.3f}\", both Prone"))
-            self._prone(mid)
-            self._prone(key)
+            self.knock_prone(mid)
+            self.knock_prone(key)
             if depth < 16:
                 self.slide(key, n, need, True, depth + 1)
             if math.dist(self.pos[key], (cx, cy)) < 1e-12 and need > 1e-12:
@@ -248,7 +250,7 @@ class _Board:
     def _enhancing_check(self, mid: str, start: Point) -> None:
         for fp in self.huge_enhancing:
             if fp.contains_point(start) and not fp.contains_point(self.pos[mid]):
-                self._prone(mid)
+                self.knock_prone(mid)
                 if mid not in self.result.damage_not_halved:
                     self.result.damage_not_halved.append(mid)
 
@@ -329,8 +331,8 @@ def throw_directions(table, thrower: str, thrown: str, step_deg: float = 1.0, di
     c = table.model(thrown).position
 
     def ok(deg: float) -> bool:
-        t = math.radians(deg)
-        p = (c[0] + distance * math.cos(t), c[1] + distance * math.sin(t))
+        ux, uy = unit_vector(deg)
+        p = (c[0] + distance * ux, c[1] + distance * uy)
         return scene.los_to_point(thrower, p, exclude=(thrown,)).visible
 
     n = max(8, int(round(360 / step_deg)))
@@ -430,7 +432,7 @@ def special_move(table, attacker: str, defender: str, move: str, direction: floa
     elif move == "slam":
         board.slide(D, away(D, A), SLAM_DISTANCE, True)
         if D not in board.immovable:  # p.18 example: an Immovable model is not moved nor knocked Prone
-            board._prone(D)
+            board.knock_prone(D)
     elif move in ("throw-attack", "throw-defence"):
         thrower, thrown = (A, D) if move == "throw-attack" else (D, A)
         allowed = throw_directions(table, thrower, thrown)
@@ -438,7 +440,7 @@ def special_move(table, attacker: str, defender: str, move: str, direction: floa
             raise SpecialMoveError(f"no direction puts {thrown} at a point in {thrower}'s LoS")
         if direction is None:
             ux, uy = away(thrown, thrower)
-            direction = math.degrees(math.atan2(uy, ux)) % 360
+            direction = heading(ux, uy)
             if not _in_intervals(direction, allowed):
                 a, b = allowed[0]
                 direction = ((a + b) / 2) % 360
@@ -446,17 +448,15 @@ def special_move(table, attacker: str, defender: str, move: str, direction: floa
             spans = ", ".join(f"{a:.2f}-{b:.2f}" for a, b in allowed)
             raise SpecialMoveError(f"a throw at {direction:g} deg does not end in {thrower}'s LoS (allowed: {spans} deg)")
         res.direction = direction % 360
-        t = math.radians(direction)
-        board.slide(thrown, (math.cos(t), math.sin(t)), THROW_DISTANCE, True)
+        board.slide(thrown, unit_vector(direction), THROW_DISTANCE, True)
         if thrown not in board.immovable:
-            board._prone(thrown)
+            board.knock_prone(thrown)
     else:  # sidestep
         mover, other = (A, D) if move == "sidestep-attack" else (D, A)
         if direction is None:
             u = away(mover, other)
         else:
-            t = math.radians(direction)
-            u = (math.cos(t), math.sin(t))
+            u = unit_vector(direction)
             p, q = board.pos[mover], board.pos[other]
             if (p[0] - q[0]) * u[0] + (p[1] - q[1]) * u[1] < 0:
                 raise SpecialMoveError("a sidestep must move away from the other model (it leaves contact)")
