@@ -1,0 +1,249 @@
+"""The hot-seat's action notation: an :class:`~sim.rules.game.Action` as the player
+types it (``walk matsu 4.50 9.00``, ``charge kazuha asp``, ``shoot kenta asp before 3
+4``, ``allocate akira 2 1``, ``pass``, ``KIND MODEL [TARGET] [X Y] [field=value ...]``)
+and back: :func:`action_text` writes it, :func:`parse_action` reads it against a game
+(model ids may be unique prefixes), raising :class:`InputError` for what cannot be read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import shlex
+
+from sim.rules.game import Action, Game
+
+from .console import MAX_DIGITS, cut_word
+
+
+class InputError(ValueError):
+    """A typed action that cannot be read (unknown kind, model, field or number)."""
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Action)}
+_INT_FIELDS = {"attack", "defence", "x", "boost"}
+_FLOAT_FIELDS = {"facing", "direction"}
+_ALIASES = {"stand": "stand_up", "stand-up": "stand_up", "standup": "stand_up", "alloc": "allocate",
+            "charges": "charge", "shoots": "shoot"}
+#: Kinds the engine knows today (others are passed through to :meth:`Game.is_legal`).
+KNOWN_KINDS = ("walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up", "pass",
+               "allocate", "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "intercept")
+
+
+def _num(v: float) -> str:
+    return f"{v:.2f}"
+
+
+def action_text(a: Action) -> str:
+    """An action as the player would type it (``walk matsu 4.50 9.00``, ``charge kazuha
+    asp``, ``allocate akira 2 1``); :func:`parse_action` reads it back (points rounded to
+    0.01")."""
+    if a.kind == "pass":
+        return "pass"
+    words = [a.kind]
+    if a.model is not None:
+        words.append(a.model)
+    done = {"kind", "model"}
+    if a.kind == "allocate":
+        words += [str(a.attack or 0), str(a.defence or 0)]
+        done |= {"attack", "defence"}
+        if a.special is not None:
+            words.append(a.special)
+            done.add("special")
+            if a.direction is not None:
+                words.append(f"{a.direction:g}")
+                done.add("direction")
+    else:
+        if a.target is not None:
+            words.append(a.target)
+            done.add("target")
+        if a.kind == "shoot" and a.walk in ("before", "after") and a.point is not None:
+            words += [a.walk, _num(a.point[0]), _num(a.point[1])]
+            done |= {"walk", "point"}
+        elif a.point is not None:
+            words += [_num(a.point[0]), _num(a.point[1])]
+            done.add("point")
+        if a.kind == "wait" and a.special is not None and " " not in a.special:
+            words.append(a.special)
+            done.add("special")
+    for name in _FIELDS:
+        if name in done:
+            continue
+        v = getattr(a, name)
+        if v is None or v == ():
+            continue
+        if name == "path":
+            v = ";".join(f"{p[0]:.2f},{p[1]:.2f}" for p in v)
+        elif name == "point":
+            v = f"{v[0]:.2f},{v[1]:.2f}"
+        v = str(v)
+        words.append(f"{name}={shlex.quote(v) if (' ' in v or not v) else v}")
+    return " ".join(words)
+
+
+def _model_id(game: Game, word: str, what: str = "model") -> str:
+    ids = list(game.state.models)
+    low = word.lower()
+    for mid in ids:
+        if mid.lower() == low:
+            return mid
+    hits = [mid for mid in ids if mid.lower().startswith(low)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        raise InputError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
+    raise InputError(f"no {what} {word!r} (models: {', '.join(ids)})")
+
+
+def _number(word: str, what: str) -> float:
+    try:
+        v = float(word)
+    except ValueError:
+        raise InputError(f"{what}: {cut_word(word)!r} is not a number") from None
+    if not math.isfinite(v):
+        raise InputError(f"{what}: {cut_word(word)!r} is not a finite number")
+    return v
+
+
+def _field(name: str, text: str, game: Game):
+    if name not in _FIELDS or name == "kind":
+        raise InputError(f"unknown field {name!r} (fields: {', '.join(n for n in _FIELDS if n != 'kind')})")
+    if name in _INT_FIELDS:
+        return _int(text, name)
+    if name in _FLOAT_FIELDS:
+        return _number(text, name)
+    if name == "point":
+        parts = text.split(",")
+        if len(parts) != 2:
+            raise InputError(f"point: expected X,Y, got {text!r}")
+        return (_number(parts[0], "point x"), _number(parts[1], "point y"))
+    if name == "path":
+        pts = []
+        for p in text.split(";"):
+            xy = p.split(",")
+            if len(xy) != 2:
+                raise InputError(f"path: expected X,Y;X,Y..., got {text!r}")
+            pts.append((_number(xy[0], "path x"), _number(xy[1], "path y")))
+        return tuple(pts)
+    if name in ("model", "target"):
+        return _model_id(game, text, name)
+    return text
+
+
+def parse_action(game: Game, text: str) -> Action:
+    """Read a typed action against the current game (model ids may be unique prefixes).
+
+    Shapes: ``walk|run MODEL X Y``, ``charge|melee MODEL TARGET``, ``shoot MODEL TARGET
+    [before|after X Y]``, ``disengage MODEL TARGET [X Y]``, ``focus|stand_up MODEL``,
+    ``wait MODEL [OPTION]``, ``allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]]``,
+    ``pass``; any kind also takes ``field=value`` words for the fields of
+    :class:`~sim.rules.game.Action` (``point=X,Y``, ``path=X,Y;X,Y``, ``facing=DEG`` ...).
+    Other kinds take ``MODEL [TARGET] [X Y]``. The result is not judged: see
+    :meth:`Game.is_legal`.
+
+    Raises:
+        InputError: empty text, unbalanced quotes, an unknown kind, model, field, or a
+            word that is not where it can be read.
+    """
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise InputError(f"cannot read {text!r}: {exc}") from None
+    if not words:
+        raise InputError("nothing typed")
+    kind = words[0].lower().replace("-", "_")
+    kind = _ALIASES.get(words[0].lower(), kind)
+    if kind not in KNOWN_KINDS:
+        raise InputError(f"unknown action {words[0]!r} (actions: {', '.join(KNOWN_KINDS)}; type help)")
+    fields: dict = {}
+    pos: list[str] = []
+    for w in words[1:]:
+        if "=" in w:
+            name, _, value = w.partition("=")
+            fields[name.strip().lower()] = _field(name.strip().lower(), value.strip(), game)
+        else:
+            pos.append(w)
+    if kind == "pass":
+        if pos:
+            raise InputError("pass takes no model")
+        return Action("pass", **fields)
+    if kind == "intercept":  # step 1d: "intercept" (nobody) or "intercept MODEL"
+        if len(pos) > 1:
+            raise InputError("intercept takes at most one model (the interceptor)")
+        return Action("intercept", target=_model_id(game, pos[0]) if pos else None)
+    if kind == "allocate":
+        if pos and not _is_int(pos[0]):
+            fields.setdefault("model", _model_id(game, pos.pop(0)))
+        if "model" not in fields:
+            fields["model"] = _waiting_model(game)
+        if len(pos) >= 2:
+            fields.setdefault("attack", _int(pos[0], "attack dice"))
+            fields.setdefault("defence", _int(pos[1], "defence dice"))
+            pos = pos[2:]
+        if pos:
+            fields.setdefault("special", pos.pop(0))
+        if pos:
+            fields.setdefault("direction", _number(pos.pop(0), "direction"))
+        if pos:
+            raise InputError(f"cannot read {' '.join(pos)!r} (allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]])")
+        if "attack" not in fields or "defence" not in fields:
+            raise InputError("allocate needs ATTACK and DEFENCE dice (allocate [MODEL] ATTACK DEFENCE)")
+        return Action("allocate", **fields)
+    if "model" not in fields:
+        if not pos:
+            raise InputError(f"{kind} needs a model (e.g. {kind} MODEL ...; type help)")
+        fields["model"] = _model_id(game, pos.pop(0))
+    if kind == "shoot" and pos and "target" not in fields and not _is_num(pos[0]) \
+            and pos[0].lower() not in ("before", "after"):
+        fields["target"] = _model_id(game, pos.pop(0), "target")
+    if kind == "shoot" and pos and pos[0].lower() in ("before", "after"):
+        fields.setdefault("walk", pos.pop(0).lower())
+    if kind == "wait" and len(pos) == 1 and not _is_num(pos[0]):
+        fields.setdefault("special", pos.pop(0))
+    if pos and not _is_num(pos[0]) and "target" not in fields:
+        fields["target"] = _model_id(game, pos.pop(0), "target")
+    if len(pos) >= 2 and "point" not in fields:
+        fields["point"] = (_number(pos[0], "x"), _number(pos[1], "y"))
+        pos = pos[2:]
+    if pos:
+        raise InputError(f"cannot read {' '.join(pos)!r} in {text!r} (type help)")
+    if kind in ("walk", "run") and "point" not in fields and not fields.get("path"):
+        raise InputError(f"{kind} needs a destination: {kind} MODEL X Y")
+    if kind in ("charge", "melee", "disengage", "shoot") and "target" not in fields:
+        raise InputError(f"{kind} needs a target: {kind} MODEL TARGET")
+    if fields.get("walk") and "point" not in fields:
+        raise InputError("a declared walk needs a point: shoot MODEL TARGET before|after X Y")
+    return Action(kind, **fields)
+
+
+def _is_num(w: str) -> bool:
+    try:
+        float(w)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_int(w: str) -> bool:
+    return re.fullmatch(r"[+-]?[0-9]+", w) is not None
+
+
+def _int(w: str, what: str) -> int:
+    """A typed whole number of at most :data:`MAX_DIGITS` digits. Raises InputError."""
+    if not _is_int(w):
+        raise InputError(f"{what}: {cut_word(w)!r} is not a whole number")
+    if len(w.lstrip("+-")) > MAX_DIGITS:
+        raise InputError(f"{what}: {cut_word(w)!r} is too large (at most {MAX_DIGITS} digits)")
+    return int(w)
+
+
+def _waiting_model(game: Game) -> str:
+    ex = game.state.exchange
+    if ex is None:
+        raise InputError("no melee exchange is waiting for allocations")
+    for mid in (ex["attacker"], ex["defender"]):
+        if mid not in ex["allocations"]:
+            return mid
+    raise InputError("both models have allocated")
+
