@@ -31,6 +31,20 @@ import math
 import sys
 from pathlib import Path
 
+from shapely.geometry import mapping
+
+from sim import view
+from sim.cli import catalogue as catalogue_cli
+from sim.cli import hotseat as hotseat_cli
+from sim.files import check_output_path, is_png
+from sim.rules import bots, movement
+from sim.rules.game import Game, is_save_head
+from sim.rules.planning import reach, shortest_walk
+from sim.rules.scenario import ScenarioError, check_against_table, list_scenarios, load_scenario, objective_pieces
+from sim.rules.special import ALIASES, MOVES, SpecialMoveError, special_move, special_refusals, throw_directions
+from sim.table import DEFAULT_TABLE, Table, TableError, load_table
+from terrain.setup import check_setup
+
 DEFAULT_SCREENSHOT = Path("out") / "default.png"
 
 
@@ -127,21 +141,13 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="a save written by play --save")
     rp.add_argument("--unverified", action="store_true",
                     help="apply the saved events without re-simulating them (an old physical-dice save)")
-    from sim.cli import hotseat as hotseat_cli
-
     hotseat_cli.add_parser(sub)
-
-    from sim.cli import catalogue as catalogue_cli
-
     catalogue_cli.add_parsers(sub)
     return p
 
 
 def _with_objectives(table, scenario: str):
     """``table`` with the scenario's objectives as terrain pieces (Impassable, Blocking)."""
-    from sim.rules.scenario import ScenarioError, check_against_table, load_scenario, objective_pieces
-    from sim.table import Table
-
     scen = load_scenario(scenario, table.width, table.depth)
     bad = check_against_table(scen, table)
     if bad:
@@ -151,8 +157,6 @@ def _with_objectives(table, scenario: str):
 
 
 def _scenario_names() -> list[str]:
-    from sim.rules.scenario import list_scenarios
-
     return list_scenarios()
 
 
@@ -178,9 +182,6 @@ def _game_summary(game) -> str:
 
 
 def _play(args) -> int:
-    from sim.rules.bots import BOTS, play
-    from sim.rules.game import Game
-
     if args.save:
         _save_output(args.save)  # before the game is played
     table = _load(args.table)
@@ -188,11 +189,11 @@ def _play(args) -> int:
     if len(names) == 1:
         names *= 2
     for n in names:
-        if n not in BOTS:
-            raise ValueError(f"unknown bot {n!r} (known: {', '.join(BOTS)})")
+        if n not in bots.BOTS:
+            raise ValueError(f"unknown bot {n!r} (known: {', '.join(bots.BOTS)})")
     length = ("fixed", args.turns) if args.turns else None
     game = Game(table, seed=args.seed, length=length, scenario=args.scenario)
-    play(game, (BOTS[names[0]](args.seed), BOTS[names[1]](args.seed + 1)))
+    bots.play(game, (bots.BOTS[names[0]](args.seed), bots.BOTS[names[1]](args.seed + 1)))
     print("\n".join(game.log()))
     print()
     print(_game_summary(game))
@@ -205,8 +206,6 @@ def _play(args) -> int:
 def _replay(args) -> int:
     """``replay FILE``: re-simulate the saved actions (Game.load) and say so; a save whose
     events, dice or result differ is an error (status 2, one line from GameError)."""
-    from sim.rules.game import Game
-
     game = Game.load(args.file, verify=not args.unverified)
     if game.verified:
         dice = f"seed {game.seed}" if game.seeded else "the recorded dice values"
@@ -247,17 +246,12 @@ def _point(text: str) -> tuple[float, float]:
 def _png_output(path) -> Path:
     """Check a PNG output before the work: it must end in .png and must not replace a file
     that is not a PNG image; a missing folder is created. Raises OutputPathError."""
-    from sim.files import check_output_path, is_png
-
     return check_output_path(path, suffix=".png", overwrite=is_png, kind="PNG image", create_folder=True)
 
 
 def _save_output(path) -> Path:
     """Check a game save output before the game is played: the folder must exist and be
     writable, and an existing file must be a save. Raises OutputPathError."""
-    from sim.files import check_output_path
-    from sim.rules.game import is_save_head
-
     return check_output_path(path, overwrite=is_save_head, kind="bushido-game/1 save")
 
 
@@ -320,14 +314,10 @@ def measure_text(table, origin: str | None = None) -> str:
 
 
 def _load(path):
-    from sim.table import DEFAULT_TABLE, load_table
-
     return load_table(path or DEFAULT_TABLE)
 
 
 def _view(table, select, screenshot, camera) -> int:
-    from sim import view
-
     if select is not None:
         table.model(select)
     if screenshot is None and view.has_display():
@@ -346,8 +336,6 @@ def _view(table, select, screenshot, camera) -> int:
 def _movement(args) -> int:
     """``move``, ``charge`` and ``reach``: exit 0 when the move is legal (or for
     ``reach``), 1 when it is not, 2 for bad input."""
-    from sim.rules import movement
-
     out = _png_output(args.png) if getattr(args, "png", None) else None  # reach --png: before the work
     table = _load(args.table)
     table.model(args.model)
@@ -360,12 +348,7 @@ def _movement(args) -> int:
             path = [movement.Mover(table, args.model).start, *args.via, dest]
             res = movement.check_walk(table, args.model, path, facing=args.facing)
             if not res.legal and not args.via:
-                try:
-                    from sim.rules.planning import shortest_walk
-                except ImportError:  # pragma: no cover - planning is part of the package
-                    shortest_walk = None
-                if shortest_walk is not None:
-                    planned = shortest_walk(table, args.model, dest, facing=args.facing)
+                planned = shortest_walk(table, args.model, dest, facing=args.facing)
         if args.json:
             print(json.dumps({"move": res.to_json(), "planned": planned.to_json() if planned else None}, indent=2))
         else:
@@ -378,10 +361,9 @@ def _movement(args) -> int:
         res = movement.plan_charge(table, args.model, args.target, direction=args.direction)
         print(json.dumps(res.to_json(), indent=2) if args.json else move_text(res))
         return 0 if res.legal else 1
-    from sim.rules.planning import reach
-
     rc = reach(table, args.model)
     if out is not None:
+        # matplotlib (about 0.5 s to import) only when a PNG is asked for
         from sim.view.reach_png import render_reach_png
 
         render_reach_png(table, args.model, out, rc)
@@ -400,8 +382,6 @@ def _movement(args) -> int:
 
 
 def _special(args) -> int:
-    from sim.rules.special import ALIASES, MOVES, SpecialMoveError, special_move, special_refusals, throw_directions
-
     if ALIASES.get(args.move, args.move) not in MOVES:
         raise SpecialMoveError(f"unknown special move {args.move!r} (one of: {', '.join(MOVES)})")
     out = _png_output(args.png) if args.png else None
@@ -419,6 +399,7 @@ def _special(args) -> int:
         return 1
     res = special_move(table, args.attacker, args.defender, args.move, direction=args.direction)
     if out is not None:
+        # matplotlib (about 0.5 s to import) only when a PNG is asked for
         from sim.view.special_png import render_special_png
 
         render_special_png(table, res, out)
@@ -440,20 +421,14 @@ def _special(args) -> int:
 
 
 def _reach_json(rc) -> dict:
-    from shapely.geometry import mapping
-
     return {"walk_region": mapping(rc.walk_region), "run_region": mapping(rc.run_region),
             "charge_lanes": [lane.to_json() for lane in rc.charge_lanes]}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
-    from sim.table import TableError
-
     args = _parser().parse_args(argv)
     if args.command in ("catalogue", "warband"):
-        from sim.cli import catalogue as catalogue_cli
-
         return catalogue_cli.run(args)
     try:
         if args.command == "measure":
@@ -466,13 +441,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(measure_text(table, args.origin))
             return 0
         if args.command == "check":
-            from terrain.setup import check_setup
-
             table = _load(args.table)
             issues = check_setup(table.terrain, table.width, table.depth, tournament=args.tournament)
             if args.scenario:
-                from sim.rules.scenario import check_against_table, load_scenario
-
                 issues = list(issues) + check_against_table(load_scenario(args.scenario, table.width, table.depth),
                                                             table, setup=True)
             for i in issues:
@@ -495,8 +466,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args)
         if args.command == "hotseat":
-            from sim.cli import hotseat as hotseat_cli
-
             return hotseat_cli.run_cli(args)
         select = args.select
         if args.screenshot:
