@@ -68,13 +68,14 @@ held by ``tests/test_ranged.py``):
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
+from shapely.geometry import Point as SPoint, Polygon as SPolygon
 
+from models.traits import has_trait, trait_values
 from sim.geometry import EPS, ZOC_RANGE, Scene, Size, within
 from sim.geometry.measure import Body, zoc_region
 from sim.geometry.sight import Obstacle, SightLine, disc_region, find_sight_line
@@ -180,55 +181,21 @@ class Contribution:
 
 # --------------------------------------------------------------------------- weapon traits
 
-_TRAIT_RE = re.compile(r"^\s*([^\(\[]+?)\s*(?:\[[^\]]*\])?\s*(?:\(([^)]*)\))?\s*$")
-
-
-def _norm(name: str) -> str:
-    """Trait keyword normalised: lower case, no spaces/underscores/hyphens; the English
-    spellings Defence/Defense and Armour/Armor are merged."""
-    k = re.sub(r"[\s_\-]+", "", name.strip().lower())
-    k = k.replace("defense", "defence")
-    return "armour" if k == "armor" else k
-
-
-def _parse_trait(text: Any) -> tuple[str, str | None]:
-    """``(keyword, raw value)`` of a printed trait (``"Pierce (3)"`` -> ``("pierce", "3")``)
-    or of an object with ``keyword``/``value`` attributes (:class:`models.profiles.Trait`)."""
-    if hasattr(text, "keyword"):
-        v = getattr(text, "value", None)
-        return _norm(text.keyword), (None if v is None else str(v))
-    m = _TRAIT_RE.match(str(text))
-    if not m:
-        return _norm(str(text)), None
-    return _norm(m.group(1)), (m.group(2).strip() if m.group(2) is not None else None)
-
-
-def _traits_of(obj: Any) -> tuple:
-    return tuple(getattr(obj, "traits", obj) or ())
-
-
-def has_trait(obj: Any, keyword: str) -> bool:
-    """Whether ``obj`` (a weapon, a profile, or an iterable of printed traits) has the
-    trait ``keyword`` (case, spaces and ``_`` ignored: ``"Light Weight"`` = ``"lightweight"``)."""
-    key = _norm(keyword)
-    return any(_parse_trait(t)[0] == key for t in _traits_of(obj))
-
-
 def trait_value(obj: Any, keyword: str, default: int | None = None) -> int | None:
     """The number of trait ``keyword`` (``Reload (2)`` -> 2), ``default`` when absent.
 
+    ``obj``: a weapon, a profile, or an iterable of printed traits or
+    :class:`models.profiles.Trait` records; names compared by
+    :func:`models.traits.trait_key` (``has_trait`` is :func:`models.traits.has_trait`).
     Effects that give a trait (X) do not stack (p.48): the highest value is returned.
     A trait printed without a number counts as 0.
 
     Raises:
         ValueError: the value is not a number (``Pierce (X)``): the caller must supply it.
     """
-    key = _norm(keyword)
     found: list[int] = []
-    for t in _traits_of(obj):
-        k, raw = _parse_trait(t)
-        if k != key:
-            continue
+    for raw in trait_values(obj, keyword):
+        raw = None if raw is None else raw.strip()
         if raw is None or raw == "":
             found.append(0)
             continue
@@ -643,14 +610,12 @@ def _arc_of(B: Body):
 
 def _polygon_obstacles(key: Any, geom) -> list[Obstacle]:
     """Simple-polygon obstacles for the parts of a shapely area (holes filled)."""
-    from shapely.geometry import Polygon
-
     if geom is None or geom.is_empty:
         return []
     parts = list(geom.geoms) if hasattr(geom, "geoms") else [geom]
     out = []
     for i, part in enumerate(parts):
-        if not isinstance(part, Polygon) or part.area < 1e-9:
+        if not isinstance(part, SPolygon) or part.area < 1e-9:
             continue
         v = np.asarray(part.exterior.coords, float)[:-1]
         c = v.mean(axis=0)
@@ -663,8 +628,6 @@ def _zoc_area(scene: Scene, F: Body):
     """F's ZoC area (shapely): :func:`sim.geometry.measure.zoc_region` (1" ring, front arc,
     LoS shadows), with the part of F's own base in its arc added so that it is one filled
     shape (a sight line cannot reach the base without crossing the ring in the arc)."""
-    from shapely.geometry import Point as SPoint, Polygon as SPolygon
-
     area = zoc_region(scene, F.id)
     base = SPoint(F.center).buffer(F.radius, quad_segs=32)
     if not F.aware:
