@@ -109,7 +109,7 @@ class Obstacle:
     def disc_gap(self, x: float, y: float, r: float) -> float:
         """Distance from the disc ``((x, y), r)`` to this obstacle shrunk by ``EPS``
         (negative or zero when they meet)."""
-        cx, cy, rr, edges = self._py
+        cx, cy, rr, edges = self.floats
         if self.is_disc:
             return math.hypot(x - cx, y - cy) - (rr - EPS) - r
         inside = False
@@ -121,8 +121,9 @@ class Obstacle:
         return -r if inside else best - r
 
     @cached_property
-    def _py(self) -> tuple:
-        """Plain-float copies for the scalar fast path: (cx, cy, r, edges)."""
+    def floats(self) -> tuple:
+        """Plain-float copies for the scalar fast path: ``(cx, cy, r, edges)``, inches;
+        ``edges`` the :attr:`block_edges` as ``(px, py, qx, qy)`` tuples (empty for a disc)."""
         edges = ()
         if not self.is_disc:
             P, Q = self.block_edges
@@ -131,7 +132,7 @@ class Obstacle:
 
     def crosses_one(self, ax: float, ay: float, bx: float, by: float) -> bool:
         """Scalar :meth:`crosses` for one segment ``(ax, ay)-(bx, by)``."""
-        cx, cy, r, edges = self._py
+        cx, cy, r, edges = self.floats
         d = point_segment_distance(cx, cy, ax, ay, bx, by, _TINY)
         if self.is_disc:
             return d < r - EPS
@@ -304,11 +305,12 @@ class Region:
         return [p for p in pts if self._contains1(p[0], p[1])]
 
     @cached_property
-    def _py(self) -> tuple:
+    def floats(self) -> tuple:
+        """Plain-float copies for the scalar fast path: ``(disc_rows, halfplane_rows)``."""
         return self.disc_rows, self.halfplane_rows
 
     def _contains1(self, x: float, y: float) -> bool:
-        discs, hps = self._py
+        discs, hps = self.floats
         for cx, cy, r in discs:
             if math.hypot(x - cx, y - cy) > r + EPS:
                 return False
@@ -320,7 +322,7 @@ class Region:
     @cached_property
     def point(self) -> tuple[float, float] | None:
         """A point inside the region, or ``None`` if the region is empty."""
-        discs, hps = self._py
+        discs, hps = self.floats
         if len(discs) == 1 and len(hps) <= 1:  # a base, perhaps cut by a front arc
             cx, cy, r = discs[0]
             if not hps:
@@ -380,7 +382,7 @@ class Region:
         """Column form of :meth:`interval`: ``(lo, hi, ok)`` for lines ``p + t u``."""
         lo = np.full(len(px), -np.inf)
         hi = np.full(len(px), np.inf)
-        discs, hps = self._py
+        discs, hps = self.floats
         with np.errstate(all="ignore"):
             for cx, cy, r in discs:
                 wx, wy = px - cx, py - cy
@@ -585,7 +587,7 @@ def _relevant(obstacles: Sequence[Obstacle], c0, r0, c1, r1) -> list[Obstacle]:
     reach = max(r0, r1) + EPS
     out = []
     for ob in obstacles:
-        cx, cy, r, _ = ob._py
+        cx, cy, r, _ = ob.floats
         if point_segment_distance(cx, cy, ax, ay, bx, by, _TINY) < r + reach:
             out.append(ob)
     return out
@@ -647,7 +649,7 @@ def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
         return True
     (a1, b1), (a2, b2) = tangents
     quad = [a1, b1, b2, a2]
-    cx, cy, r, edges = ob._py
+    cx, cy, r, edges = ob.floats
     # obstacle centre (or, for polygons, a vertex) inside the quad, or an edge crossing it
     probe = [(cx, cy)] if ob.is_disc else [(e[0], e[1]) for e in edges]
     for x, y in probe:
@@ -678,7 +680,7 @@ def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross
     if must_cross is not None:
         mc = must_cross
         if mc.is_disc:
-            cx, cy, r, _ = mc._py
+            cx, cy, r, _ = mc.floats
             dst += [(cx, cy), (cx + r * ex, cy + r * ey), (cx - r * ex, cy - r * ey)]
         else:
             dst += [tuple(v) for v in mc.cross_edges[0].tolist()]
@@ -735,7 +737,7 @@ def _check_line(px: float, py: float, ux: float, uy: float, src_c, src_r: float,
         return None
     o_lo, o_hi = chord
     lo, hi = -math.inf, math.inf
-    discs, hps = region._py
+    discs, hps = region.floats
     for cx, cy, r in discs:
         chord = _chord(px, py, ux, uy, cx, cy, r + EPS)
         if chord is None:
@@ -781,7 +783,7 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
 
 def _crosses_cols(ob: Obstacle, ax, ay, bx, by):
     """Column form of :meth:`Obstacle.crosses` (1-D arrays of endpoints)."""
-    cx, cy, r, _ = ob._py
+    cx, cy, r, _ = ob.floats
     d = point_segment_distances(cx, cy, ax, ay, bx, by)
     if ob.is_disc:
         return d < r - EPS
@@ -810,7 +812,7 @@ def _batch_hits(blockers, ax, ay, bx, by) -> np.ndarray:
     polys = [i for i, ob in enumerate(blockers) if not ob.is_disc and len(ob.block_edges[0])]
     dx, dy = bx - ax, by - ay
     if discs:
-        C = np.array([blockers[i]._py[:3] for i in discs])
+        C = np.array([blockers[i].floats[:3] for i in discs])
         cx, cy, r = C[None, :, 0], C[None, :, 1], C[None, :, 2]
         d = point_segment_distances(cx, cy, ax[:, None], ay[:, None], bx[:, None], by[:, None])
         out[:, discs] = d < r - EPS
@@ -970,12 +972,12 @@ def _search(src_c, src_r, region, blockers, must_cross, kc, kr, total) -> SightS
     # Stage 2: every critical line.
     circ = [(float(src_c[0]), float(src_c[1]), src_r)] if src_r > 0 else []
     pts: list = [] if src_r > 0 else [(float(src_c[0]), float(src_c[1]))]
-    for cx, cy, r in region._py[0]:
+    for cx, cy, r in region.floats[0]:
         (circ.append((cx, cy, r)) if r > 0 else pts.append((cx, cy)))
     pts.extend(region.corners.tolist())
     for ob in blockers:
         if ob.is_disc:
-            circ.append(ob._py[:3])
+            circ.append(ob.floats[:3])
         else:
             pts.extend(ob.vertices.tolist())
         if _overlaps(ob, src_c, src_r) or _overlaps(ob, kc, kr):
@@ -983,7 +985,7 @@ def _search(src_c, src_r, region, blockers, must_cross, kc, kr, total) -> SightS
     if must_cross is not None:
         mc = must_cross
         if mc.is_disc:
-            cx, cy, r, _ = mc._py
+            cx, cy, r, _ = mc.floats
             circ.append((cx, cy, max(r - 2 * EPS, 0.0)))
         else:
             pts.extend(mc.cross_edges[0].tolist())
