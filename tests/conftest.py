@@ -129,3 +129,20 @@ def _profile_sources_restored():
     profiles._SOURCES[:] = sources
     table_mod._REGISTERED_SETS.clear()
     table_mod._REGISTERED_SETS.update(registered)
+
+
+def set_active(g, player: int) -> None:
+    """Make ``player`` the active player of the game ``g`` (a position set by hand,
+    :meth:`sim.rules.game.Game.set_position`)."""
+    if g.state.active != player:
+        pos = g.position()
+        pos["active"] = player
+        g.set_position(pos)
+
+
+def set_model(g, mid: str, **entry) -> None:
+    """Change keys of model ``mid``'s entry in the position of ``g`` (``damage=7``,
+    ``counters=1``, ``conditions={...}`` ...), a position set by hand."""
+    pos = g.position()
+    pos["models"][mid].update(entry)
+    g.set_position(pos)

@@ -12,11 +12,11 @@ import pytest
 from sim.rules.bots import (
     GreedyBot, RandomBot, exchange_context, legal_splits, play, special_direction, usable_specials,
 )
-from sim.rules.game import Action, Event, Game
+from sim.rules.game import Action, Game
 from sim.rules.melee import Allocation, validate_allocation
 from sim.rules.special import throw_directions
 from sim.table import load_table
-from tests.conftest import make_table
+from tests.conftest import make_table, set_model
 
 TABLE = load_table()
 R30 = 15 / 25.4  # radius of a 30 mm base, inches
@@ -167,7 +167,7 @@ def test_greedy_charges_the_enemy_it_is_likely_to_hurt():
     ])
     g = Game(t, seed=4, length=("fixed", 2))
     assert g.charge("akira", "near").reached and g.charge("akira", "hurt").reached
-    g._emit(Event("wounds", {"model": "hurt", "n": 7}))
+    set_model(g, "hurt", damage=7)
     _wait_until_active(g, 1)
     a = GreedyBot(4).choose(g)
     assert (a.kind, a.target) == ("charge", "hurt")
@@ -214,7 +214,7 @@ def test_greedy_walk_stops_outside_the_enemy_zoc():
     ])
     g = Game(t, seed=7, length=("fixed", 2))
     _wait_until_active(g, 1)
-    g._emit(Event("counter", {"model": "akira", "n": 1}))  # one counter: no charge
+    set_model(g, "akira", counters=g.state.models["akira"].counters - 1)  # one counter: no charge
     a = GreedyBot(7).choose(g)
     assert a.kind == "walk"
     gap = math.dist(a.point, (12, 9)) - 2 * R30
@@ -262,7 +262,7 @@ def test_greedy_in_danger_defends_and_breaks_contact():
     for seed in range(12):
         t = make_table(models)
         g = Game(t, seed=seed, length=("fixed", 2))
-        g._emit(Event("wounds", {"model": "akira", "n": 5}))  # one wound left
+        set_model(g, "akira", damage=5)  # one wound left
         _wait_until_active(g, 1)
         g.push(Action("melee", "kenta", target="akira"))
         bots = (GreedyBot(seed), GreedyBot(seed + 1))

@@ -121,15 +121,16 @@ def test_end_phase_damage_rejects_other_conditions():
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.integers(1, 3), min_size=1, max_size=6))
 def test_game_end_phase_matches_end_phase_damage(values):
-    from sim.rules.game import Event, Game
-    from tests.conftest import make_table
+    from sim.rules.game import Action, Game
+    from tests.conftest import make_table, set_model
 
     table = make_table([{"id": "a", "player": 1, "position": [4, 4]},
                         {"id": "b", "player": 2, "position": [20, 20]}])
     g = Game(table, seed=3, length=("fixed", 2))
-    g.state.models["a"].wounds = 100
-    g._emit(Event("shot", {"markers": {"a": {"bleed": list(values)}}}))
-    g._end_phase()
+    set_model(g, "a", wounds=100, markers={"bleed": list(values)})
+    while g.state.phase == "main":  # both players wait: the End phase comes
+        m = next(x for x in g.state.alive(g.state.active) if not x.exhausted)
+        g.push(Action("wait", m.id))
     dmg = [e for e in g.events if e.kind == "marker_damage" and e.data["model"] == "a"]
     removed, wounds = end_phase_damage("bleed", values)
     assert dmg and sorted(dmg[0].data["removed"]) == sorted(removed) and dmg[0].data["wounds"] == wounds

@@ -191,9 +191,10 @@ def test_random_bot_games_end_cleanly_and_keep_invariants(seed):
 def test_end_phase_poison_bleed_fire_markers():
     # p.43-45: remove the highest marker, take that many wounds; repeat while 3+ remain
     g = Game(TABLE, seed=1, length=("fixed", 3))
-    from sim.rules.game import Event
+    from tests.conftest import set_model
 
-    g._emit(Event("exchange", {"markers": {"kokkio": {"poison": [1, 2, 3, 1]}, "ishi": {"fire": [2]}}}))
+    set_model(g, "kokkio", markers={"poison": [1, 2, 3, 1]})
+    set_model(g, "ishi", markers={"fire": [2]})
     while g.state.phase == "main" and g.state.turn == 1:
         act = g.state.active
         m = next(x for x in g.state.alive(act) if not x.exhausted)
@@ -205,13 +206,13 @@ def test_end_phase_poison_bleed_fire_markers():
 
 
 def test_conditions_limit_actions_and_wait_removes_them():
-    from sim.rules.game import Event
+    from tests.conftest import set_model
 
     g = Game(TABLE, seed=2, length=("fixed", 3))
     p = g.state.active
     a, b = [m for m in g.state.alive(p)][:2]
-    g._emit(Event("condition", {"model": a.id, "name": "prone", "on": True}))
-    g._emit(Event("condition", {"model": b.id, "name": "stunned", "on": True, "value": 2}))
+    set_model(g, a.id, conditions={**a.conditions, "prone": 1})
+    set_model(g, b.id, conditions={**b.conditions, "stunned": 2})
     ok, why = g.is_legal(Action("wait", a.id))
     assert not ok and "Prone" in why  # Stand Up is a Prone model's only action (p.44)
     assert g.is_legal(Action("stand_up", a.id))[0]

@@ -8,8 +8,9 @@ import pytest
 
 from sim.rules.bots import RandomBot, play
 from sim.rules.dice import PhysicalDice
-from sim.rules.game import Action, Event, Game, GameError
+from sim.rules.game import Action, Game, GameError
 from sim.table import parse_table
+from tests.conftest import set_active, set_model
 
 # Akira (Ki 2/8, Melee 4, boosts: Melee 3) and Kenta face Masunagi (Ki 2/6) and Ishi (Ki 1/6).
 TABLE_YAML = """
@@ -34,18 +35,16 @@ def game(seed: int = 1, turns: int = 3, yaml: str = TABLE_YAML) -> Game:
 
 
 def set_cond(g: Game, mid: str, name: str, value=1) -> None:
-    """Put a condition on a model through the event log (as an effect would)."""
-    g._emit(Event("condition", {"model": mid, "name": name, "on": True, "value": value}))
+    """Put a condition on a model (a position set by hand)."""
+    set_model(g, mid, conditions={**g.state.models[mid].conditions, name: value})
 
 
 def make_active(g: Game, player: int) -> None:
-    if g.state.active != player:
-        g._emit(Event("active", {"player": player}))
+    set_active(g, player)
 
 
 def set_ki(g: Game, mid: str, ki: int) -> None:
-    m = g.state.models[mid]
-    g._emit(Event("ki_change", {"model": mid, "delta": ki - m.ki}))
+    set_model(g, mid, ki=ki)
 
 
 def end_turn(g: Game) -> None:
@@ -374,12 +373,21 @@ def test_save_load_replay_with_feats_and_boosts(tmp_path):
     g.push(Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi"))
     play(g, (RandomBot(1), RandomBot(2)))
     g.save(tmp_path / "g.json")
-    # make_active/set_ki wrote events that no action caused: a verified load refuses the
-    # save (it does not re-simulate); unverified, its events are applied as saved
-    with pytest.raises(GameError, match=r"actions\[0\].*cannot be re-simulated"):
-        Game.load(tmp_path / "g.json")
+    # make_active/set_ki set positions by hand (position events, inputs of the save): a
+    # verified load applies them where they stand and re-simulates the actions
+    loaded = Game.load(tmp_path / "g.json")
+    assert loaded.verified and loaded.snapshot() == g.snapshot()
     h = Game.load(tmp_path / "g.json", verify=False)
     assert h.snapshot() == g.snapshot()
+    # an event that no action caused and no position set is still refused
+    import json
+
+    doc = json.loads((tmp_path / "g.json").read_text())
+    k = next(i for i, e in enumerate(doc["events"]) if e["kind"] == "activate")
+    doc["events"].insert(k, {"kind": "ki_change", "model": "akira", "delta": 2})
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(GameError, match=r"events\[\d+\]"):
+        Game.load(tmp_path / "bad.json")
 
 
 def test_unknown_table_feat_is_a_clear_error():
@@ -393,8 +401,8 @@ def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
     g = game(yaml=TABLE_YAML.replace("[11, 6]", "[13, 6]"))  # 5.8" away: beyond Move, within 6"
     make_active(g, 1)
     set_ki(g, "akira", 6)
-    g._emit(Event("counter", {"model": "akira", "n": 1}))  # one counter: no Charge
-    g._emit(Event("counter", {"model": "kenta", "n": 2}))
+    set_model(g, "akira", counters=g.state.models["akira"].counters - 1)  # one counter: no Charge
+    set_model(g, "kenta", counters=0)
     a = GreedyBot(1).choose(g)
     assert a.kind == "ki_feat" and a.feat == "Spirit Bolt" and a.target == "masunagi"
     # in an exchange with Ki to spare, the greedy bot buys +1 Melee
@@ -466,7 +474,7 @@ def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
     make_active(g, 2)
     g.push(Action("melee", "masunagi", target="akira"))
     with_mark = g.exchange_pools()["akira"]
-    g._emit(Event("condition", {"model": "akira", "name": "stood_up", "on": False}))
+    set_model(g, "akira", conditions={k: v for k, v in g.state.models["akira"].conditions.items() if k != "stood_up"})
     assert g.exchange_pools()["akira"] == with_mark + 1
 
 
@@ -499,7 +507,7 @@ def test_controlled_model_fights_for_the_other_side_until_its_marker_goes():
 
 def test_controlled_model_loses_a_marker_for_an_exchange_fought_without_losing_a_counter():
     g = game(yaml=TABLE_YAML.replace("[6, 18], facing: 0", "[4.8139, 6], facing: 0"))  # kenta touches akira
-    g._emit(Event("counter", {"model": "akira", "n": 2}))  # Exhausted first
+    set_model(g, "akira", counters=0)  # Exhausted first
     g._gain("akira", "controlled")  # then Controlled: akira fights for player 2
     assert g.state.models["akira"].player == 2 and g.state.models["akira"].counters == 0
     make_active(g, 1)

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from sim.rules.bots import GreedyBot
-from sim.rules.game import Action, Event, Game, GameError
+from sim.rules.game import Action, Game, GameError
 from sim.table import parse_table
+from tests.conftest import set_active, set_model
 
 # Matsu shoots at Masunagi; Ishi stands beside the line, facing it: its ZoC is crossed.
 YAML = """
@@ -26,8 +27,7 @@ models:
 
 def game(yaml: str = YAML) -> Game:
     g = Game(parse_table(yaml, "<test>"), seed=2, length=("fixed", 2))
-    if g.state.active != 1:
-        g._emit(Event("active", {"player": 1}))
+    set_active(g, 1)
     return g
 
 
@@ -66,7 +66,7 @@ def test_no_decision_without_a_possible_interceptor():
 
 def test_greedy_bot_intercepts_for_a_nearly_dead_friend():
     g = game()
-    g._emit(Event("wounds", {"model": "masunagi", "n": 4}))  # 1 wound left; ishi has 5
+    set_model(g, "masunagi", damage=4)  # 1 wound left; ishi has 5
     g.push(Action("shoot", "matsu", target="masunagi"))
     assert GreedyBot(1).choose(g) == Action("intercept", target="ishi")
     g = game()
@@ -78,7 +78,7 @@ def test_a_second_shot_in_a_turn_has_target_number_plus_one():
     g = game(YAML.replace("[8, 13.4], facing: 270", "[8, 20], facing: 270"))
     g.push(Action("shoot", "matsu", target="masunagi"))
     assert "shot" in g.state.models["matsu"].conditions
-    g._emit(Event("active", {"player": 1}))
+    set_active(g, 1)
     g.push(Action("shoot", "matsu", target="masunagi"))
     tn_lines = [line for line in g.log() if "target number" in line]
     assert "already shot" not in tn_lines[0] and "already shot" in tn_lines[1]
@@ -106,7 +106,7 @@ def test_ammo_tokens_are_kept_between_shots():
         g = game(YAML.replace("takashi-matsu", "matsu-one-arrow").replace("[8, 13.4], facing: 270", "[8, 20], facing: 270"))
         g.push(Action("shoot", "matsu", target="masunagi"))
         assert g.state.models["matsu"].ammo == {bow.name: 0}
-        g._emit(Event("active", {"player": 1}))
+        set_active(g, 1)
         g.push(Action("shoot", "matsu", target="masunagi"))
         assert "no Ammo" in g.log()[-3] or any("ammo" in line.lower() and "no" in line.lower() for line in g.log()[-8:])
         assert g.replay().snapshot() == g.snapshot()

@@ -8,9 +8,10 @@ import pytest
 
 from sim.geometry.attributes import base_radius
 from sim.rules.bots import GreedyBot, RandomBot, play
-from sim.rules.game import Action, Event, Game, GameError
+from sim.rules.game import Action, Game, GameError
 from sim.rules.scenario import list_scenarios, load_scenario
 from sim.table import load_table, parse_table
+from tests.conftest import set_active
 
 R30 = base_radius(30)
 SHRINES = load_scenario("shrines")
@@ -35,8 +36,7 @@ def game(yaml: str = YAML, seed: int = 1, **kw) -> Game:
 
 
 def make_active(g: Game, player: int) -> None:
-    if g.state.active != player:
-        g._emit(Event("active", {"player": player}))
+    set_active(g, player)
 
 
 def test_scenario_sets_the_length_and_places_the_objectives_as_impassable_terrain():

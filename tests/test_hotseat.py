@@ -335,7 +335,7 @@ def test_main_hotseat_bad_options(tmp_path, capsys):
 
 def test_intercept_actions_are_typed_and_read_back():
     from sim.cli.hotseat import action_text, parse_action
-    from sim.rules.game import Event
+    from tests.conftest import set_active
     from sim.table import parse_table
 
     yaml = """
@@ -349,8 +349,7 @@ models:
   - {id: ishi, player: 2, profile: ishi, position: [8, 13.4], facing: 270}
 """
     g = Game(parse_table(yaml, "<t>"), seed=2, length=("fixed", 2))
-    if g.state.active != 1:
-        g._emit(Event("active", {"player": 1}))
+    set_active(g, 1)
     g.push(Action("shoot", "matsu", target="masunagi"))
     offered = g.legal_actions()
     assert [action_text(a) for a in offered] == ["intercept", "intercept ishi"]

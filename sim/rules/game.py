@@ -24,6 +24,7 @@ take it back (:meth:`Game.pop`), and reports what happened as :class:`Event` rec
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -114,6 +115,9 @@ class Event:
             return f"  {d['model']}: {d['marker']} markers {d['removed']} removed, {d['wounds']} wound(s)"
         if k == "game_over":
             return f"=== Game over: {d['result']} ==="
+        if k == "position":
+            return (f"Position set: turn {d['turn']}, {d['phase']} phase"
+                    + (f", player {d['active']} active" if d.get("active") else ""))
         if k == "note":
             return f"  {d['text']}"
         if k == "test":
@@ -336,6 +340,8 @@ def apply_event(state: GameState, ev: Event) -> None:
         state.interception = None
     elif k == "ammo":
         state.models[d["model"]].ammo[d["weapon"]] = d["left"]
+    elif k == "position":
+        _apply_position(state, d)
     elif k in ("activate", "note", "test"):
         pass
     else:
@@ -391,6 +397,246 @@ def _apply_outcome(state: GameState, d: dict) -> None:
     for mid, kinds in d.get("markers", {}).items():
         for kind, values in kinds.items():
             state.models[mid].markers.setdefault(kind, []).extend(values)
+
+
+# -------------------------------------------------------------------- positions
+#: The keys of a position (:meth:`Game.position`), in the order they are written.
+POSITION_KEYS = ("turn", "phase", "active", "first", "last_turn", "pass_tokens", "scores", "result", "models",
+                 "exchange", "interception", "feat_usage", "auras", "scenario")
+#: The keys of a model's entry in a position.
+MODEL_KEYS = ("position", "facing", "damage", "counters", "ki", "conditions", "markers", "ammo", "alive",
+              "wounds", "ki_stat", "ki_limit")
+#: The phases of a turn (p.20-21), and ``over`` once the game has ended.
+PHASES = ("start", "main", "end", "over")
+#: What a key left out of a position means (``models`` and ``scenario``: see :func:`expand_position`).
+POSITION_DEFAULTS = {"turn": 1, "phase": "main", "active": 1, "first": None, "last_turn": False,
+                     "pass_tokens": {"1": 0, "2": 0}, "scores": {"1": 0, "2": 0}, "result": None,
+                     "exchange": None, "interception": None, "feat_usage": {}, "auras": [], "scenario": None}
+_EXCHANGE_KEYS = ("attacker", "defender", "charge", "allocations", "disengage", "point", "boosts")
+_INTERCEPTION_KEYS = ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates")
+
+
+def _json_copy(value):
+    """``value`` as plain JSON values (lists for tuples, string keys): a deep copy."""
+    return json.loads(json.dumps(value))
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON (``1`` is not ``True``, ``2`` is not ``2.0``)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _model_defaults(m: ModelState) -> dict:
+    """A model's entry as deployed (``m`` from the table's initial state): where the table
+    puts it, Prone when the table says so, no damage, counters, Ki or markers, its card's
+    Wounds, Ki and Ki limit."""
+    return {"position": [m.position[0], m.position[1]], "facing": m.facing, "damage": 0, "counters": 0, "ki": 0,
+            "conditions": dict(m.conditions), "markers": {}, "ammo": {}, "alive": True,
+            "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit}
+
+
+def full_position(state: GameState) -> dict:
+    """Every key of the position of ``state``, written out (plain JSON values)."""
+    models = {}
+    for mid, m in state.models.items():
+        models[mid] = {"position": [m.position[0], m.position[1]], "facing": m.facing, "damage": m.damage,
+                       "counters": m.counters, "ki": m.ki, "conditions": _json_copy(m.conditions),
+                       "markers": _json_copy(m.markers), "ammo": _json_copy(m.ammo), "alive": m.alive,
+                       "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit}
+    return {"turn": state.turn, "phase": state.phase, "active": state.active, "first": state.first,
+            "last_turn": state.last_turn,
+            "pass_tokens": {str(p): n for p, n in sorted(state.pass_tokens.items())},
+            "scores": {str(p): n for p, n in sorted(state.scores.items())}, "result": state.result,
+            "models": models, "exchange": _json_copy(state.exchange), "interception": _json_copy(state.interception),
+            "feat_usage": _json_copy(state.feat_usage), "auras": _json_copy(state.auras),
+            "scenario": _json_copy(state.scenario)}
+
+
+def compact_position(state: GameState, base: GameState) -> dict:
+    """The position of ``state`` in its compact (canonical) form: ``turn``, ``phase``,
+    ``active`` and ``models`` always, every other key only when it differs from its
+    default (:data:`POSITION_DEFAULTS`); in each model's entry ``position`` and
+    ``facing`` always, every other key only when it differs from the model as deployed
+    (``base``: the table's initial state)."""
+    full = full_position(state)
+    out: dict = {}
+    for key in POSITION_KEYS:
+        if key == "models":
+            out["models"] = {}
+            for mid, entry in full["models"].items():
+                d = _model_defaults(base.models[mid])
+                out["models"][mid] = {k: v for k, v in entry.items() if k in ("position", "facing") or not _same(v, d[k])}
+        elif key in ("turn", "phase", "active") or not _same(full[key], POSITION_DEFAULTS[key]):
+            out[key] = full[key]
+    return out
+
+
+def _whole(v, lo: int, hi: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
+
+
+def expand_position(position, base: GameState, scenario_default: dict | None = None,
+                    has_scenario: bool = False) -> dict:
+    """``position`` checked and written out in full (every key; a model left out is as
+    deployed): the data of a ``position`` event.
+
+    Args:
+        position: a position (:meth:`Game.position`), compact or full.
+        base: the table's initial state (model ids, owners, cards, deployment).
+        scenario_default: the scenario state a left-out ``scenario`` key stands for.
+        has_scenario: whether the game plays a scenario (a scenario state is refused
+            without one).
+
+    Raises:
+        GameError: one line, ``position: ENTRY: PROBLEM`` (an unknown key or model, a
+            value of the wrong type or out of its range).
+    """
+    def bad(where: str, problem: str) -> GameError:
+        return GameError(one_line(f"position: {where}: {problem}" if where else f"position: {problem}", MESSAGE_CHARS))
+
+    if not isinstance(position, dict):
+        raise bad("", f"a position is a mapping, got {_short(position)}")
+    for key in position:
+        if key not in POSITION_KEYS:
+            raise bad(quote(key), f"unknown key (keys: {', '.join(POSITION_KEYS)})")
+    out = _json_copy(POSITION_DEFAULTS)
+    out["scenario"] = _json_copy(scenario_default)
+    try:
+        given = _json_copy({k: v for k, v in position.items() if k != "models"})
+        json.dumps(position.get("models"))
+    except (TypeError, ValueError) as exc:
+        raise bad("", f"not plain JSON values ({exc})") from None
+    out.update(given)
+    ids = set(base.models)
+    if not _whole(out["turn"], 0, 100):
+        raise bad("turn", f"expected a whole number 0..100, got {_short(out['turn'])}")
+    if out["phase"] not in PHASES:
+        raise bad("phase", f"expected one of {', '.join(PHASES)}, got {_short(out['phase'])}")
+    for key in ("active", "first"):
+        if out[key] not in (None, 1, 2) or isinstance(out[key], bool):
+            raise bad(key, f"expected 1, 2 or null, got {_short(out[key])}")
+    if not isinstance(out["last_turn"], bool):
+        raise bad("last_turn", f"expected true or false, got {_short(out['last_turn'])}")
+    for key in ("pass_tokens", "scores"):
+        v = out[key]
+        if not (isinstance(v, dict) and set(v) == {"1", "2"} and all(_whole(n, 0, 999) for n in v.values())):
+            raise bad(key, f'expected {{"1": n, "2": n}} (whole numbers 0..999), got {_short(v)}')
+        out[key] = {"1": v["1"], "2": v["2"]}
+    if out["result"] is not None and not isinstance(out["result"], str):
+        raise bad("result", f"expected a string or null, got {_short(out['result'])}")
+    models = position.get("models", {})
+    if not isinstance(models, dict):
+        raise bad("models", f"expected a mapping of model ids to entries, got {_short(models)}")
+    for mid in models:
+        if mid not in ids:
+            raise bad(f"models[{quote(mid)}]", f"no such model on the table (models: {', '.join(sorted(ids))})")
+    out["models"] = {}
+    for mid, m in base.models.items():
+        entry = _model_defaults(m)
+        got = models.get(mid, {})
+        where = f"models[{quote(mid)}]"
+        if not isinstance(got, dict):
+            raise bad(where, f"expected a mapping, got {_short(got)}")
+        for key in got:
+            if key not in MODEL_KEYS:
+                raise bad(f"{where}.{quote(key)}", f"unknown key (keys: {', '.join(MODEL_KEYS)})")
+        entry.update(_json_copy(got))
+        if not (isinstance(entry["position"], list) and _finite_point(entry["position"])):
+            raise bad(f"{where}.position", f"expected [x, y] (finite inches), got {_short(entry['position'])}")
+        entry["position"] = [float(entry["position"][0]), float(entry["position"][1])]
+        if not _finite(entry["facing"]):
+            raise bad(f"{where}.facing", f"expected a finite number of degrees, got {_short(entry['facing'])}")
+        entry["facing"] = float(entry["facing"])
+        for key, lo, hi in (("wounds", 1, 999), ("ki_stat", 0, 99), ("ki_limit", 0, 99), ("counters", 0, 9),
+                            ("damage", 0, entry["wounds"]), ("ki", 0, entry["ki_limit"])):
+            if not _whole(entry[key], lo, hi):
+                raise bad(f"{where}.{key}", f"expected a whole number {lo}..{hi}, got {_short(entry[key])}")
+        if not isinstance(entry["alive"], bool):
+            raise bad(f"{where}.alive", f"expected true or false, got {_short(entry['alive'])}")
+        conds = entry["conditions"]
+        if not (isinstance(conds, dict) and all(isinstance(v, (int, str)) for v in conds.values())):
+            raise bad(f"{where}.conditions", f"expected a mapping of condition names to numbers or model ids, "
+                                             f"got {_short(conds)}")
+        markers = entry["markers"]
+        if not (isinstance(markers, dict) and all(isinstance(v, list) and all(_whole(x, 0, 99) for x in v)
+                                                  for v in markers.values())):
+            raise bad(f"{where}.markers", f"expected a mapping of marker kinds to lists of values, got {_short(markers)}")
+        if not (isinstance(entry["ammo"], dict) and all(_whole(v, 0, 99) for v in entry["ammo"].values())):
+            raise bad(f"{where}.ammo", f"expected a mapping of weapon names to Ammo tokens left, got {_short(entry['ammo'])}")
+        out["models"][mid] = {k: entry[k] for k in MODEL_KEYS}
+    ex = out["exchange"]
+    if ex is not None:
+        if not isinstance(ex, dict) or not {"attacker", "defender"} <= set(ex) or not set(ex) <= set(_EXCHANGE_KEYS):
+            raise bad("exchange", f"expected null or a mapping with attacker, defender (and {', '.join(_EXCHANGE_KEYS[2:])}),"
+                                  f" got {_short(ex)}")
+        for key in ("attacker", "defender"):
+            if ex[key] not in ids:
+                raise bad(f"exchange.{key}", f"no such model on the table: {_short(ex[key])}")
+        full = {"charge": False, "allocations": {}, "disengage": None, "point": None, "boosts": {}}
+        full.update(ex)
+        allocs, boosts = full["allocations"], full["boosts"]
+        if not (isinstance(allocs, dict) and all(k in (ex["attacker"], ex["defender"]) and isinstance(v, list)
+                                                 and len(v) == 4 for k, v in allocs.items())):
+            raise bad("exchange.allocations", f"expected {{model id: [attack, defence, special, direction]}}, "
+                                              f"got {_short(allocs)}")
+        if not (isinstance(boosts, dict) and all(k in ids and _whole(v, 0, 99) for k, v in boosts.items())):
+            raise bad("exchange.boosts", f"expected {{model id: Ki boosts}}, got {_short(boosts)}")
+        out["exchange"] = {k: full[k] for k in _EXCHANGE_KEYS}
+    ic = out["interception"]
+    if ic is not None:
+        if not isinstance(ic, dict) or set(ic) != set(_INTERCEPTION_KEYS):
+            raise bad("interception", f"expected null or a mapping with {', '.join(_INTERCEPTION_KEYS)}, got {_short(ic)}")
+        if ic["attacker"] not in ids or ic["target"] not in ids or not isinstance(ic["candidates"], list) \
+                or any(c not in ids for c in ic["candidates"]):
+            raise bad("interception", f"attacker, target and candidates must be models of the table, got {_short(ic)}")
+        out["interception"] = {k: ic[k] for k in _INTERCEPTION_KEYS}
+    usage = out["feat_usage"]
+    if not (isinstance(usage, dict) and all(
+            mid in ids and isinstance(u, dict) and set(u) == {"turn", "game"}
+            and all(isinstance(x, list) and all(isinstance(n, str) for n in x) for x in u.values())
+            for mid, u in usage.items())):
+        raise bad("feat_usage", f'expected {{model id: {{"turn": [feat names], "game": [feat names]}}}}, got {_short(usage)}')
+    auras = out["auras"]
+    if not (isinstance(auras, list) and all(isinstance(a, dict) and set(a) == {"feat", "source", "player"}
+                                            and a["source"] in ids and a["player"] in (1, 2) for a in auras)):
+        raise bad("auras", f'expected a list of {{"feat", "source" (a model id), "player"}}, got {_short(auras)}')
+    if out["scenario"] is not None:
+        if not has_scenario:
+            raise bad("scenario", "the game plays no scenario")
+        from sim.rules.scenario import ScenarioError, ScenarioState
+
+        try:
+            ScenarioState.from_json(out["scenario"])
+        except (ScenarioError, AttributeError, TypeError, ValueError, KeyError) as exc:
+            raise bad("scenario", f"not a scenario state ({exc})") from None
+    elif has_scenario:
+        raise bad("scenario", "a game with a scenario needs its state")
+    for key in POSITION_KEYS:
+        try:
+            json.dumps(out[key], allow_nan=False)
+        except ValueError:
+            raise bad(key, "NaN or an infinite number") from None
+    return {k: out[k] for k in POSITION_KEYS}
+
+
+def _apply_position(state: GameState, d: dict) -> None:
+    """Set ``state`` to the full position ``d`` (:func:`expand_position`)."""
+    state.turn, state.phase, state.active, state.first = d["turn"], d["phase"], d["active"], d["first"]
+    state.last_turn, state.result = d["last_turn"], d["result"]
+    state.pass_tokens = {int(p): n for p, n in d["pass_tokens"].items()}
+    state.scores = {int(p): n for p, n in d["scores"].items()}
+    state.exchange = _json_copy(d["exchange"])
+    state.interception = _json_copy(d["interception"])
+    state.feat_usage = _json_copy(d["feat_usage"])
+    state.auras = _json_copy(d["auras"])
+    state.scenario = _json_copy(d["scenario"])
+    for mid, e in d["models"].items():
+        m = state.models[mid]
+        m.position, m.facing = (e["position"][0], e["position"][1]), e["facing"]
+        m.damage, m.counters, m.ki, m.alive = e["damage"], e["counters"], e["ki"], e["alive"]
+        m.wounds, m.ki_stat, m.ki_limit = e["wounds"], e["ki_stat"], e["ki_limit"]
+        m.conditions, m.markers, m.ammo = _json_copy(e["conditions"]), _json_copy(e["markers"]), _json_copy(e["ammo"])
+        m.player = 3 - m.owner if "controlled" in m.conditions else m.owner
 
 
 # ----------------------------------------------------------------------- actions
@@ -658,8 +904,28 @@ class Game:
         vims: for a VIM scenario, ``{side: model id}`` (the VIM of each side); default:
             each side's legal model with the highest rice (Nominated: the same model,
             as if the opponent chose the most valuable one).
+        position: a position (:meth:`position`) to start from, in the spirit of
+            python-chess's ``Board(fen)``: the game starts there (one ``position`` event)
+            and no phase is played; without it the first turn's Starting phase is played
+            on creation. A scenario game whose position has no ``scenario`` state gets the
+            scenario's initial state (its VIMs from ``vims`` or the default choice).
 
-    The first turn's Starting phase is played on creation.
+    Example, a position set up by hand, played on and read back:
+
+        >>> from sim.table import load_table
+        >>> table = load_table()
+        >>> pos = Game(table, seed=7, length=("fixed", 2)).position()
+        >>> pos["turn"], pos["phase"], pos["active"], pos["models"]["akira"]
+        (1, 'main', 1, {'position': [12.0, 12.0], 'facing': 90.0, 'counters': 2, 'ki': 2})
+        >>> pos["models"]["akira"].update(damage=4, conditions={"stunned": 1})
+        >>> g = Game(table, seed=7, length=("fixed", 2), position=pos)
+        >>> g.position() == pos
+        True
+        >>> g.log()
+        ['Position set: turn 1, main phase, player 1 active']
+        >>> _ = g.push(Action("wait", "akira"))    # Wait: the Stunned marker goes (p.25)
+        >>> g.position()["models"]["akira"]
+        {'position': [12.0, 12.0], 'facing': 90.0, 'damage': 4, 'counters': 1, 'ki': 2}
 
     Raises:
         GameError: a scenario that cannot be read or does not fit the table, a table
@@ -668,7 +934,7 @@ class Game:
 
     def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
                  length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
-                 scenario=None, vims: dict | None = None):
+                 scenario=None, vims: dict | None = None, position: dict | None = None):
         from sim.rules import scenario as scen
 
         self.table = table
@@ -691,6 +957,7 @@ class Game:
             length = scenario.length if scenario is not None else ("variable", 5)
         self.length = (str(length[0]), int(length[1]))
         self.state = _initial_state(table)
+        self._base = _initial_state(table)  # the models as deployed: what a position leaves out
         self._vims = dict(vims) if vims else None
         self._cards: dict = {}  # model id -> profile card (or None)
         self._feats: dict = {}  # model id -> {name: Feat}
@@ -706,9 +973,13 @@ class Game:
                 self.feats(tm.id)
             except KiError as exc:
                 raise GameError(f"{table.source or table.name}: models[id={tm.id}].feats: {exc}") from None
+        if events is not None and position is not None:
+            raise GameError("a game starts from its events or from a position, not both")
         if events is not None:
             for ev in events:
                 self._emit(ev)
+        elif position is not None:
+            self.set_position(position)
         else:
             if scenario is not None:
                 self._setup_scenario()
@@ -789,6 +1060,94 @@ class Game:
                                   player=s.player))
         terrain = self.table.terrain + self._objective_pieces()
         return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
+
+    # ------------------------------------------------------------ positions
+    def position(self) -> dict:
+        """The position now: a compact, serialisable description of the game state (plain
+        JSON values; inches, degrees), in the spirit of python-chess's ``Board.fen()``.
+
+        Keys: ``turn``, ``phase`` (``start``, ``main``, ``end``, ``over``), ``active`` (the
+        player who activates, 1 or 2) and ``models`` are always written; ``first`` (the
+        Tactical test's choice), ``last_turn``, ``pass_tokens`` and ``scores`` (``{"1": n,
+        "2": n}``), ``result``, ``exchange`` (a melee exchange waiting for allocations),
+        ``interception`` (a shot waiting for an interceptor), ``feat_usage``, ``auras``
+        and ``scenario`` (the scenario state) only when they differ from
+        :data:`POSITION_DEFAULTS`. ``models`` maps every model id to its entry:
+        ``position`` ``[x, y]`` and ``facing`` always; ``damage``, ``counters``, ``ki``,
+        ``conditions`` (name -> markers, a TN or a holder's id), ``markers`` (``bleed``,
+        ``poison``, ``fire`` -> values), ``ammo`` (weapon -> tokens left), ``alive``, and
+        the card's ``wounds``, ``ki_stat``, ``ki_limit`` only when they differ from the
+        model as the table deploys it. The side a model fights for follows from its
+        ``controlled`` condition (p.43).
+
+        ``Game(table, position=p)`` and :meth:`set_position` set a position up;
+        ``Game(table, position=g.position()).position() == g.position()`` (and the states
+        are equal). The table, scenario, game length and dice are the game's inputs, not
+        part of the position.
+        """
+        return compact_position(self.state, self._base)
+
+    def set_position(self, position: dict) -> None:
+        """Set the game to ``position`` (:meth:`position`; a key or model left out takes
+        its default, a model as deployed), like python-chess's ``Board.set_fen``. No phase
+        is played and the rules do not judge the position (``sim.rules.invariants`` does).
+
+        The change is one ``position`` event: a take-back (:meth:`pop`) of an earlier
+        action removes it, a replay applies it, and a save carries it as an input (a
+        position set by hand), applied again when the save is loaded and verified. The
+        actions pushed before stay in the history and the dice roll on from where they
+        stand.
+
+        Raises:
+            GameError: ``position: ENTRY: PROBLEM`` for an unknown key or model, or a
+                value of the wrong type or out of range; the game is unchanged.
+        """
+        default = None
+        if self.scenario is not None and isinstance(position, dict) and "scenario" not in position:
+            default = self._scenario_initial()[0].to_json()  # the scenario as it starts
+        full = expand_position(position, self._base, default, has_scenario=self.scenario is not None)
+        self._emit(Event("position", full))
+
+    def gain_condition(self, model: str, name: str, n: int = 1, value=None) -> None:
+        """An effect outside the engine's actions (a card effect the players apply, a
+        lesson's set-up) gives ``model`` ``n`` markers of the condition ``name`` (p.43-45),
+        as the engine's own effects do (:func:`sim.rules.conditions.gain_condition`):
+        immunities respected, Berserk brings an Impetuous marker, Frightened keeps the
+        highest TN (``value``), Controlled turns the model to the other side. Recorded as
+        one ``position`` event (:meth:`set_position`).
+
+        Raises:
+            GameError: no such model; :class:`~sim.rules.conditions.ConditionError` for
+                an unknown condition.
+        """
+        m = self.state.models.get(model)
+        if m is None:
+            raise GameError(f"no model {model!r} on the table")
+        new = conditions.gain_condition(conditions.from_model(m), name, n, value=value, immune=self._immunities(model))
+        self._edit(self._condition_events(model, new))
+
+    def wound(self, model: str, n: int) -> None:
+        """An effect outside the engine's actions deals ``n`` wounds to ``model`` (p.38):
+        it is killed when no box is left. Recorded as one ``position`` event
+        (:meth:`set_position`).
+
+        Raises:
+            GameError: no such model.
+        """
+        if model not in self.state.models:
+            raise GameError(f"no model {model!r} on the table")
+        events = [Event("wounds", {"model": model, "n": n})] if n > 0 else []
+        m = self.state.models[model]
+        if n > 0 and min(m.wounds, m.damage + n) >= m.wounds:
+            events.append(Event("killed", {"model": model}))
+        self._edit(events)
+
+    def _edit(self, events: list[Event]) -> None:
+        """The state after ``events``, set as one ``position`` event."""
+        st = copy.deepcopy(self.state)
+        for ev in events:
+            apply_event(st, ev)
+        self.set_position(compact_position(st, self._base))
 
     # ---------------------------------------------------------------- turn
     def _start_turn(self) -> None:
@@ -1492,6 +1851,16 @@ class Game:
     def _setup_scenario(self) -> None:
         """Set-up (p.21 steps 2-3): the objectives are placed, VIMs chosen, the scenario
         state starts. Objectives overlapping terrain or a model are refused."""
+        st, notes = self._scenario_initial()
+        self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
+
+    def _scenario_initial(self):
+        """The scenario's initial state and the set-up notes (``(ScenarioState, [str])``),
+        after checking that it fits the table and that the VIMs belong to their sides.
+
+        Raises:
+            GameError: objectives overlapping terrain or a model, a VIM of the wrong side.
+        """
         from sim.rules import scenario as scen
 
         problems = scen.check_against_table(self.scenario, self.table)
@@ -1513,7 +1882,7 @@ class Game:
             notes.append("VIMs: chosen in secret (revealed in the End phase of the last turn)")
         elif vims:
             notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}" for k, v in sorted(vims.items())))
-        self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
+        return st, notes
 
     def _scenario_update(self, new, notes) -> None:
         self._emit(Event("scenario", {"state": new.to_json(), "notes": list(notes)}))
@@ -1643,16 +2012,23 @@ class Game:
         """Emit the condition events that turn the model's conditions into ``new`` (a
         mapping as :mod:`sim.rules.conditions` returns it). Markers that wound (Bleed,
         Poisoned, On Fire) and keys that are no conditions (``ran``) are left alone."""
+        for ev in self._condition_events(mid, new):
+            self._emit(ev)
+
+    def _condition_events(self, mid: str, new: dict) -> list[Event]:
+        """The condition events of :meth:`_set_conditions` (not emitted)."""
         m = self.state.models[mid]
         old = conditions.normalise(m.conditions)
+        out = []
         for name in sorted(set(old) | set(new)):
             if name in conditions.DAMAGING:
                 continue
             if name not in new:
                 key = next((k for k in m.conditions if conditions.canonical(k) == name), name)
-                self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
+                out.append(Event("condition", {"model": mid, "name": key, "on": False}))
             elif old.get(name) != new[name]:
-                self._emit(Event("condition", {"model": mid, "name": name, "on": True, "value": new[name]}))
+                out.append(Event("condition", {"model": mid, "name": name, "on": True, "value": new[name]}))
+        return out
 
     def _immunities(self, mid: str) -> tuple[str, ...]:
         """Trait keywords and Immune [..] names that keep conditions off ``mid`` (p.43-45)."""
@@ -2508,7 +2884,11 @@ class Game:
                               "(load it unverified: Game.load(path, verify=False), main.py replay --unverified)")
         dice = PhysicalDice([v for r in rolls for v in r]) if mode == "physical" else None
         try:
-            g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, vims=_saved_vims(scenario, events))
+            if events and events[0].kind == "position":  # a game set up from a position
+                g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, position=events[0].data)
+            else:
+                g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario,
+                        vims=_saved_vims(scenario, events))
         except (GameError, DiceError) as exc:
             raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
         hint = "" if mode is not None or "dice_state" in doc else \
@@ -2526,12 +2906,23 @@ class Game:
             origin = "the set-up" if j < 0 else f"actions[{j}]: {_cut(str(actions[j].model or 'player'), 40)} {_cut(str(actions[j]), 90)}"
             return bad(where, f"{what} (from {origin}){hint}")
 
+        def set_by_hand() -> None:
+            """The positions set by hand here (inputs of the save, :meth:`set_position`)."""
+            while len(g.events) < len(events) and events[len(g.events)].kind == "position":
+                k = len(g.events)
+                try:
+                    g.set_position(events[k].data)
+                except GameError as exc:
+                    raise bad(f"events[{k}]", str(exc)) from None
+
         for i, a in enumerate(actions):
+            set_by_hand()
             try:
                 g.push(a)
             except (GameError, DiceError, ArithmeticError, LookupError, TypeError, ValueError) as exc:
                 raise (differs(len(g.events)) or
                        bad(f"actions[{i}]", f"{_short(a.to_json())} cannot be re-simulated: {exc}{hint}")) from None
+        set_by_hand()
         err = differs()
         if err is not None:
             raise err
