@@ -26,6 +26,7 @@ from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon
 from shapely.ops import unary_union
 
 from .attributes import CONTACT, COVER_RANGE, EPS, ZOC_RANGE, Passage, Size, Visibility
+from .primitives import unit_vector
 from .shapes import Footprint
 from .sight import Obstacle, Region, SightLine, disc_region, find_sight_line, point_region
 
@@ -63,8 +64,7 @@ class Body:
     @property
     def facing_vector(self) -> np.ndarray:
         """Unit facing vector ``(2,)``."""
-        t = math.radians(self.facing)
-        return np.array([math.cos(t), math.sin(t)])
+        return np.array(unit_vector(self.facing))
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ class Scene:
         self._piece_obstacles = {pid: Obstacle.from_footprint(pid, p.footprint) for pid, p in self.pieces.items()}
         self._body_obstacles = {bid: Obstacle.disc(bid, b.center, b.radius) for bid, b in self.bodies.items()}
         self._enhancing_under = {bid: self._enhancing_size(b.center) for bid, b in self.bodies.items()}
-        self._facing = {bid: (math.cos(math.radians(b.facing)), math.sin(math.radians(b.facing))) for bid, b in self.bodies.items()}
+        self._facing = {bid: unit_vector(b.facing) for bid, b in self.bodies.items()}
         self._blockers_by_size: dict[Size, list[Obstacle]] = {}
         self._piece_gap: dict[tuple[str, str], float] = {}
         self._cover_cands: dict[str, list] = {}

@@ -9,8 +9,8 @@ name says radians. Each primitive that hot code needs both ways comes in two for
 * numpy (broadcasting arrays), for the vectorised grids and fans of the planner and
   for batches of sight lines.
 
-The two forms give the same answers (same operations in the same order), so a test
-may use either. No rulebook page: this is the geometry under Terms and Concepts
+The two forms do the same operations in the same order; their answers agree to the
+last bit or so (``math.hypot`` and ``numpy.hypot`` may round differently). No rulebook page: this is the geometry under Terms and Concepts
 (p.4-9) and Movement (p.22-23).
 
     >>> point_segment_distance(1.0, 1.0, 0.0, 0.0, 2.0, 0.0)
@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 __all__ = [
-    "heading", "normalize", "point_in_polygon", "point_segment_distance", "point_segment_distances",
+    "heading", "lerp", "normalize", "point_in_polygon", "point_segment_distance", "point_segment_distances",
     "points_in_polygon", "polygon_distances", "polygon_is_convex", "segment_distances",
     "segment_polygon_distances", "unit_vector", "wrap_angle",
 ]
@@ -54,6 +54,11 @@ def normalize(dx: float, dy: float) -> tuple[float, float, float]:
     return (dx / L, dy / L, L) if L > 1e-12 else (0.0, 0.0, 0.0)
 
 
+def lerp(a, b, t: float) -> tuple[float, float]:
+    """The point ``a + t (b - a)`` of the segment from ``a`` to ``b`` (``(x, y)`` pairs)."""
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+
+
 def wrap_angle(theta):
     """An angle in radians brought into ``[-pi, pi)`` (float or numpy array)."""
     return (theta + math.pi) % (2 * math.pi) - math.pi
@@ -77,8 +82,8 @@ def point_segment_distances(px, py, ax, ay, bx, by, tiny: float = 0.0) -> np.nda
 
     All six arguments broadcast against each other (floats, ``(n,)`` columns, ``(n, 1)``
     against ``(1, m)`` ...); the answer has the broadcast shape. A segment whose
-    squared length is ``tiny`` or less counts as the point ``a``. Same values as
-    :func:`point_segment_distance`.
+    squared length is ``tiny`` or less counts as the point ``a``. The values of
+    :func:`point_segment_distance`, to rounding.
     """
     dx, dy = bx - ax, by - ay
     L2 = dx * dx + dy * dy

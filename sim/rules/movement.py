@@ -35,7 +35,7 @@ from sim.geometry.motion import (
     half_disc_dilated_interval,
     merge,
 )
-from sim.geometry.primitives import heading, normalize, unit_vector
+from sim.geometry.primitives import heading, lerp, normalize, unit_vector
 
 Point = tuple[float, float]
 
@@ -257,7 +257,7 @@ class Mover:
             return t0
 
         def p(t: float) -> Point:
-            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            return lerp(a, b, t)
 
         # Monotone search: "the base swept from p(t0) to p(t) meets E's seen ZoC".
         # Knowing it fails up to ``lo``, each step only tests the new piece [lo, mid].
@@ -341,7 +341,7 @@ class Mover:
                 continue
             iv = disc_interval(a, b, m.position, self.r + m.radius - EPS)
             if iv is not None and iv[1] - iv[0] > 1e-12:
-                at = _lerp(a, b, iv[0])
+                at = lerp(a, b, iv[0])
                 out.append((iv[0], Reason("passes-through-base", f"the base would pass through {m.id}'s base",
                                           "Move p.22; rulings.md 7", at, m.id)))
         for t in self.table.terrain:
@@ -350,7 +350,7 @@ class Mover:
             ivs = footprint_intervals(a, b, t.footprint, self.r)
             ivs = [iv for iv in ivs if iv[1] - iv[0] > 1e-12]
             if ivs:
-                at = _lerp(a, b, ivs[0][0])
+                at = lerp(a, b, ivs[0][0])
                 out.append((ivs[0][0], Reason("passes-through-impassable", f"the base would pass through Impassable {t.id}",
                                               "Move p.22; Terrain p.60; rulings.md 7", at, t.id)))
         return out
@@ -387,10 +387,6 @@ class Mover:
     def contacts_at(self, p: Point) -> tuple[str, ...]:
         """Enemy ids in BtB (gap <= CONTACT) with the base centred at ``p``."""
         return tuple(e.id for e in self.enemies if self._touching(p, e))
-
-
-def _lerp(a: Point, b: Point, t: float) -> Point:
-    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
 
 
 def _clean_path(mover: Mover, path: Sequence[Sequence[float]]) -> list[Point]:
@@ -440,7 +436,7 @@ def _zoc_reasons(mover: Mover, path: list[Point], allowed: set[str], rule: str) 
         for a, b in legs:
             t = mover.zoc_entry(e.id, a, b)
             if t is not None:
-                out.append(Reason("enters-zoc", f"the base would enter {e.id}'s zone of control", rule, _lerp(a, b, t), e.id))
+                out.append(Reason("enters-zoc", f"the base would enter {e.id}'s zone of control", rule, lerp(a, b, t), e.id))
                 break
     return out
 
@@ -493,7 +489,7 @@ def _btb_reasons(mover: Mover, path: list[Point], allowed_target: str | None = N
         started = e.id in mover.start_contacts
         touched = any(disc_interval(a, b, e.position, mover.r + e.radius + CONTACT) is not None for a, b in zip(path, path[1:]))
         if not started and touched:
-            at = next(_lerp(a, b, iv[0]) for a, b in zip(path, path[1:])
+            at = next(lerp(a, b, iv[0]) for a, b in zip(path, path[1:])
                       if (iv := disc_interval(a, b, e.position, mover.r + e.radius + CONTACT)) is not None)
             out.append(Reason("into-btb", f"the base would come into contact with enemy {e.id}", "Walk/Run p.22", at, e.id))
         if started and not mover.leaves_contact_freely:
@@ -612,7 +608,7 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     dist, kind, key = first_contact(a, u, max_len, mover.r, discs, feet, (mover.table.width, mover.table.depth))
     if kind is not None:
         t = dist / max_len
-        at = _lerp(a, b, t)
+        at = lerp(a, b, t)
         if kind == "base":
             why = Reason("stopped-by-base", f"stops against {key}'s base", "Move p.22; rulings.md 7", at, key)
         elif kind == "terrain":
@@ -623,7 +619,7 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     # movement budget along the line (difficult terrain)
     t_budget = _budget_t(mover, a, b, budget)
     if t_budget < 1.0:
-        stops.append((t_budget, Reason("out-of-movement", "the move runs out of inches", "Charge p.22", _lerp(a, b, t_budget)), False))
+        stops.append((t_budget, Reason("out-of-movement", "the move runs out of inches", "Charge p.22", lerp(a, b, t_budget)), False))
     # ZoC stops, lazily: the closed-form entry ignoring shadows is a lower bound of the
     # exact one, so enemies are taken in that order until none can come first.
     zocs = [(eid, False) for eid in (stop_before_zocs if not mover.ignores_zoc else ())]
@@ -646,12 +642,12 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
         else:
             t = max(0.0, t - EPS / max_len)
             stops.append((t, Reason("stops-before-zoc", f"stops immediately before {eid}'s ZoC",
-                                    "Charge p.22: stops before another enemy's ZoC", _lerp(a, b, t), eid), False))
+                                    "Charge p.22: stops before another enemy's ZoC", lerp(a, b, t), eid), False))
     if not stops:
         t, why, touched = 1.0, None, False
     else:
         t, why, touched = min(stops, key=lambda s: (s[0], s[2] is False))
-    end = _lerp(a, b, t)
+    end = lerp(a, b, t)
     cost, _ = mover.segment_cost(a, end)
     return end, cost, why, touched
 

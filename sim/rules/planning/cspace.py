@@ -31,6 +31,7 @@ from sim.geometry import CONTACT, EPS, ZOC_RANGE, Passage
 from sim.geometry.measure import umbra
 from sim.geometry.motion import disc_interval, half_disc_dilated_interval
 from sim.geometry.primitives import (
+    lerp,
     point_segment_distances,
     polygon_distances,
     segment_distances,
@@ -287,8 +288,7 @@ def _zoc_meets(mover: Mover, eid: str, a: Point, b: Point) -> bool:
     if not near:
         return True
     t0, t1 = iv
-    p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
-    p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+    p0, p1 = lerp(a, b, t0), lerp(a, b, t1)
     return mover.swept_meets_zoc(E, p0, p1, near)
 
 

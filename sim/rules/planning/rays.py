@@ -31,7 +31,7 @@ from sim.geometry.motion import (
     merge,
     subtract,
 )
-from sim.geometry.primitives import wrap_angle
+from sim.geometry.primitives import lerp, wrap_angle
 from sim.rules.movement import IDEAL_BONUS, Mover
 
 from .cspace import Point, near_zoc_blockers, visible_zoc_dilated
@@ -105,8 +105,7 @@ def ray_intervals(mover: Mover, u, max_len: float, allowance: float, los: bool,
                 strict = min(strict, iv[0])
             else:
                 t_hi = min(iv[1], hard, strict)
-                seg = LineString([(a[0] + (b[0] - a[0]) * iv[0], a[1] + (b[1] - a[1]) * iv[0]),
-                                  (a[0] + (b[0] - a[0]) * t_hi, a[1] + (b[1] - a[1]) * t_hi)])
+                seg = LineString([lerp(a, b, iv[0]), lerp(a, b, t_hi)])
                 inter = seg.intersection(area_dil)
                 if not inter.is_empty:
                     coords = shapely.get_coordinates(inter)
