@@ -30,6 +30,12 @@ vertices of a diamond with interior between them is blocked however the floats f
 (issue #10, docs/rulings-project.md "Exactness and tolerance"); the cover
 obstacle ``P`` is crossed if the segment meets ``P`` shrunk by ``EPS``, and its features
 are taken from ``P`` shrunk by ``2 * EPS`` so that critical lines through them cross it.
+
+One concept, kept in one module (about 1,000 lines): obstacles and regions exist here
+only as the search sees them, with scalar fast paths (``floats``) and numpy batch forms
+of the same tests side by side; the search (answers) calls them in tight loops and is
+the hot path of ``benchmarks/measure_bench.py``. The plane primitives it shares with
+the rest of the geometry are in :mod:`.primitives`.
 """
 
 from __future__ import annotations
