@@ -7,7 +7,9 @@ sections 1 and 3.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
+from models.traits import trait_key
 from sim.geometry import Body, Size, base_radius
 
 #: Trait keywords the geometry reads (lower case, as in table files).
@@ -53,8 +55,13 @@ class Model:
         return base_radius(self.base)
 
     def has_trait(self, keyword: str) -> bool:
-        """True if the model has the trait ``keyword`` (lower case)."""
-        return keyword.lower() in self.traits
+        """True if the model has the trait ``keyword`` (names compared by
+        :func:`models.traits.trait_key`: ``"sixth sense"`` = ``"sixth_sense"``)."""
+        return trait_key(keyword) in self._trait_keys
+
+    @cached_property
+    def _trait_keys(self) -> frozenset[str]:
+        return frozenset(trait_key(t) for t in self.traits)
 
     def to_body(self) -> Body:
         """The geometry record for :class:`sim.geometry.Scene`."""

@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from models.traits import has_trait, trait_key
 from sim.bounds import MAX_DISTANCE, MAX_ID, MAX_ITEMS, MAX_NAME, is_id
 from sim.files import FileProblem, key_label, quote, read_yaml
 
@@ -47,7 +48,8 @@ class Trait:
     """A character trait as printed on the card.
 
     Attributes:
-        keyword: lower-case name, spaces as ``_`` (``lightning_reflexes``).
+        keyword: lower-case name, spaces as ``_`` (``lightning_reflexes``; spelled by
+            :func:`models.traits.keyword_of`; compare it with :func:`models.traits.trait_key`).
         value: the number in brackets, e.g. 3 for ``Armour (3)``; None if there is none.
         qualifier: the text in square brackets, lower case (``melee`` for
             ``Prowess [Melee] (1)``); None if there is none.
@@ -148,12 +150,15 @@ class Profile:
         return frozenset(t.keyword for t in self.traits)
 
     def trait(self, keyword: str) -> Trait | None:
-        """The first trait with ``keyword`` (lower case, e.g. ``"fear"``), or ``None``."""
-        return next((t for t in self.traits if t.keyword == keyword), None)
+        """The first trait with ``keyword`` (``"fear"``, ``"Sixth Sense"``; names compared by
+        :func:`models.traits.trait_key`), or ``None``."""
+        key = trait_key(keyword)
+        return next((t for t in self.traits if trait_key(t.keyword) == key), None)
 
     def has_trait(self, keyword: str) -> bool:
-        """True if the profile has the trait ``keyword`` (case-insensitive, spaces or ``_``)."""
-        return keyword.strip().lower().replace(" ", "_") in self.trait_keywords
+        """True if the profile has the trait ``keyword`` (names compared by
+        :func:`models.traits.trait_key`: case, spaces, ``_`` and ``-`` ignored)."""
+        return has_trait(self.traits, keyword)
 
 
 # --- file schema (pydantic) -------------------------------------------------------------

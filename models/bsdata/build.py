@@ -33,9 +33,10 @@ from models.bsdata.records import (
     UniqueEffect,
 )
 from models.bsdata.text import clean, slug
-from models.bsdata.traittext import _Exhausted, _keyword, _parse_list
+from models.bsdata.traittext import _Exhausted, _parse_list
 from models.bsdata.xmlread import _File
 from models.profiles import Profile, Trait, Weapon
+from models.traits import keyword_of
 from sim.files import quote
 
 
@@ -284,7 +285,7 @@ class _Build:
                 self.issue(pf, where, "Traits", ", ".join(rules),
                            "no printed trait list; traits taken from the rule links (values unknown)", "missing")
                 for r in dict.fromkeys(rules):
-                    traits.append(Trait(_keyword(r), None, None, r, None))
+                    traits.append(Trait(keyword_of(r), None, None, r, None))
         weapons: list[Weapon] = []
         weapon_effects = []
         wseen = set()

@@ -19,9 +19,13 @@ from typing import Iterable
 
 from models.bsdata.text import _number, _split_top, clean
 from models.profiles import MAX_STAT, Trait
+from models.traits import keyword_of
 from sim.bounds import MAX_DISTANCE
 
-#: Spellings seen in catalogues that difflib alone would not map to the rule name.
+#: Spellings seen in catalogues that difflib alone would not map to the rule name (the
+#: name as the catalogues' library prints it). Repairs of printed text, not keys: every
+#: spelling here has the :func:`models.traits.trait_key` of its name (tests/test_traits.py),
+#: whose alias table is :data:`models.traits.TRAIT_ALIASES`.
 _TRAIT_ALIASES = {
     "toughness": "Tough",
     "range defence": "Ranged Defence",
@@ -87,14 +91,6 @@ def canonical_trait_text(name: str, qualifier: str | None, value: str | None) ->
     if value is not None:
         text += f" ({value})"
     return text
-
-
-def _keyword(name: str) -> str:
-    kw = re.sub(r"[^a-z0-9_\-']", "", name.lower().replace(" ", "_"))
-    kw = re.sub(r"_+", "_", kw).strip("_-'")
-    if not kw or not kw[0].isalpha():
-        kw = "t" + kw
-    return kw
 
 
 _DIGITLIKE = str.maketrans({"l": "1", "I": "1", "O": "0", "o": "0"})
@@ -215,7 +211,7 @@ def _parse_item(item: str, vocab: _Vocabulary) -> _TraitParse:
         qualifier = ", ".join(clean(q) for q in qualifier.split(",") if q.strip()) or qualifier
     text = canonical_trait_text(canon_name, qualifier, value_text) if ok else s
     kw_source = canon_name if ok else (re.match(r"[A-Za-z][A-Za-z '\-]*", s) or [s])[0].strip()
-    trait = Trait(_keyword(kw_source), value, qualifier.lower() if qualifier else None, text, rng)
+    trait = Trait(keyword_of(kw_source), value, qualifier.lower() if qualifier else None, text, rng)
     return _TraitParse(trait, ok, repaired)
 
 

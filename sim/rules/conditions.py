@@ -27,14 +27,17 @@ numbers of the Russian rulebook (seed ``000_c026e9e1ed7bf21e.txt``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from models.traits import trait_key
+
 __all__ = [
     "Condition", "CONDITIONS", "ACTIONS", "SIMPLE_ACTIONS", "COMPLEX_ACTIONS", "MOVING_ACTIONS",
     "DAMAGING", "WaitOption", "StartPhase", "ConditionError",
-    "canonical", "normalise", "from_model", "count", "value", "has", "values",
+    "ALIASES", "canonical", "condition_key", "normalise", "from_model", "count", "value", "has", "values",
     "allowed_actions", "forbidden_reason", "berserk_action", "pool_modifiers",
     "opponent_modifiers", "traits_gained", "blocks_los", "los_only_in_btb",
     "zoc_ignorable_by_enemies", "contact_ignorable_by_enemies", "strikes_second",
@@ -217,21 +220,38 @@ CONDITIONS: dict[str, Condition] = {c.name: c for c in (
        removal="End phase: one marker; Wait: all markers"),
 )}
 
-_ALIASES = {
+#: The one table of condition spellings (here and in :mod:`sim.rules.melee`): a spelling,
+#: after :func:`condition_key`'s normalisation, -> its key. Besides the p.43-45 conditions
+#: it names the melee states ``ran`` and ``stood_up`` (:data:`sim.rules.melee.KNOWN_CONDITIONS`);
+#: :func:`canonical` still answers None for those.
+ALIASES = {
     "immobilized": "immobilised", "immobilise": "immobilised", "immobilize": "immobilised",
     "fire": "on_fire", "onfire": "on_fire", "burning": "on_fire", "poison": "poisoned",
     "bleeding": "bleed", "stun": "stunned", "frighten": "frightened", "knocked_down": "prone",
     "blinded": "blind", "reload": "reloading", "spiritblock": "spirit_block",
     "death": "death_sentence", "deathsentence": "death_sentence", "disease": "diseased",
     "disguise": "disguised", "control": "controlled",
+    "stand_up": "stood_up", "standing_up": "stood_up", "run": "ran", "running": "ran",
 }
+
+
+def condition_key(name: str) -> str:
+    """``name`` as a condition key: lower case, runs of spaces and hyphens as one ``_``,
+    then :data:`ALIASES` (``"Immobilized"`` -> ``"immobilised"``, ``"on fire"`` ->
+    ``"on_fire"``, ``"run"`` -> ``"ran"``). Whether the key is a condition is the
+    caller's question (:func:`canonical`)."""
+    key = _SEPARATORS.sub("_", str(name).strip().lower())
+    return ALIASES.get(key, key)
+
+
+_SEPARATORS = re.compile(r"[\s\-]+")
 
 
 def canonical(name: str) -> str | None:
     """The :data:`CONDITIONS` key for ``name`` (case, spaces, hyphens and aliases
-    forgiven), or None when it is not a p.43-45 condition (``ran``, ``surprised``...)."""
-    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
-    key = _ALIASES.get(key, key)
+    forgiven, :func:`condition_key`), or None when it is not a p.43-45 condition (``ran``,
+    ``surprised``...)."""
+    key = condition_key(name)
     return key if key in CONDITIONS else None
 
 
@@ -708,9 +728,9 @@ def gain_condition(conditions: Mapping[str, Any] | None, name: str, n: int = 1, 
     if n < 0:
         raise ConditionError("cannot gain a negative number of markers")
     conds = normalise(conditions)
-    immune_set = {str(i).lower().replace(" ", "_") for i in immune}
+    immune = tuple(immune)
     c = CONDITIONS[key]
-    if any(canonical(i) == key for i in immune_set) or set(c.immune_traits) & immune_set:
+    if any(canonical(i) == key for i in immune) or set(c.immune_traits) & {trait_key(str(i)) for i in immune}:
         return conds
     if n == 0:
         return conds

@@ -65,12 +65,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from models.traits import has_trait, trait_key, trait_values
 from sim.geometry import CONTACT, EPS
 from sim.geometry.primitives import heading
 from sim.rules.dice import (
     Dice, RollOptions, RollResult, compare_results, evaluate_roll, modified_stat,
     opposed_pools, reroll_order,
 )
+from sim.rules.conditions import condition_key
 from sim.rules.special import special_move
 from sim.rules.wounds import DamageResult, resolve_damage
 
@@ -107,16 +109,11 @@ KNOWN_CONDITIONS = MELEE_CONDITIONS | frozenset({
     "bleed", "poisoned", "on_fire", "diseased", "disguised", "controlled", "spirit_block",
     "reloading", "impetuous",
 })
-_CONDITION_ALIASES = {
-    "immobilized": "immobilised", "knocked_down": "prone", "stand_up": "stood_up",
-    "standing_up": "stood_up", "run": "ran", "running": "ran", "stun": "stunned",
-    "frighten": "frightened", "poison": "poisoned", "fire": "on_fire", "bleeding": "bleed",
-}
 
 
 def _norm_condition(name: str) -> str:
-    key = re.sub(r"[\s\-]+", "_", str(name).strip().lower())
-    key = _CONDITION_ALIASES.get(key, key)
+    """The condition key of ``name`` (spellings: :data:`sim.rules.conditions.ALIASES`)."""
+    key = condition_key(name)
     if key not in KNOWN_CONDITIONS:
         raise MeleeError(f"unknown condition {name!r} (known: {', '.join(sorted(KNOWN_CONDITIONS))})")
     return key
@@ -238,16 +235,6 @@ def parse_special(text: str, kind: Kind | None = None) -> SpecialOption:
 
 # --------------------------------------------------------------------------- weapon
 
-_TRAIT_RE = re.compile(r"^\s*(?P<name>[^\[(]+?)\s*(?:\[(?P<q>[^\]]*)\])?\s*(?:\((?P<v>[^)]*)\))?\s*$")
-
-
-def _trait_parts(text: str) -> tuple[str, str | None, str | None]:
-    m = _TRAIT_RE.match(text)
-    if not m:
-        return text.strip().lower(), None, None
-    return (re.sub(r"\s+", "_", m.group("name").strip().lower()), m.group("q"), m.group("v"))
-
-
 def _trait_numbers(value: str | None) -> tuple[int, ...]:
     if value is None:
         return ()
@@ -288,18 +275,15 @@ class MeleeWeapon:
         return cls.of(weapon.name, s, weapon.traits, weapon.special_attacks, weapon.special_defences)
 
     def has_trait(self, keyword: str) -> bool:
-        """True if a weapon trait has this keyword (``reach``, ``chain_weapon``...)."""
-        key = keyword.strip().lower().replace(" ", "_")
-        return any(_trait_parts(t)[0] == key for t in self.traits)
+        """True if a weapon trait has this keyword (``reach``, ``chain_weapon``...; names
+        compared by :func:`models.traits.trait_key`)."""
+        return has_trait(self.traits, keyword)
 
     def trait_values(self, keyword: str) -> tuple[int, ...] | None:
         """Numbers of the weapon trait ``keyword`` (``(1, 2)`` for ``Poison (1/2)``, ``(1,)``
         for a trait printed without a value, p.48), or ``None`` without the trait."""
-        key = keyword.strip().lower().replace(" ", "_")
-        for t in self.traits:
-            name, _q, v = _trait_parts(t)
-            if name == key:
-                return _trait_numbers(v) or (1,)
+        for v in trait_values(self.traits, keyword):  # the first one
+            return _trait_numbers(v) or (1,)
         return None
 
     def trait_value(self, keyword: str, default: int = 0) -> int:
@@ -564,7 +548,7 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
     rerolls: list[RerollSource] = []
     immune: set[str] = set()
     for t in profile.traits:
-        k, q, v = t.keyword, (t.qualifier or "").lower(), (t.value if t.value is not None else 1)
+        k, q, v = trait_key(t.keyword), (t.qualifier or "").lower(), (t.value if t.value is not None else 1)
         melee_q = q in ("", "melee")
         if k == "armour":
             kw["armour"] = v
@@ -580,7 +564,7 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
         elif k == "adept" and q in ("melee", "attack", "defence", "defense"):
             kw["adept"] = v
         elif k == "immune":
-            immune.update(re.sub(r"\s+", "_", s.strip()) for s in q.split(",") if s.strip())
+            immune.update(condition_key(s) for s in q.split(",") if s.strip())
         elif k == "prowess" and q in ("melee", "attack", "defence", "defense"):
             kinds = ("attack", "defence") if q == "melee" else ("attack",) if q == "attack" else ("defence",)
             rerolls.append(RerollSource(t.text, "own", frozenset(kinds), v))
@@ -588,11 +572,10 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
             rerolls.append(dodge(v))
         elif k == "feint":
             rerolls.append(feint(v))
-    if "intangible" in profile.trait_keywords:
+    if has_trait(profile, "intangible"):
         immune.update({"held", "immobilised"})
-    if "agile" in profile.trait_keywords:
+    if has_trait(profile, "agile"):
         immune.add("held")
-    immune = {_CONDITION_ALIASES.get(i, i) for i in immune}
     kw["immune"] = frozenset(immune)
     kw["rerolls"] = tuple(rerolls)
     kw.update(overrides)
