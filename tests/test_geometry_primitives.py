@@ -14,7 +14,9 @@ from shapely.geometry import LineString, Point, Polygon
 from sim.geometry import Footprint
 from sim.geometry.motion import budget_fraction, footprint_intervals, footprint_ray_intervals, subtract
 from sim.geometry.primitives import (
+    chord,
     heading,
+    lerp,
     normalize,
     point_in_polygon,
     point_segment_distance,
@@ -104,6 +106,14 @@ def test_directions_and_angles():
     assert math.isclose(wrap_angle(3 * math.pi / 2), -math.pi / 2)
     assert wrap_angle(math.pi) == -math.pi  # [-pi, pi)
     assert np.allclose(wrap_angle(np.array([0.0, 2 * math.pi + 0.1])), [0.0, 0.1])
+
+
+def test_chord_and_lerp():
+    assert chord(0.0, 0.0, 1.0, 0.0, 5.0, 0.0, 1.0) == (4.0, 6.0)
+    assert chord(0.0, 2.0, 1.0, 0.0, 5.0, 0.0, 1.0) is None
+    t0, t1 = chord(0.0, 1.0, 1.0, 0.0, 5.0, 0.0, 1.0)  # tangent: one point
+    assert t0 == t1 == 5.0
+    assert lerp((1.0, 2.0), (3.0, 6.0), 0.25) == (1.5, 3.0)
 
 
 def test_subtract_open_gaps_from_closed_pieces():

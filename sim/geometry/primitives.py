@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 __all__ = [
-    "heading", "lerp", "normalize", "point_in_polygon", "point_segment_distance", "point_segment_distances",
+    "chord", "heading", "lerp", "normalize", "point_in_polygon", "point_segment_distance", "point_segment_distances",
     "points_in_polygon", "polygon_distances", "polygon_is_convex", "segment_distances",
     "segment_polygon_distances", "unit_vector", "wrap_angle",
 ]
@@ -62,6 +62,20 @@ def lerp(a, b, t: float) -> tuple[float, float]:
 def wrap_angle(theta):
     """An angle in radians brought into ``[-pi, pi)`` (float or numpy array)."""
     return (theta + math.pi) % (2 * math.pi) - math.pi
+
+
+# ------------------------------------------------------------------------ line and disc
+def chord(px: float, py: float, ux: float, uy: float, cx: float, cy: float, r: float):
+    """Parameters ``(t0, t1)``, ``t0 <= t1``, where the line ``p + t u`` (``u`` a unit
+    vector) is within ``r`` of ``c`` (the chord of the disc; inches along the line), or
+    ``None`` if it misses the disc (scalar form)."""
+    wx, wy = px - cx, py - cy
+    b = ux * wx + uy * wy
+    disc = b * b - (wx * wx + wy * wy - r * r)
+    if disc < 0:
+        return None
+    root = math.sqrt(disc)
+    return -b - root, -b + root
 
 
 # ------------------------------------------------------------------- point and segment

@@ -49,7 +49,7 @@ import numpy as np
 from shapely.geometry import MultiPolygon, Polygon
 
 from .attributes import EPS
-from .primitives import point_segment_distance, point_segment_distances, polygon_is_convex
+from .primitives import chord, point_segment_distance, point_segment_distances, polygon_is_convex
 from .shapes import Footprint
 
 _TINY = 1e-12
@@ -722,33 +722,21 @@ def _tangents_py(x0: float, y0: float, r0: float, x1: float, y1: float, r1: floa
     return out
 
 
-def _chord(px: float, py: float, ux: float, uy: float, cx: float, cy: float, r: float):
-    """Parameters ``(t0, t1)`` where the line ``p + t u`` (unit ``u``) is inside the
-    disc ``((cx, cy), r)``, or ``None`` if it misses it."""
-    wx, wy = px - cx, py - cy
-    b = ux * wx + uy * wy
-    disc = b * b - (wx * wx + wy * wy - r * r)
-    if disc < 0:
-        return None
-    root = math.sqrt(disc)
-    return -b - root, -b + root
-
-
 def _check_line(px: float, py: float, ux: float, uy: float, src_c, src_r: float, region: Region,
                 blockers, must_cross):
     """Scalar test of one line ``p + t u``: the witness ``((ax, ay), (bx, by))`` of its
     gap segment if clear (and crossing ``must_cross``), else ``None``."""
-    chord = _chord(px, py, ux, uy, float(src_c[0]), float(src_c[1]), src_r + EPS)
-    if chord is None:
+    ch = chord(px, py, ux, uy, float(src_c[0]), float(src_c[1]), src_r + EPS)
+    if ch is None:
         return None
-    o_lo, o_hi = chord
+    o_lo, o_hi = ch
     lo, hi = -math.inf, math.inf
     discs, hps = region.floats
     for cx, cy, r in discs:
-        chord = _chord(px, py, ux, uy, cx, cy, r + EPS)
-        if chord is None:
+        ch = chord(px, py, ux, uy, cx, cy, r + EPS)
+        if ch is None:
             return None
-        lo, hi = max(lo, chord[0]), min(hi, chord[1])
+        lo, hi = max(lo, ch[0]), min(hi, ch[1])
     for nx, ny, d in hps:
         nu = nx * ux + ny * uy
         rhs = (d - EPS) - (nx * px + ny * py)

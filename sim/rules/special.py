@@ -32,7 +32,7 @@ from typing import Sequence
 
 from sim.geometry import CONTACT, Passage, Size, Visibility, ZOC_RANGE
 from sim.geometry.motion import first_contact
-from sim.geometry.primitives import heading, normalize, unit_vector
+from sim.geometry.primitives import chord, heading, normalize, unit_vector
 
 Point = tuple[float, float]
 
@@ -285,13 +285,8 @@ def _zoc_exit_distance(board: _Board, mover: str, other: str, u) -> float:
     edge distance 1" + CONTACT from ``other`` (rulings.md 8)."""
     R = board.radius[mover] + board.radius[other] + ZOC_RANGE + CONTACT
     p, c = board.pos[mover], board.pos[other]
-    wx, wy = p[0] - c[0], p[1] - c[1]
-    b = wx * u[0] + wy * u[1]
-    cc = wx * wx + wy * wy - R * R
-    disc = b * b - cc
-    if disc < 0:
-        return 0.0
-    return max(0.0, -b + math.sqrt(disc))
+    ch = chord(p[0], p[1], u[0], u[1], c[0], c[1], R)
+    return 0.0 if ch is None else max(0.0, ch[1])
 
 
 def special_refusals(table, attacker: str, defender: str) -> list[str]:
