@@ -4,9 +4,13 @@ Public names:
 
 * :mod:`.attributes` -- ``EPS``, ``CONTACT``, :class:`Size`, :class:`Passage`,
   :class:`Visibility`, base radii.
+* :mod:`.primitives` -- plane primitives shared by everything below and by the rules:
+  point-segment and polygon distances, chords, directions and angles (scalar and numpy).
 * :mod:`.shapes` -- :class:`Footprint` (polygon, circle, rect).
 * :mod:`.sight` -- the exact sight-line search (critical lines).
-* :mod:`.measure` -- :class:`Scene`: distance, front arc, LoS, cover, ZoC.
+* :mod:`.measure` -- :class:`Scene`: distance, front arc, LoS, cover, ZoC; umbras and
+  ZoC areas for drawing.
+* :mod:`.motion` -- a base moving along a segment: exact contact intervals, time of impact.
 """
 
 from .attributes import (
