@@ -41,7 +41,7 @@ def main(argv=None) -> int:
             g = play(Game(table, seed=seed, length=("fixed", args.turns), scenario=scen), (bot(seed), bot(seed + 1000)))
             dt = time.process_time() - t0
             per_game.append(dt * 1000)
-            per_action.append(dt * 1000 / max(1, len(g._actions)))
+            per_action.append(dt * 1000 / max(1, len(g.actions)))
             killed.append(sum(not m.alive for m in g.state.models.values()))
         print(f"{name:6s} vs {name:6s}, {args.turns} turns, {args.games} games{', ' + scen if scen else ''}: "
               f"{statistics.mean(per_game):7.0f} ms/game mean, {statistics.median(per_game):7.0f} median, "

@@ -274,7 +274,7 @@ def test_greedy_in_danger_defends_and_breaks_contact():
         summary = next(ev for ev in events if ev.kind == "exchange").data["summary"]
         if any("push-defence: moved kenta" in line for line in summary):
             pushed += 1
-            tm, ta = g._table_now().model("kenta"), g._table_now().model("akira")
+            tm, ta = g.table_now().model("kenta"), g.table_now().model("akira")
             assert math.dist(tm.position, ta.position) > CONTACT_GAP + 0.5
         play(g, bots)
         assert g.is_over()
@@ -298,7 +298,7 @@ def test_throw_direction_aims_at_impassable_terrain_and_resolves():
         assert deg is not None
         land = (12 + 2 * math.cos(math.radians(deg)), 12 + CONTACT_GAP + 2 * math.sin(math.radians(deg)))
         assert g.table.piece("water").footprint.distance_to_disc(land, R30) <= 0.01  # against the water
-        faced = g._table_now()
+        faced = g.table_now()
         faced = replace(faced, models=tuple(replace(m, facing=90.0 if m.id == "mizuchi" else m.facing)
                                             for m in faced.models), _scene=[])
         assert any(lo <= deg <= hi or lo <= deg + 360 <= hi for lo, hi in throw_directions(faced, "mizuchi", "akira"))

@@ -133,9 +133,9 @@ def test_fear_on_contact_stores_the_fear_tn():
 
     g = G(table(TABLE_YAML.replace("takashi-akira", "kazuha")), seed=3, length=("fixed", 2))
     make_active(g, 1)
-    g._gain("masunagi", "frightened", value=4)
+    g.gain_condition("masunagi", "frightened", value=4)
     assert g.state.models["masunagi"].conditions["frightened"] == 4
-    g._gain("masunagi", "frightened", value=3)  # the highest TN is kept
+    g.gain_condition("masunagi", "frightened", value=3)  # the highest TN is kept
     assert g.state.models["masunagi"].conditions["frightened"] == 4
 
 
@@ -169,7 +169,7 @@ def test_berserk_must_attack_the_closest_enemy():
 
 def test_gaining_berserk_gives_an_impetuous_marker():
     g = game()
-    g._gain("akira", "berserk")
+    g.gain_condition("akira", "berserk")
     assert "impetuous" in g.state.models["akira"].conditions
 
 
@@ -282,9 +282,9 @@ def test_warding_presence_aura_adds_a_melee_die_to_friends_inside():
     g = game(yaml=TABLE_YAML.replace("[6, 18]", "[6, 8.5]"))
     make_active(g, 1)
     set_ki(g, "akira", 4)
-    before = g._combatant("kenta", True, False)
+    before = g.combatant("kenta", True, False)
     g.push(Action("feat", "akira", feat="Warding Presence"))
-    after = g._combatant("kenta", True, False)
+    after = g.combatant("kenta", True, False)
     assert ("Warding Presence (akira)", 1) in after.modifiers and not before.modifiers
     assert g.state.auras and g.state.models["akira"].ki == 2
     end_turn(g)
@@ -446,7 +446,7 @@ def test_no_surprise_when_the_target_sees_the_attacker_or_has_sixth_sense():
     assert "surprised" not in g.state.models["masunagi"].conditions
     g = _behind(0, "takashi-matsu")  # Sixth Sense (a player 2 Matsu for the test)
     make_active(g, 1)
-    assert g._surprised_target(g.state.models["akira"], Action("melee", "akira", target="masunagi")) is None
+    assert g.surprised_target(Action("melee", "akira", target="masunagi")) is None
 
 
 # ------------------------------------------------------------------ Melee Assist (p.36)
@@ -460,7 +460,7 @@ def test_melee_assist_costs_a_die_per_other_free_enemy_in_contact(kenta_at, assi
     make_active(g, 1)
     g.push(Action("melee", "akira", target="masunagi"))
     assert g.melee_assists("akira", "masunagi") == assists
-    assert g._combatant("akira", True, False).assists == assists
+    assert g.combatant("akira", True, False).assists == assists
     assert g.melee_assists("masunagi", "akira") == 0
 
 
@@ -469,7 +469,7 @@ def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
     make_active(g, 1)
     g.push(Action("stand_up", "akira"))
     assert "stood_up" in g.state.models["akira"].conditions
-    c = g._combatant("akira", False, False)
+    c = g.combatant("akira", False, False)
     assert "stood_up" in c.conditions
     make_active(g, 2)
     g.push(Action("melee", "masunagi", target="akira"))
@@ -498,7 +498,7 @@ def test_controlled_model_fights_for_the_other_side_until_its_marker_goes():
     assert not conditions.can_spend_tokens(conditions.from_model(ms))  # its tokens cannot be spent
     set_ki(g, "masunagi", 6)
     with pytest.raises(KiError, match="Controlled"):
-        g._boost(g.state.models["masunagi"], Action("allocate", "masunagi", attack=1, defence=0, boost=1))
+        g.ki_boost(Action("allocate", "masunagi", attack=1, defence=0, boost=1))
     g.push(Action("wait", "masunagi"))  # one counter removed: the marker goes
     ms = g.state.models["masunagi"]
     assert "controlled" not in ms.conditions and ms.player == 2
@@ -508,7 +508,7 @@ def test_controlled_model_fights_for_the_other_side_until_its_marker_goes():
 def test_controlled_model_loses_a_marker_for_an_exchange_fought_without_losing_a_counter():
     g = game(yaml=TABLE_YAML.replace("[6, 18], facing: 0", "[4.8139, 6], facing: 0"))  # kenta touches akira
     set_model(g, "akira", counters=0)  # Exhausted first
-    g._gain("akira", "controlled")  # then Controlled: akira fights for player 2
+    g.gain_condition("akira", "controlled")  # then Controlled: akira fights for player 2
     assert g.state.models["akira"].player == 2 and g.state.models["akira"].counters == 0
     make_active(g, 1)
     g.push(Action("melee", "kenta", target="akira"))

@@ -42,7 +42,7 @@ def make_active(g: Game, player: int) -> None:
 def test_scenario_sets_the_length_and_places_the_objectives_as_impassable_terrain():
     g = game()
     assert g.length == SHRINES.length
-    ids = {t.id for t in g._table_now().terrain}
+    ids = {t.id for t in g.table_now().terrain}
     assert {"objective:west", "objective:centre", "objective:east"} <= ids
     make_active(g, 1)
     # walking straight through the centre shrine is refused (Impassable)
@@ -112,7 +112,7 @@ def test_marked_for_death_scores_the_vim_kill():
     vim2 = sc.vims[2][0]
     assert g.state.models[vim2].player == 2
     # kill player 2's VIM and end the turn
-    g._wound(vim2, g.state.models[vim2].wounds)
+    g.wound(vim2, g.state.models[vim2].wounds)
     turn = g.state.turn
     while g.state.turn == turn and not g.is_over():
         p = g.state.active

@@ -96,8 +96,8 @@ def exchange_context(game: Game) -> ExchangeContext | None:
     foe_id = dfn if mid == att else att
     pools = game.exchange_pools()
     charge = bool(ex["charge"])
-    me = game._combatant(mid, mid == att, charge and mid == att)
-    foe = game._combatant(foe_id, foe_id == att, charge and foe_id == att)
+    me = game.combatant(mid, mid == att, charge and mid == att)
+    foe = game.combatant(foe_id, foe_id == att, charge and foe_id == att)
     return ExchangeContext(mid, foe_id, pools[mid], me, foe, pools[foe_id], charge)
 
 
@@ -130,7 +130,7 @@ def usable_specials(comb: Combatant, pool: int) -> list[SpecialOption]:
 
 def _faced_table(game: Game, ctx: ExchangeContext):
     """The current table with the two models facing each other (step 1 of the exchange)."""
-    table = game._table_now()
+    table = game.table_now()
     a, b = table.model(ctx.model), table.model(ctx.enemy)
     face = {}
     for m, o, c in ((a, b, ctx.me), (b, a, ctx.foe)):
@@ -260,7 +260,7 @@ def shot_target_number(game: Game, scene, shooter: str, target: str, weapon, *, 
 
 class Cards:
     """What the bots read from the models' cards, read once per table: the first ranged
-    weapon (the one a Shoot uses by default, :meth:`Game._weapon`), its Long range, and
+    weapon (the one a Shoot uses by default, :meth:`Game.ranged_weapon`), its Long range, and
     the :class:`~sim.rules.ranged.TargetInfo` of each model."""
 
     def __init__(self, game: Game):
@@ -280,7 +280,7 @@ class Cards:
     def weapon(self, mid: str):
         """The model's first ranged weapon, or None."""
         if mid not in self._weapon:
-            self._weapon[mid] = self._game._weapon(mid, None)
+            self._weapon[mid] = self._game.ranged_weapon(mid)
         return self._weapon[mid]
 
     def reach(self, mid: str) -> float | None:
@@ -320,7 +320,7 @@ def enemy_shooters(game: Game, player: int, cards: Cards | None = None) -> list[
     weapon's Long range plus the model's Move (a Walk before shooting)."""
     cards = Cards.of(game, cards)
     out = []
-    table = game._table_now()
+    table = game.table_now()
     others = [table.model(m.id) for m in game.state.alive(3 - player)]
     for m in game.state.alive(player):
         r = cards.reach(m.id)
@@ -601,7 +601,7 @@ class GreedyBot:
         ready = [m for m in st.alive(p) if not m.exhausted]
         if not ready:
             return _fallback(game, self.rng)
-        table = game._table_now()
+        table = game.table_now()
         for step in (self._scenario, self._charge, self._melee, self._feat, self._shoot, self._objective,
                      self._advance, self._stand_up, self._rest):
             a = step(game, table, ready)
@@ -621,7 +621,7 @@ class GreedyBot:
                 continue
             tm = table.model(m.id)
             reach = 2 * (tm.move or 0) + (movement.IDEAL_BONUS if ideal else 0.0)
-            cands = [(e, _gap(tm, table.model(e.id))) for e in game._charge_candidates(table, m)]
+            cands = [(e, _gap(tm, table.model(e.id))) for e in game.charge_candidates(m.id)]
             if any(g <= CONTACT + _EPS for _, g in cands):
                 continue  # in contact already: a Melee action (b) instead
             pairs.extend(((self._left(e), g, m.id, e.id), m, e) for e, g in cands if g <= reach + _EPS)
@@ -931,7 +931,7 @@ class GreedyBot:
         p = game.state.active
         best = None
         for m in ready:
-            for a in game._scenario_actions(m):
+            for a in game.scenario_actions(m.id):
                 owner = sc.alignment.get(a.objective)
                 worth = 2 if owner is None else (1 if owner == p else 3)
                 rank = (self.INTERACTIONS.index(a.special) if a.special in self.INTERACTIONS else 9, -worth, m.id)
@@ -1003,7 +1003,7 @@ class GreedyBot:
             return None
         p = game.state.active
         models = [(x.player, table.model(x.id).position, table.model(x.id).radius,
-                   (game._profile(x.id).rice or 0) if game._profile(x.id) else 0) for x in game.state.alive()]
+                   (game.profile(x.id).rice or 0) if game.profile(x.id) else 0) for x in game.state.alive()]
         wanted = [z for z in zones if zone_controller(z, models) != p]
         if not wanted:
             return None
@@ -1036,7 +1036,7 @@ class GreedyBot:
         order = ("Spirit Bolt", "Puppet Strings", "Shockwave", "Mind Clash", "Warding Presence", "Inner Calm")
         best = None
         for m in ready:
-            for a in game._feat_actions(m):
+            for a in game.feat_actions(m.id):
                 if a.feat not in order:
                     continue
                 t = game.state.models.get(a.target or "")
@@ -1085,16 +1085,15 @@ class GreedyBot:
         if a.kind != "allocate" or a.model is None:
             return a
         ex = game.state.exchange
-        m = game.state.models[a.model]
         try:
-            if game._boost(m, dc_replace(a, boost=1)) is None:
+            if game.ki_boost(dc_replace(a, boost=1)) is None:
                 return a
         except KiError:
             return a
         is_att = a.model == ex["attacker"]
         other = ex["defender"] if is_att else ex["attacker"]
-        me1 = game._combatant(a.model, is_att, ex["charge"] and is_att, boost=1)
-        foe = game._combatant(other, not is_att, ex["charge"] and not is_att)
+        me1 = game.combatant(a.model, is_att, ex["charge"] and is_att, boost=1)
+        foe = game.combatant(other, not is_att, ex["charge"] and not is_att)
         before = game.exchange_pools()[a.model]
         pa, pb, _ = melee_pools(me1, foe) if is_att else melee_pools(foe, me1)
         after = pa if is_att else pb

@@ -1334,10 +1334,10 @@ class Game:
                     a = Action("disengage", m.id, target=e.id)
                     if self.is_legal(a)[0]:
                         out.append(a)
-                out.extend(self._feat_actions(m))
+                out.extend(self.feat_actions(m.id))
                 continue
-            out.extend(self._feat_actions(m))
-            out.extend(self._scenario_actions(m))
+            out.extend(self.feat_actions(m.id))
+            out.extend(self.scenario_actions(m.id))
             out.append(Action("wait", m.id))
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
@@ -1356,7 +1356,7 @@ class Game:
                     if frac == 1.0 and movement.check_run(table, m.id, rp).legal:
                         out.append(Action("run", m.id, point=rp))
             if m.counters >= 2:
-                for e in self._charge_candidates(table, m):
+                for e in self.charge_candidates(m.id):
                     res = self.charge(m.id, e.id)
                     if res.legal and res.reached:
                         out.append(Action("charge", m.id, target=e.id))
@@ -1365,7 +1365,7 @@ class Game:
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= (tm.move or 0) + 1e-9:
                     if self.is_legal(Action("melee", m.id, target=e.id))[0]:
                         out.append(Action("melee", m.id, target=e.id))
-                if self._weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
+                if self.ranged_weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
                     out.append(Action("shoot", m.id, target=e.id))
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
                     if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
@@ -1379,11 +1379,12 @@ class Game:
                 out.append(Action("wait", ready[0].id))
         return out
 
-    def _feat_actions(self, m: ModelState) -> list[Action]:
-        """The automated Ki feats ``m`` may use now (:data:`AUTOMATED_FEATS`), with their
-        targets in range: Target feats at enemies (Spirit Bolt, Mind Clash), Inner Calm
-        only when Stunned, Warding Presence with a friend in its Aura, Shockwave with
-        X = 1 when an enemy stands in its Pulse."""
+    def feat_actions(self, mid: str) -> list[Action]:
+        """The automated Ki feats model ``mid`` may use now (:data:`AUTOMATED_FEATS`,
+        p.46-47), with their targets in range: Target feats at enemies (Spirit Bolt, Mind
+        Clash), Inner Calm only when Stunned, Warding Presence with a friend in its Aura,
+        Shockwave with X = 1 when an enemy stands in its Pulse."""
+        m = self.state.models[mid]
         out: list[Action] = []
         feats = {k: f for k, f in self.feats(m.id).items() if k in self.AUTOMATED_FEATS}
         if not feats:
@@ -1422,7 +1423,7 @@ class Game:
                 continue
             if out:  # one model at a time: the one whose player is to move
                 break
-            comb = self._combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
+            comb = self.combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
             n = max(pool, 0)
             for k in range(n + 1):
                 try:
@@ -1436,11 +1437,14 @@ class Game:
         """Whether a shoot action uses a weapon with Reload (X) (blocked while Reloading)."""
         if action.kind != "shoot":
             return False
-        w = self._weapon(mid, action.weapon)
+        w = self.ranged_weapon(mid, action.weapon)
         return bool(w) and any(t.lower().startswith("reload") for t in w.traits)
 
-    def _charge_candidates(self, table, m: ModelState) -> list[ModelState]:
-        """Enemies a charge could reach at all: edge distance within 2 x Move + 2"."""
+    def charge_candidates(self, mid: str) -> list[ModelState]:
+        """The enemies a Charge of model ``mid`` could reach at all (p.24): base edges
+        within 2 x Move + 2" (the bonus of Ideal terrain) now."""
+        m = self.state.models[mid]
+        table = self._table_now()
         tm = table.model(m.id)
         reach = 2 * (tm.move or 0) + movement.IDEAL_BONUS
         out = []
@@ -1470,11 +1474,11 @@ class Game:
             forced = [a for a in self.legal_actions() if a.model == m.id] or self.legal_actions()
             return rng.choice(forced) if forced else Action("pass")
         if rng.random() < 0.15:
-            feats = self._feat_actions(m)
+            feats = self.feat_actions(m.id)
             if feats:
                 return rng.choice(feats)
         if self.scenario is not None and rng.random() < 0.6:
-            acts = self._scenario_actions(m)
+            acts = self.scenario_actions(m.id)
             if acts:
                 return rng.choice(acts)
         for _ in range(tries):
@@ -1485,7 +1489,7 @@ class Game:
                     continue
                 a = Action(kind, m.id, target=min(foes, key=lambda e: math.dist(e.position, m.position)).id)
             elif kind == "charge":
-                cands = self._charge_candidates(table, m)
+                cands = self.charge_candidates(m.id)
                 if not cands or m.counters < 2:
                     continue
                 a = Action("charge", m.id, target=rng.choice(cands).id)
@@ -1563,7 +1567,7 @@ class Game:
             from sim.rules.ki import KiError
 
             try:
-                self._boost(m, action)
+                self.ki_boost(action)
             except KiError as exc:
                 return False, str(exc)
         if action.kind in ("ki_feat", "complex_ki_feat"):
@@ -1715,12 +1719,12 @@ class Game:
                 return False
         if not self._immobilised_test(m, action):
             return False
-        surprised = self._surprised_target(m, action)
+        surprised = self.surprised_target(action)
         if surprised:
             self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))
             self._emit(Event("note", {"text": f"{surprised} is Surprised: it never saw {m.id} coming (p.31)"}))
         if action.boost and action.kind not in ("ki_feat", "complex_ki_feat"):  # a feat pays its own
-            stat, b = self._boost(m, action)
+            stat, b = self.ki_boost(action)
             self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
         return True
 
@@ -1838,7 +1842,7 @@ class Game:
             for tm in self.table.models:
                 if tm.player != side:
                     continue
-                prof = self._profile(tm.id)
+                prof = self.profile(tm.id)
                 types = prof.types if prof else ()
                 traits = [t.keyword for t in prof.traits] if prof else tm.traits
                 if vim_refusal(kind, types, traits) is None:
@@ -1908,7 +1912,7 @@ class Game:
         models = []
         for m in self.state.alive():
             tm = table.model(m.id)
-            prof = self._profile(m.id)
+            prof = self.profile(m.id)
             models.append((m.player, tm.position, tm.radius, (prof.rice or 0) if prof else 0))
         killed = [m.id for m in self.state.models.values() if not m.alive]
         new, notes, over = end_phase(self.scenario, st, self.state.turn, last_turn, models, killed)
@@ -1959,9 +1963,10 @@ class Game:
                                    action="complex" if action.kind == "complex_scenario" else "simple")
         self._scenario_update(new, notes)
 
-    def _scenario_actions(self, m: ModelState) -> list[Action]:
-        """The Scenario actions ``m`` may take now, one per objective in contact and
-        interaction."""
+    def scenario_actions(self, mid: str) -> list[Action]:
+        """The Scenario actions (p.25, p.63) model ``mid`` may take now, one per objective
+        it touches and interaction of the scenario."""
+        m = self.state.models[mid]
         from sim.rules import scenario as scen
 
         st = self.scenario_state()
@@ -1981,9 +1986,10 @@ class Game:
         return out
 
     # ------------------------------------------------------------ cards, conditions, Ki
-    def _profile(self, mid: str):
-        """The model's profile card, or None (a model without a profile). Looked up once
-        per game (cards do not change during a game)."""
+    def profile(self, mid: str):
+        """The profile card (:class:`models.profiles.Profile`) of model ``mid``, or None
+        for a model without one. Looked up once per game (cards do not change during a
+        game)."""
         from models.profiles import get_profile
 
         if mid in self._cards:
@@ -2005,7 +2011,7 @@ class Game:
 
         got = self._feats.get(mid)
         if got is None:
-            got = self._feats[mid] = ki.model_feats(self._profile(mid), self.table.model(mid).feats)
+            got = self._feats[mid] = ki.model_feats(self.profile(mid), self.table.model(mid).feats)
         return got
 
     def _set_conditions(self, mid: str, new: dict) -> None:
@@ -2032,7 +2038,7 @@ class Game:
 
     def _immunities(self, mid: str) -> tuple[str, ...]:
         """Trait keywords and Immune [..] names that keep conditions off ``mid`` (p.43-45)."""
-        prof = self._profile(mid)
+        prof = self.profile(mid)
         if prof is None:
             return tuple(self.table.model(mid).traits)
         out = [t.keyword for t in prof.traits]
@@ -2057,17 +2063,23 @@ class Game:
     BOOSTED = {"walk": "move", "run": "move", "charge": "move", "shoot": "ranged", "allocate": "melee",
                "ki_feat": "ki", "complex_ki_feat": "ki", "feat": "ki"}
 
-    def _boost(self, m: ModelState, action: Action):
-        """The Ki boost of ``action`` (:func:`sim.rules.ki.boost_stat`): ``(stat, Boost)``, or
-        None when it buys none. Raises :class:`~sim.rules.ki.KiError` when it may not."""
+    def ki_boost(self, action: Action):
+        """The Ki boost ``action`` buys (p.10, p.47; :func:`sim.rules.ki.boost_stat`):
+        ``(stat, Boost)``, or None when it buys none.
+
+        Raises:
+            KiError: it may not (no boost value on the card, above twice the base, not
+                enough Ki, Surprised or Controlled).
+        """
         from sim.rules import ki
 
+        m = self.state.models[action.model]
         if not action.boost:
             return None
         stat = self.BOOSTED.get(action.kind)
         if stat is None:
             raise ki.KiError(f"{action.kind} takes no Ki boost")
-        prof = self._profile(m.id)
+        prof = self.profile(m.id)
         base = {"move": getattr(prof, "move", None), "ranged": getattr(prof, "ranged", None),
                 "melee": getattr(prof, "melee", None), "ki": m.ki_stat}[stat]
         cost = prof.boost(stat) if prof is not None else None
@@ -2179,7 +2191,7 @@ class Game:
         usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
         spent = 0
         try:
-            b = self._boost(m, action)
+            b = self.ki_boost(action)
             spent = b[1].cost if b else 0
         except ki.KiError as exc:
             return False, str(exc)
@@ -2210,7 +2222,7 @@ class Game:
 
         f = self.feats(m.id)[action.feat]
         st = self.state
-        b = self._boost(m, action)
+        b = self.ki_boost(action)
         if b:
             self._emit(Event("boost", {"model": m.id, "stat": b[0], "steps": action.boost, "cost": b[1].cost}))
         cost = ki.feat_cost(f, x=action.x)
@@ -2311,7 +2323,7 @@ class Game:
     #: (Surprised, p.31): every check is exact; the sampling is along the path only.
     SURPRISE_STEP = 0.1
 
-    def _surprised_target(self, m: ModelState, action: Action) -> str | None:
+    def surprised_target(self, action: Action) -> str | None:
         """The enemy ``action`` Surprises (p.31, p.36, p.47), or None: the active model
         started the activation out of contact with it and out of its LoS, stayed out of its
         LoS while it moved, and now comes into contact with it or targets it. Sixth Sense
@@ -2319,6 +2331,7 @@ class Game:
         the start, at every vertex and every :attr:`SURPRISE_STEP` inches, and at the end."""
         if action.kind not in ("charge", "melee", "shoot", "ki_feat", "complex_ki_feat"):
             return None
+        m = self.state.models[action.model]
         t = self.state.models.get(action.target or "")
         if t is None or not t.alive or t.player == m.player or self._trait(t.id, "sixth_sense")[0]:
             return None
@@ -2391,7 +2404,7 @@ class Game:
     def _trait(self, mid: str, keyword: str):
         """``(has, value)`` of a trait on the model's profile card."""
         tm = self.table.model(mid)
-        prof = self._profile(mid) if tm.profile else None
+        prof = self.profile(mid) if tm.profile else None
         if prof is None:
             return tm.has_trait(keyword), None
         t = prof.trait(keyword)
@@ -2426,7 +2439,13 @@ class Game:
                 self._gain(who, "frightened", value=chk.target_number)
         return go_on
 
-    def _combatant(self, mid: str, active: bool, charge: bool, boost: int | None = None):
+    def combatant(self, mid: str, active: bool, charge: bool = False, boost: int | None = None):
+        """Model ``mid`` as a melee :class:`~sim.rules.melee.Combatant` now (p.33-37): its
+        card (Melee, weapon, traits), the melee conditions it has (and Exhausted when it
+        defends without counters), wounds left, the Auras that help it and, in the waiting
+        exchange, its Melee Assist. ``active``: the attacking (active) model; ``charge``:
+        it charged (+2 to its first damage roll); ``boost``: Melee Ki boosts bought
+        (default: those allocated in the waiting exchange)."""
         from sim.rules.melee import Combatant, MeleeWeapon, combatant_from_profile
 
         from sim.rules.melee import MELEE_CONDITIONS
@@ -2444,8 +2463,8 @@ class Game:
         extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
         if ex is not None and mid in (ex["attacker"], ex["defender"]):
             extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
-        if self._profile(mid) is not None:
-            return combatant_from_profile(self._profile(mid), id=mid, active=active, charge=charge,
+        if self.profile(mid) is not None:
+            return combatant_from_profile(self.profile(mid), id=mid, active=active, charge=charge,
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left, **extra)
@@ -2478,8 +2497,8 @@ class Game:
         ex = self.state.exchange
         if ex is None:
             return {}
-        a = self._combatant(ex["attacker"], True, ex["charge"])
-        b = self._combatant(ex["defender"], False, False)
+        a = self.combatant(ex["attacker"], True, ex["charge"])
+        b = self.combatant(ex["defender"], False, False)
         pa, pb, _ = melee_pools(a, b)
         return {a.id: pa, b.id: pb}
 
@@ -2497,13 +2516,13 @@ class Game:
             return f"{action.model} has already allocated its dice", None
         m = self.state.models[action.model]
         try:
-            b = self._boost(m, action)
+            b = self.ki_boost(action)
         except KiError as exc:
             return str(exc), None
         is_att = action.model == ex["attacker"]
-        comb = self._combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
+        comb = self.combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
         other_id = ex["defender"] if is_att else ex["attacker"]
-        other = self._combatant(other_id, not is_att, ex["charge"] and not is_att)
+        other = self.combatant(other_id, not is_att, ex["charge"] and not is_att)
         pa, pb, _ = melee_pools(comb, other) if is_att else melee_pools(other, comb)
         pool = pa if is_att else pb
         try:
@@ -2532,8 +2551,8 @@ class Game:
 
         ex = self.state.exchange
         att, dfn = ex["attacker"], ex["defender"]
-        a = self._combatant(att, True, ex["charge"])
-        b = self._combatant(dfn, False, False)
+        a = self.combatant(att, True, ex["charge"])
+        b = self.combatant(dfn, False, False)
         al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
         try:
             res = resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
@@ -2614,8 +2633,10 @@ class Game:
         self._move(mid, walk)
 
     # ---------------------------------------------------------- shooting
-    def _weapon(self, mid: str, name: str | None):
-        prof = self._profile(mid)
+    def ranged_weapon(self, mid: str, name: str | None = None):
+        """The ranged weapon (p.30) of ``mid`` a Shoot action uses: the one named ``name``
+        (any case), or its card's first ranged weapon; None when it has none."""
+        prof = self.profile(mid)
         if prof is None:
             return None
         ranged = [w for w in prof.weapons if w.kind == "ranged"]
@@ -2630,7 +2651,7 @@ class Game:
         from sim.rules.ranged import can_shoot
         from sim.table import Table
 
-        w = self._weapon(mid, weapon)
+        w = self.ranged_weapon(mid, weapon)
         if w is None:
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
         if target not in self.state.models or not self.state.models[target].alive:
@@ -2653,15 +2674,15 @@ class Game:
         from sim.rules.dice import modified_stat
         from sim.rules.ranged import AmmoState, RangedAttackError, TargetInfo, interceptors, resolve_ranged_attack
 
-        w = self._weapon(mid, weapon)
-        prof = self._profile(mid)
+        w = self.ranged_weapon(mid, weapon)
+        prof = self.profile(mid)
         infos = {}
         for m in self.table.models:
             ms = self.state.models[m.id]
-            if self._profile(m.id) is not None and ms.alive:
+            if self.profile(m.id) is not None and ms.alive:
                 try:
                     infos[m.id] = TargetInfo.from_traits(
-                        self._profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
+                        self.profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
                         death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
