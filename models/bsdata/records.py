@@ -12,6 +12,7 @@ from typing import Mapping
 
 from models.bsdata.conditions import Condition
 from models.profiles import Profile, Trait, Weapon
+from models.traits import has_trait
 from sim.files import one_line, quote
 
 #: The ``costType`` id of rice in the Bushido game system.
@@ -124,7 +125,7 @@ class TerrainStats:
     @property
     def destructible(self) -> bool:
         """True if the piece has the Destructible trait (p.18)."""
-        return any(t.keyword == "destructible" for t in self.traits)
+        return has_trait(self.traits, "destructible")
 
 
 @dataclass(frozen=True)
