@@ -115,12 +115,12 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     path = tmp_path / "game.json"
     g.save(path)
     good = path.read_text()
-    import sim.rules.game as game_mod
+    import os
 
     def boom(*a, **k):
         raise OSError("disk full")
 
-    monkeypatch.setattr(game_mod.os, "replace", boom)
+    monkeypatch.setattr(os, "replace", boom)
     g.push(g.random_action(random.Random(3)))
     with pytest.raises(OSError):
         g.save(path)

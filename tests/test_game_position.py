@@ -6,7 +6,9 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import json
+import pkgutil
 import math
 
 import pytest
@@ -183,6 +185,12 @@ def test_any_position_reads_back_identically(pos):
     assert {m.id for m in g.state.models.values() if m.player != m.owner} == controlled
 
 
-def test_game_module_doctests_pass():
+def test_game_package_doctests_pass():
     res = doctest.testmod(game_module)
-    assert res.attempted >= 10 and res.failed == 0
+    assert res.attempted >= 5 and res.failed == 0
+    attempted = 0
+    for info in pkgutil.iter_modules(game_module.__path__):
+        res = doctest.testmod(importlib.import_module(f"sim.rules.game.{info.name}"))
+        assert res.failed == 0, info.name
+        attempted += res.attempted
+    assert attempted >= 10  # the position example of Game

@@ -25,9 +25,9 @@ passes :func:`sim.rules.melee.validate_allocation`).
 The helpers (:func:`exchange_context`, :func:`legal_splits`, :func:`usable_specials`,
 :func:`special_direction`, :func:`shot_target_number`, :func:`exposure`) are built on
 :class:`~sim.rules.game.Game` (``legal_actions``, ``is_legal``, ``charge``,
-``exchange_pools``, and the helpers ``_table_now``, ``_charge_candidates``,
-``_combatant``, ``_weapon``) and on the rules modules; the bots need nothing else from
-the game. Speed (``benchmarks/game_bench.py``): the greedy bot remembers the LoS and
+``exchange_pools``, ``table_now``, ``charge_candidates``, ``combatant``,
+``ranged_weapon``, ``feat_actions``, ``scenario_actions``, ``ki_boost``, ``profile``) and
+on the rules modules; the bots use no private name of the game. Speed (``benchmarks/game_bench.py``): the greedy bot remembers the LoS and
 Cover verdicts and the refused moves under the positions of the models that could
 change them (:class:`Verdicts`, :meth:`GreedyBot._sight`), and tries the costly moves
 (a Charge or Melee move past other enemies' ZoC) last and few.
@@ -44,10 +44,17 @@ import math
 import random
 from dataclasses import dataclass, replace
 
+from shapely.geometry import LineString
+
+from models.profiles import get_profile
 from sim.geometry import CONTACT, ZOC_RANGE, Passage
 from sim.rules import movement
 from sim.rules.game import Action, Game
-from sim.rules.melee import Allocation, Combatant, MeleeError, SpecialOption, validate_allocation
+from sim.rules.ki import KiError
+from sim.rules.melee import Allocation, Combatant, MeleeError, SpecialOption, melee_pools, validate_allocation
+from sim.rules.ranged import RangedModifiers, TargetInfo, has_trait, max_range, range_band, target_number
+from sim.rules.scenario import interaction_refusal, zone_contains_base, zone_controller
+from sim.rules.special import throw_directions
 from sim.rules.wounds import WOUND_TABLE
 
 #: Conditions a Wait removes (p.25): a model that has one Waits rather than Focuses.
@@ -153,8 +160,6 @@ def direction_options(game: Game, ctx: ExchangeContext, option: SpecialOption) -
     their bounds), scored by how directly they throw the enemy away, +1 when it lands
     against Impassable terrain, -2 when it lands on one of our models; a Sidestep's are
     within 60 deg of directly away, scored by the room left to the other enemies."""
-    from sim.rules.special import throw_directions
-
     key = option.key
     if key not in DIRECTED:
         return []
@@ -213,8 +218,6 @@ def _throw_possible(game: Game, ctx: ExchangeContext, option: SpecialOption) -> 
     """A Throw needs some direction in the thrower's LoS (else the move cannot be made)."""
     if not option.key.startswith("throw"):
         return True
-    from sim.rules.special import throw_directions
-
     table = _faced_table(game, ctx)
     return bool(throw_directions(table, ctx.model, ctx.enemy, step_deg=10.0))
 
@@ -240,8 +243,6 @@ def shot_target_number(game: Game, scene, shooter: str, target: str, weapon, *, 
     :func:`~sim.rules.ranged.modifiers_from_geometry`: range band, Size, Prone, Cover,
     Ran, Ranged Defence...), or None beyond the weapon's range. ``cover``: whether the
     target has Cover, when already known (default: :meth:`Scene.cover`)."""
-    from sim.rules.ranged import RangedModifiers, has_trait, range_band, target_number
-
     band = range_band(weapon, scene.distance(shooter, target))
     if band is None:
         return None
@@ -285,8 +286,6 @@ class Cards:
 
     def reach(self, mid: str) -> float | None:
         """The Long range of the model's first ranged weapon, or None."""
-        from sim.rules.ranged import max_range
-
         w = self.weapon(mid)
         if w is None:
             return None
@@ -299,13 +298,9 @@ class Cards:
         """The :class:`~sim.rules.ranged.TargetInfo` of the model's card (defaults without one)."""
         got = self._info.get(mid)
         if got is None:
-            from sim.rules.ranged import TargetInfo
-
             got = TargetInfo()
             prof = self.table.model(mid).profile
             if prof:
-                from models.profiles import get_profile
-
                 try:
                     got = TargetInfo.from_traits(get_profile(prof).traits)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults, as the game does
@@ -430,8 +425,6 @@ def _clear_line(table, tm, te, foes) -> bool:
     """Whether the straight line of ``tm``'s base to ``te`` keeps out of every other
     (standing) enemy's ZoC disc and off Impassable terrain: a Charge along it cannot be
     stopped short by them."""
-    from shapely.geometry import LineString
-
     p, q = tm.position, te.position
     for o in foes:
         if o.id in (te.id, tm.id) or o.prone:
@@ -801,8 +794,6 @@ class GreedyBot:
         """The shot with a declared Walk after it into cover, when the shooter now
         stands exposed to enemy shooters and the shot (TN +1 for moving, unless the
         weapon is Light Weight) stays possible."""
-        from sim.rules.ranged import has_trait
-
         light = has_trait(w, "light weight")
         if not light and tn + 1 > 6:
             return None
@@ -943,8 +934,6 @@ class GreedyBot:
         """Send the nearest model to an objective where an interaction still
         pays (not removed; Influence on a not-yet-friendly objective, or Prayer tokens
         left): a Walk into contact when it reaches, else a full Walk towards it."""
-        from sim.rules.scenario import interaction_refusal
-
         if game.scenario is None:
             return None
         if not game.scenario.objectives:
@@ -996,8 +985,6 @@ class GreedyBot:
         """Zone control (p.63): the nearest ready model outside every zone walks into the
         nearest zone the player does not control (a point deep inside it, within one
         Walk), or a full Walk towards it."""
-        from sim.rules.scenario import zone_contains_base, zone_controller
-
         zones = game.scenario.zones
         if not zones:
             return None
@@ -1077,16 +1064,11 @@ class GreedyBot:
 
     @staticmethod
     def _boosted(game: Game, a: Action) -> Action:
-        from dataclasses import replace as dc_replace
-
-        from sim.rules.ki import KiError
-        from sim.rules.melee import melee_pools
-
         if a.kind != "allocate" or a.model is None:
             return a
         ex = game.state.exchange
         try:
-            if game.ki_boost(dc_replace(a, boost=1)) is None:
+            if game.ki_boost(replace(a, boost=1)) is None:
                 return a
         except KiError:
             return a
@@ -1099,10 +1081,8 @@ class GreedyBot:
         after = pa if is_att else pb
         if after <= before:
             return a
-        b = dc_replace(a, attack=(a.attack or 0) + (after - before), boost=1)
+        b = replace(a, attack=(a.attack or 0) + (after - before), boost=1)
         try:
-            from sim.rules.melee import Allocation, validate_allocation
-
             validate_allocation(me1, after, Allocation(b.attack or 0, b.defence or 0, b.special, b.direction))
         except Exception:  # noqa: BLE001 - a split the boosted pool does not allow: no boost
             return a

@@ -1,0 +1,253 @@
+"""Declaring and resolving an activation (p.24) and the conditions that act on it
+(p.29, p.31, p.43-45).
+
+Every declared action passes the same checks (:meth:`Activation._declaring_refusal`:
+counters, Impetuous, the conditions that forbid actions, Berserk's forced target,
+Disguised targets, Ki boosts); between declaring and resolving come the Disguised marker
+and test, the Immobilised Size test, Surprised and the boost's Ki
+(:meth:`Activation._before_resolve`); after every action Surprised ends and Held is
+checked (:meth:`Activation._after_action`). A mixin of :class:`~sim.rules.game.Game`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace as dc_replace
+
+from sim.geometry.attributes import Size
+from sim.rules import conditions, movement
+from sim.rules.dice import challenge_test, size_test
+from sim.rules.game.actions import ACTION_KINDS, Action
+from sim.rules.game.events import Event
+from sim.rules.game.state import ModelState
+from sim.rules.ki import KiError
+from sim.table import Table
+
+
+class Activation:
+    """Declaring and resolving an activation (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    def _declaring_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why ``m`` may not declare ``action`` now, whatever its kind (p.24, p.43-45), or
+        None: no exchange waits, ``m`` is the active player's and has the counters, no
+        Impetuous model stops it, its conditions allow the action (Berserk: at the closest
+        enemy), a Disguised target can be attacked, and its Ki boost is allowed."""
+        st = self.state
+        if st.exchange is not None:
+            return "a melee exchange is waiting for allocations"
+        if m.player != st.active:
+            return f"{m.id} is not the active player's model"
+        if m.exhausted:
+            return f"{m.id} is Exhausted (no activation counters)"
+        if action.counters > m.counters:
+            return f"{action.kind} is a complex action and {m.id} has only one counter"
+        if st.impetuous_blocks(m):
+            return "Impetuous: a model of the warband has an Impetuous marker, so only such models activate (p.44)"
+        forced = self.berserk_forced(m.id) if "berserk" in m.conditions else (None, None, None)
+        why = conditions.forbidden_reason(action.kind, conditions.from_model(m), counters=m.counters,
+                                          weapon_has_reload=self._reload_weapon(m.id, action),
+                                          contacts_fear_enemy=action.kind in ("melee", "charge") and self._fear_enemy(action.target),
+                                          berserk_forced=forced[0])
+        if why:
+            return why
+        if forced[0] in ("melee", "charge") and action.target != forced[1]:
+            return f"Berserk: it must attack the closest enemy, {forced[1]} (p.43)"
+        if action.kind in ("melee", "charge", "shoot"):
+            req = self._disguise(m, action.target)
+            if req and req[0] == "forbidden":
+                return f"{action.target} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+        if action.boost:
+            try:
+                self.ki_boost(action)
+            except KiError as exc:
+                return str(exc)
+        return None
+
+    def _before_resolve(self, m: ModelState, action: Action) -> bool:
+        """What happens between declaring and resolving an action: Disguised markers lost
+        or seen through, the Immobilised Size test, Ki boosts paid. False: the action ends
+        as completed without effect (a failed test, p.44)."""
+        if "disguised" in m.conditions and conditions.disguise_lost_by(action.kind):
+            self._emit(Event("condition", {"model": m.id, "name": "disguised", "on": False}))
+        if action.kind in ("melee", "charge", "shoot"):
+            req = self._disguise(m, action.target)
+            if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
+                return False
+        if not self._immobilised_test(m, action):
+            return False
+        surprised = self.surprised_target(action)
+        if surprised:
+            self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))
+            self._emit(Event("note", {"text": f"{surprised} is Surprised: it never saw {m.id} coming (p.31)"}))
+        if action.boost and action.kind not in ("ki_feat", "complex_ki_feat"):  # a feat pays its own
+            stat, b = self.ki_boost(action)
+            self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
+        return True
+
+    def _after_action(self) -> None:
+        """Checks after every action: Surprised ends with the action (an exchange ends it
+        when it resolves); Held ends out of BtB with the holder (p.44)."""
+        if self.state.exchange is None and self.state.interception is None:
+            self._end_surprise()
+        if any("held" in x.conditions for x in self.state.alive()):
+            self._release_held()
+
+    def _resolve(self, action: Action) -> None:
+        """Resolve a declared, legal action by its kind (:data:`ACTION_KINDS`)."""
+        ACTION_KINDS[action.kind].resolve(self, action)
+
+    def berserk_forced(self, mid: str) -> tuple[str | None, str | None, tuple | None]:
+        """The action a Berserk model must declare (p.43, :func:`~sim.rules.conditions.berserk_action`):
+        ``(kind, closest enemy, run point)``; ``(None, None, None)`` when any action will do."""
+        m = self.state.models[mid]
+        e = self._closest_enemy(m)
+        if e is None:
+            return None, None, None
+        key = (len(self.events), "berserk", mid)
+        if key in self._memo:
+            return self._memo[key]
+        try:
+            melee_ok = self._melee_move(mid, e.id).legal
+        except movement.MoveError:
+            melee_ok = False
+        charge_ok = False
+        if m.counters >= 2 and not melee_ok:
+            try:
+                res = self.charge(mid, e.id)
+                charge_ok = res.legal and res.reached
+            except movement.MoveError:
+                pass
+        run_pt = None
+        if not melee_ok and not charge_ok:
+            table = self._table_now()
+            tm, te = table.model(mid), table.model(e.id)
+            dx, dy = te.position[0] - tm.position[0], te.position[1] - tm.position[1]
+            d = math.hypot(dx, dy) or 1.0
+            full = 1.5 * (tm.move or 0)
+            for frac in (1.0, 0.8, 0.6, 0.4, 0.2):
+                step = min(full * frac, max(0.0, d - tm.radius - te.radius - 1.05))
+                if step <= 0.05:
+                    break
+                pt = (tm.position[0] + dx / d * step, tm.position[1] + dy / d * step)
+                if movement.check_run(table, mid, pt).legal:
+                    run_pt = pt
+                    break
+        kind = conditions.berserk_action(melee_reachable=melee_ok, counters=m.counters, charge_reachable=charge_ok,
+                                         can_run=run_pt is not None)
+        out = (kind, e.id if kind else None, run_pt if kind == "run" else None)
+        self._memo[key] = out
+        return out
+
+    def _closest_enemy(self, m: ModelState):
+        table = self._table_now()
+        tm = table.model(m.id)
+        foes = self.state.alive(3 - m.player)
+        if not foes:
+            return None
+        return min(foes, key=lambda e: (math.dist(tm.position, table.model(e.id).position) - tm.radius
+                                        - table.model(e.id).radius, e.id))
+
+    def _fear_enemy(self, target: str | None) -> bool:
+        return bool(target) and self._trait(target, "fear")[0]
+
+    def _disguise(self, m: ModelState, target: str | None):
+        """Disguised (p.44): ``("forbidden", X)``, ``("ki_test", X)`` or None for ``m``
+        targeting ``target``."""
+        if not target or target not in self.state.models:
+            return None
+        t = self.state.models[target]
+        if t.player == m.player:
+            return None
+        return conditions.disguise_requirement(conditions.from_model(t), m.ki_stat)
+
+    def _disguise_test(self, m: ModelState, target: str, x: int) -> bool:
+        """The Ki (X) challenge test to act against a Disguised model (p.44). A pass removes
+        the target's Disguised marker; a failure ends the activation (counters spent)."""
+        res = challenge_test(m.ki_stat, x, 0, self._roller)
+        self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.success,
+                                  "text": f"{m.id} takes a Ki ({x}) test to see through {target}'s disguise and "
+                                          f"{'passes' if res.success else 'fails: its activation ends'}"}))
+        if res.success:
+            self._emit(Event("condition", {"model": target, "name": "disguised", "on": False}))
+        return res.success
+
+    def _immobilised_test(self, m: ModelState, action: Action) -> bool:
+        """An Immobilised model's Size (6) test before a moving action (p.44). True: go on
+        (all Immobilised markers removed); False: the action ends as completed."""
+        moves = action.walk is not None or action.kind in ("walk", "disengage") or action.facing is not None
+        if not conditions.immobilised_test_needed(conditions.from_model(m), action.kind, moves=moves):
+            return True
+        size = self.table.model(m.id).size
+        res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self._roller,
+                        strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0])
+        self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
+                                  "passed": res.success,
+                                  "text": f"{m.id} is Immobilised: Size (6) test "
+                                          f"{'passed, the markers are removed' if res.success else 'failed: the action ends'}"}))
+        if res.success:
+            self._emit(Event("condition", {"model": m.id, "name": "immobilised", "on": False}))
+        return res.success
+
+    #: Step along a move at which the target's LoS to the moving model is checked
+    #: (Surprised, p.31): every check is exact; the sampling is along the path only.
+    SURPRISE_STEP = 0.1
+
+    def surprised_target(self, action: Action) -> str | None:
+        """The enemy ``action`` Surprises (p.31, p.36, p.47), or None: the active model
+        started the activation out of contact with it and out of its LoS, stayed out of its
+        LoS while it moved, and now comes into contact with it or targets it. Sixth Sense
+        models are never Surprised. Along the move the target's LoS is checked exactly at
+        the start, at every vertex and every :attr:`SURPRISE_STEP` inches, and at the end."""
+        if action.kind not in ("charge", "melee", "shoot", "ki_feat", "complex_ki_feat"):
+            return None
+        m = self.state.models[action.model]
+        t = self.state.models.get(action.target or "")
+        if t is None or not t.alive or t.player == m.player or self._trait(t.id, "sixth_sense")[0]:
+            return None
+        table = self._table_now()
+        scene = table.scene()
+        if scene.distance(m.id, t.id) <= movement.CONTACT + 1e-9 or scene.los(t.id, m.id).visible:
+            return None
+        path: list = []
+        try:
+            if action.kind == "charge":
+                path = list(self.charge(m.id, t.id, boost=action.boost or 0).path)
+            elif action.kind == "melee":
+                path = list(self._melee_move(m.id, t.id).path)
+            elif action.walk == "before" and action.point is not None:
+                path = list(movement.check_walk(table, m.id, [action.point]).path)
+        except movement.MoveError:
+            return None
+        points = []
+        for a, b in zip(path, path[1:]):
+            n = max(1, math.ceil(math.dist(a, b) / self.SURPRISE_STEP))
+            points += [(a[0] + (b[0] - a[0]) * i / n, a[1] + (b[1] - a[1]) * i / n) for i in range(1, n + 1)]
+        if points:
+            for pt in points:
+                moved = tuple(dc_replace(x, position=pt) if x.id == m.id else x for x in table.models)
+                if Table(table.name, table.width, table.depth, table.terrain, moved, table.source).scene().los(t.id, m.id).visible:
+                    return None
+        return t.id
+
+    def _end_surprise(self) -> None:
+        """Surprised lasts only until the end of the current action (p.31)."""
+        for x in self.state.alive():
+            if "surprised" in x.conditions:
+                self._emit(Event("condition", {"model": x.id, "name": "surprised", "on": False}))
+
+    def _release_held(self) -> None:
+        """Held ends when the model is no longer in BtB with its holder, or the holder is
+        gone (p.44)."""
+        table = self._table_now()
+        for m in self.state.alive():
+            holder = m.conditions.get("held")
+            if holder is None:
+                continue
+            h = self.state.models.get(holder) if isinstance(holder, str) else None
+            free = h is None or not h.alive
+            if not free:
+                a, b = table.model(m.id), table.model(h.id)
+                free = math.dist(a.position, b.position) - a.radius - b.radius > movement.CONTACT + 1e-9
+            if free:
+                self._emit(Event("condition", {"model": m.id, "name": "held", "on": False}))
+                self._emit(Event("note", {"text": f"{m.id} is no longer Held"}))

@@ -1,0 +1,122 @@
+"""The basic actions (p.21, p.24-25): Walk, Run, Focus, Wait, Stand Up and Pass, and
+moving a model on the table (a move event, the table with a Move boost).
+
+A mixin of :class:`~sim.rules.game.Game`; the kinds are registered in
+:data:`~sim.rules.game.actions.ACTION_KINDS` at the end of the module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sim.rules import conditions, movement
+from sim.rules.game.actions import Action, ActionKind, register, verdict
+from sim.rules.game.events import Event
+from sim.rules.game.state import GameError, ModelState
+from sim.table import Table
+
+
+class BasicActions:
+    """Walk, Run, Focus, Wait, Stand Up, Pass (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Walk, Run (p.24)
+    def _legal_walk(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
+        res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+        return verdict(res)
+
+    def _resolve_walk(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
+        res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+        self._move(m.id, res)
+
+    def _legal_run(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
+        return verdict(movement.check_run(table, m.id, action.point))
+
+    def _resolve_run(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
+        res = movement.check_run(table, m.id, action.point)
+        self._move(m.id, res)
+        self._emit(Event("condition", {"model": m.id, "name": "ran", "on": True}))
+
+    # ------------------------------------------------------------ Focus, Wait, Stand Up (p.25)
+    def _legal_always(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        return True, ""
+
+    def _resolve_focus(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        self._emit(Event("ki_change", {"model": m.id, "delta": min(m.ki_stat, m.ki_limit - m.ki)}))
+
+    def _legal_stand_up(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        if "prone" not in m.conditions:
+            return False, f"{m.id} is not Prone"
+        return True, ""
+
+    def _resolve_stand_up(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
+        # an exchange later this turn: -1 Melee, normal Initiative (p.36, p.45)
+        self._emit(Event("condition", {"model": m.id, "name": "stood_up", "on": True}))
+
+    def _resolve_wait(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        opts = conditions.removed_by_wait(conditions.from_model(m))
+        if opts:
+            chosen = next((o for o in opts if o.key == action.special), opts[0])
+            before = conditions.from_model(m)
+            after = conditions.apply_wait(before, chosen)
+            for name in before:
+                if name in ("fire", "on_fire", "bleed", "poison"):
+                    continue
+                if name not in after:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+                elif after[name] != before[name] and isinstance(after[name], int):
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": after[name]}))
+            fire_before = sorted(m.markers.get("fire", []), reverse=True)
+            fire_after = after.get("on_fire", after.get("fire", fire_before))
+            if isinstance(fire_after, list) and len(fire_after) < len(fire_before):
+                removed = list(fire_before)
+                for v in fire_after:
+                    removed.remove(v)
+                self._emit(Event("marker_damage", {"model": m.id, "marker": "fire", "removed": removed, "wounds": 0}))
+
+    # ------------------------------------------------------------ Pass (p.21)
+    def _legal_pass(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        st = self.state
+        return (st.pass_tokens.get(st.active, 0) > 0, "no pass tokens left")
+
+    def _spend_pass_token(self, action: Action) -> None:
+        p = self.state.active
+        if self.state.pass_tokens.get(p, 0) <= 0:
+            self._unmark()
+            raise GameError(f"player {p} has no pass tokens")
+        self._emit(Event("pass", {"player": p}))
+
+    # ------------------------------------------------------------ moving
+    def _move(self, mid: str, res: movement.MoveResult) -> None:
+        if len(res.path) > 1 or res.facing != self.state.models[mid].facing:
+            end = res.path[-1]
+            self._emit(Event("move", {"model": mid, "move": res.kind, "to": [end[0], end[1]],
+                                      "facing": res.facing, "cost": res.cost}))
+
+    def _boosted_table(self, mid: str, steps: int):
+        """The current table with ``mid``'s Move raised by ``steps`` (a Move boost)."""
+        table = self._table_now()
+        if not steps:
+            return table
+        models = tuple(replace(x, move=(x.move or 0) + steps) if x.id == mid else x for x in table.models)
+        return Table(table.name, table.width, table.depth, table.terrain, models, table.source)
+
+
+register(
+    ActionKind("walk", "Walk", "p.24", 1, "activation", BasicActions._legal_walk, BasicActions._resolve_walk, "move"),
+    ActionKind("run", "Run", "p.24", 1, "activation", BasicActions._legal_run, BasicActions._resolve_run, "move"),
+    ActionKind("focus", "Focus", "p.25", 2, "activation", BasicActions._legal_always, BasicActions._resolve_focus),
+    ActionKind("wait", "Wait", "p.25", 1, "activation", BasicActions._legal_always, BasicActions._resolve_wait),
+    ActionKind("stand_up", "Stand Up", "p.25, p.45", 1, "activation", BasicActions._legal_stand_up,
+               BasicActions._resolve_stand_up),
+    ActionKind("pass", "Pass", "p.21", 0, "pass", BasicActions._legal_pass, BasicActions._spend_pass_token),
+)

@@ -1,0 +1,444 @@
+"""The :class:`Game`: a thin facade over the steps of a game of Bushido: Risen Sun
+(General rules p.18-47), headless, seeded and replayable.
+
+In the spirit of python-chess: a :class:`Game` knows its state (:attr:`Game.state`),
+lists the legal actions of the player to move (:meth:`Game.legal_actions`), judges one
+(:meth:`Game.is_legal`), applies one (:meth:`Game.push`), takes it back
+(:meth:`Game.pop`), reads and sets a position (:meth:`Game.position`,
+:meth:`Game.set_position`) and reports what happened as events (:meth:`Game.log`); it
+saves and loads itself (:mod:`sim.rules.game.saves`).
+
+The rules themselves live in one module per step, each a mixin of :class:`Game` that
+works on the shared state and event log: the turn (:mod:`~sim.rules.game.turn`),
+declaring and resolving an activation (:mod:`~sim.rules.game.activation`), the basic
+actions, the melee step, the shooting step, Ki, the scenario step, the cards and
+conditions, the offered actions and save/load. The action kinds are registered in
+:data:`~sim.rules.game.actions.ACTION_KINDS`; the events in
+:data:`~sim.rules.game.events.EVENT_KINDS`. The mixins keep the names of their methods
+(the hot-seat's dice prompts read them off the call stack).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Iterable
+from dataclasses import replace
+
+from sim.rules import conditions
+from sim.rules import scenario as scen
+from sim.rules.dice import Dice, SeededDice
+from sim.rules.game.actions import ACTION_KINDS, Action
+from sim.rules.game.activation import Activation
+from sim.rules.game.basic_actions import BasicActions
+from sim.rules.game.cards import Cards
+from sim.rules.game.events import Event, apply_event
+from sim.rules.game.ki_step import KiStep
+from sim.rules.game.melee_step import MeleeStep
+from sim.rules.game.offers import Offers
+from sim.rules.game.position import compact_position, expand_position
+from sim.rules.game.saves import SaveLoad
+from sim.rules.game.scenario_step import ScenarioStep
+from sim.rules.game.shooting_step import ShootingStep
+from sim.rules.game.state import GameError, initial_state
+from sim.rules.game.turn import TurnPhases
+from sim.rules.ki import KiError
+from sim.table import Table
+
+
+class _RollRecorder:
+    """What the engine rolls with: the game's dice source, each value recorded in the
+    game's roll list of the current action (``Game._rolls``)."""
+
+    records_rolls = True  # PromptDice looks past this frame for what a roll is for
+
+    def __init__(self, game: "Game") -> None:
+        self._game = game
+
+    def roll(self, n: int) -> list[int]:
+        """``n`` values from the game's dice, recorded."""
+        values = list(self._game._dice.roll(n))
+        self._game._rolls[-1].extend(values)
+        return values
+
+
+
+class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, Cards, Offers,
+           SaveLoad):
+    """A game on a table with deployed warbands.
+
+    Args:
+        table: a loaded :class:`sim.table.Table` (player 1 and player 2 models).
+        seed: seeds the dice (``SeededDice``); ignored when ``dice`` is given.
+        dice: a dice source (e.g. :class:`~sim.rules.dice.PhysicalDice`).
+        length: ``("fixed", N)`` or ``("variable", X)`` (Game length, p.63); default: the
+            scenario's, else ``("variable", 5)``.
+        scenario: a :class:`~sim.rules.scenario.Scenario`, or the name or path of a
+            scenario file (``data/scenarios``); None plays without objectives (the game
+            ends on turns or annihilation, the side with more models left wins).
+        vims: for a VIM scenario, ``{side: model id}`` (the VIM of each side); default:
+            each side's legal model with the highest rice (Nominated: the same model,
+            as if the opponent chose the most valuable one).
+        position: a position (:meth:`position`) to start from, in the spirit of
+            python-chess's ``Board(fen)``: the game starts there (one ``position`` event)
+            and no phase is played; without it the first turn's Starting phase is played
+            on creation. A scenario game whose position has no ``scenario`` state gets the
+            scenario's initial state (its VIMs from ``vims`` or the default choice).
+
+    Example, a position set up by hand, played on and read back:
+
+        >>> from sim.table import load_table
+        >>> table = load_table()
+        >>> pos = Game(table, seed=7, length=("fixed", 2)).position()
+        >>> pos["turn"], pos["phase"], pos["active"], pos["models"]["akira"]
+        (1, 'main', 1, {'position': [12.0, 12.0], 'facing': 90.0, 'counters': 2, 'ki': 2})
+        >>> pos["models"]["akira"].update(damage=4, conditions={"stunned": 1})
+        >>> g = Game(table, seed=7, length=("fixed", 2), position=pos)
+        >>> g.position() == pos
+        True
+        >>> g.log()
+        ['Position set: turn 1, main phase, player 1 active']
+        >>> _ = g.push(Action("wait", "akira"))    # Wait: the Stunned marker goes (p.25)
+        >>> g.position()["models"]["akira"]
+        {'position': [12.0, 12.0], 'facing': 90.0, 'damage': 4, 'counters': 1, 'ki': 2}
+
+    Raises:
+        GameError: a scenario that cannot be read or does not fit the table, a table
+            feat the engine does not know.
+    """
+
+    def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
+                 length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
+                 scenario=None, vims: dict | None = None, position: dict | None = None):
+        self.table = table
+        self.seed = seed
+        self._dice = dice if dice is not None else SeededDice(seed)
+        self._dice_replaced = False  # True once ``dice`` is set: the seed no longer tells the rolls
+        #: The d6 values rolled: [0] on creation (set-up, Starting phase of turn 1), then one
+        #: list per pushed action (a save carries them; :meth:`load` checks them).
+        self._rolls: list[list[int]] = [[]]
+        self._roller = _RollRecorder(self)
+        #: Whether this game was rebuilt by re-simulating a save (:meth:`load`).
+        self.verified = False
+        if isinstance(scenario, (str, os.PathLike)):
+            try:
+                scenario = scen.load_scenario(scenario, table.width, table.depth)
+            except scen.ScenarioError as exc:
+                raise GameError(str(exc)) from None
+        self.scenario = scenario
+        if length is None:
+            length = scenario.length if scenario is not None else ("variable", 5)
+        self.length = (str(length[0]), int(length[1]))
+        self.state = initial_state(table)
+        self._base = initial_state(table)  # the models as deployed: what a position leaves out
+        self._vims = dict(vims) if vims else None
+        self._cards: dict = {}  # model id -> profile card (or None)
+        self._feats: dict = {}  # model id -> {name: Feat}
+        self.events: list[Event] = []
+        self._marks: list[int] = []  # event index before each pushed action
+        self._dice_marks: list = []  # the dice state before each pushed action (seeded dice)
+        self._memo: dict = {}  # (event count, what, args) -> result, for the current state
+        self._actions: list[Action] = []
+        self._legacy = False  # loaded unverified (Game.load(verify=False)): saved as it was
+        for tm in table.models:
+            try:
+                self.feats(tm.id)
+            except KiError as exc:
+                raise GameError(f"{table.source or table.name}: models[id={tm.id}].feats: {exc}") from None
+        if events is not None and position is not None:
+            raise GameError("a game starts from its events or from a position, not both")
+        if events is not None:
+            for ev in events:
+                self._emit(ev)
+        elif position is not None:
+            self.set_position(position)
+        else:
+            if scenario is not None:
+                self._setup_scenario()
+            self._start_turn()
+
+    @property
+    def dice(self) -> Dice:
+        """The dice source the engine rolls with. It may be replaced (e.g. by physical dice
+        for a loaded game); every value rolled is recorded either way (:meth:`to_json`)."""
+        return self._dice
+
+    @dice.setter
+    def dice(self, value: Dice) -> None:
+        self._dice = value
+        self._dice_replaced = True
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions pushed so far (taken-back ones excluded), in order."""
+        return tuple(self._actions)
+
+    @property
+    def seeded(self) -> bool:
+        """True when every roll came from ``SeededDice(seed)`` created with the game (the
+        seed alone then reproduces the game); False for physical or replaced dice."""
+        return (not self._dice_replaced and type(self._dice) is SeededDice and self.seed is not None
+                and self._dice.seed == self.seed)
+
+    def _unmark(self) -> None:
+        """Forget the mark of an action that was refused before it changed anything."""
+        self._marks.pop()
+        self._actions.pop()
+        self._dice_marks.pop()
+        self._rolls.pop()
+
+    def _emit(self, ev: Event) -> Event:
+        if self._memo:
+            self._memo = {}  # every memoised answer is about the state before this event
+        apply_event(self.state, ev)
+        self.events.append(ev)
+        return ev
+
+    def table_now(self):
+        """The table as the game has it now: models where the state has them (the dead
+        removed, Prone flagged) and the scenario's objectives that are still in play."""
+        return self._table_now()
+
+    def _table_now(self):
+        """The table with the models where the game state has them (dead removed);
+        built once per state."""
+        key = (len(self.events), "table")
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._build_table_now()
+        return got
+
+    def _build_table_now(self):
+        models = []
+        for m in self.table.models:
+            s = self.state.models[m.id]
+            if not s.alive:
+                continue
+            models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
+                                  player=s.player))
+        terrain = self.table.terrain + self._objective_pieces()
+        return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
+
+    # ------------------------------------------------------------ positions
+    def position(self) -> dict:
+        """The position now: a compact, serialisable description of the game state (plain
+        JSON values; inches, degrees), in the spirit of python-chess's ``Board.fen()``.
+
+        Keys: ``turn``, ``phase`` (``start``, ``main``, ``end``, ``over``), ``active`` (the
+        player who activates, 1 or 2) and ``models`` are always written; ``first`` (the
+        Tactical test's choice), ``last_turn``, ``pass_tokens`` and ``scores`` (``{"1": n,
+        "2": n}``), ``result``, ``exchange`` (a melee exchange waiting for allocations),
+        ``interception`` (a shot waiting for an interceptor), ``feat_usage``, ``auras``
+        and ``scenario`` (the scenario state) only when they differ from
+        :data:`POSITION_DEFAULTS`. ``models`` maps every model id to its entry:
+        ``position`` ``[x, y]`` and ``facing`` always; ``damage``, ``counters``, ``ki``,
+        ``conditions`` (name -> markers, a TN or a holder's id), ``markers`` (``bleed``,
+        ``poison``, ``fire`` -> values), ``ammo`` (weapon -> tokens left), ``alive``, and
+        the card's ``wounds``, ``ki_stat``, ``ki_limit`` only when they differ from the
+        model as the table deploys it. The side a model fights for follows from its
+        ``controlled`` condition (p.43).
+
+        ``Game(table, position=p)`` and :meth:`set_position` set a position up;
+        ``Game(table, position=g.position()).position() == g.position()`` (and the states
+        are equal). The table, scenario, game length and dice are the game's inputs, not
+        part of the position.
+        """
+        return compact_position(self.state, self._base)
+
+    def set_position(self, position: dict) -> None:
+        """Set the game to ``position`` (:meth:`position`; a key or model left out takes
+        its default, a model as deployed), like python-chess's ``Board.set_fen``. No phase
+        is played and the rules do not judge the position (``sim.rules.invariants`` does).
+
+        The change is one ``position`` event: a take-back (:meth:`pop`) of an earlier
+        action removes it, a replay applies it, and a save carries it as an input (a
+        position set by hand), applied again when the save is loaded and verified. The
+        actions pushed before stay in the history and the dice roll on from where they
+        stand.
+
+        Raises:
+            GameError: ``position: ENTRY: PROBLEM`` for an unknown key or model, or a
+                value of the wrong type or out of range; the game is unchanged.
+        """
+        default = None
+        if self.scenario is not None and isinstance(position, dict) and "scenario" not in position:
+            default = self._scenario_initial()[0].to_json()  # the scenario as it starts
+        full = expand_position(position, self._base, default, has_scenario=self.scenario is not None)
+        self._emit(Event("position", full))
+
+    def gain_condition(self, model: str, name: str, n: int = 1, value=None) -> None:
+        """An effect outside the engine's actions (a card effect the players apply, a
+        lesson's set-up) gives ``model`` ``n`` markers of the condition ``name`` (p.43-45),
+        as the engine's own effects do (:func:`sim.rules.conditions.gain_condition`):
+        immunities respected, Berserk brings an Impetuous marker, Frightened keeps the
+        highest TN (``value``), Controlled turns the model to the other side. Recorded as
+        one ``position`` event (:meth:`set_position`).
+
+        Raises:
+            GameError: no such model; :class:`~sim.rules.conditions.ConditionError` for
+                an unknown condition.
+        """
+        m = self.state.models.get(model)
+        if m is None:
+            raise GameError(f"no model {model!r} on the table")
+        new = conditions.gain_condition(conditions.from_model(m), name, n, value=value, immune=self._immunities(model))
+        self._edit(self._condition_events(model, new))
+
+    def wound(self, model: str, n: int) -> None:
+        """An effect outside the engine's actions deals ``n`` wounds to ``model`` (p.38):
+        it is killed when no box is left. Recorded as one ``position`` event
+        (:meth:`set_position`).
+
+        Raises:
+            GameError: no such model.
+        """
+        if model not in self.state.models:
+            raise GameError(f"no model {model!r} on the table")
+        events = [Event("wounds", {"model": model, "n": n})] if n > 0 else []
+        m = self.state.models[model]
+        if n > 0 and min(m.wounds, m.damage + n) >= m.wounds:
+            events.append(Event("killed", {"model": model}))
+        self._edit(events)
+
+    def _edit(self, events: list[Event]) -> None:
+        """The state after ``events``, set as one ``position`` event."""
+        st = copy.deepcopy(self.state)
+        for ev in events:
+            apply_event(st, ev)
+        self.set_position(compact_position(st, self._base))
+
+    # ------------------------------------------------------------ queries
+    def is_over(self) -> bool:
+        """True once the End phase of the last turn has been played."""
+        return self.state.phase == "over"
+
+    def to_move(self) -> int | None:
+        """The player who must decide now: while a melee exchange waits for allocations,
+        the owner of the first model of the exchange that has not allocated (attacker
+        first); otherwise the active player. None once the game is over."""
+        st = self.state
+        if self.is_over():
+            return None
+        ex = st.exchange
+        if ex is not None:
+            for mid in (ex["attacker"], ex["defender"]):
+                if mid not in ex["allocations"]:
+                    return st.models[mid].player
+        if st.interception is not None:
+            return st.models[st.interception["target"]].player
+        return st.active
+
+    def is_legal(self, action: Action) -> tuple[bool, str]:
+        """Whether ``action`` may be declared now, and why not (memoised until the state
+        changes: a bot's check and the declaration share one verdict)."""
+        key = (len(self.events), "legal", action)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._is_legal(action)
+        return got
+
+    def _is_legal(self, action: Action) -> tuple[bool, str]:
+        """:meth:`is_legal` uncached: the answers out of turn (an interceptor, an allocation,
+        an Instant/Active feat) and a pass judged by their kind; any other action must pass
+        the checks of every declaration (:meth:`_declaring_refusal`) and then those of its
+        kind (:data:`~sim.rules.game.actions.ACTION_KINDS`)."""
+        st = self.state
+        if self.is_over():
+            return False, "the game is over"
+        kind = ACTION_KINDS.get(action.kind)
+        if action.kind == "intercept":  # the answer to a waiting shot (p.30)
+            return kind.legal(self, None, action)
+        if st.interception is not None:
+            return False, "a shot waits for the target's player to assign an interceptor (or none)"
+        if action.kind == "pass":
+            return kind.legal(self, None, action)
+        m = st.models.get(action.model or "")
+        if m is None or not m.alive:
+            return False, f"no model {action.model!r} on the table"
+        if action.kind in ("allocate", "feat"):  # no activation: an allocation (p.33), an Instant/Active feat (p.46)
+            return kind.legal(self, m, action)
+        why = self._declaring_refusal(m, action)
+        if why:
+            return False, why
+        if kind is None:
+            return False, f"unknown action {action.kind!r}"
+        return kind.legal(self, m, action)
+
+    # ------------------------------------------------------------ push/pop
+    def push(self, action: Action) -> list[Event]:
+        """Declare and resolve ``action`` for the active player; returns its events.
+
+        A declared action that proves illegal reverts the model and costs one counter
+        (p.24).
+
+        Raises:
+            GameError: the game is over, or the action names no model of the active player.
+        """
+        st = self.state
+        if self.is_over():
+            raise GameError("the game is over")
+        start = len(self.events)
+        self._marks.append(start)
+        self._dice_marks.append(self._dice.state() if hasattr(self._dice, "state") else None)
+        self._actions.append(action)
+        self._rolls.append([])
+        p = st.active
+        kind = ACTION_KINDS.get(action.kind)
+        if kind is not None and kind.timing == "answer":  # an allocation, an interceptor, an Instant/Active feat
+            kind.resolve(self, action)
+            return self.events[start:]
+        if st.exchange is not None or st.interception is not None:
+            self._unmark()
+            raise GameError("a melee exchange is waiting for allocations" if st.exchange is not None
+                            else "a shot waits for the target's player to assign an interceptor (or none)")
+        if kind is not None and kind.timing == "pass":
+            kind.resolve(self, action)
+        else:
+            m = st.models.get(action.model or "")
+            if m is None or m.player != p or not m.alive or m.exhausted:
+                self._unmark()
+                raise GameError(f"{action.model!r} cannot be activated by player {p} now")
+            self._emit(Event("activate", {"player": p, "model": m.id, "action": str(action)}))
+            ok, why = self.is_legal(action)
+            spent = 1
+            if not ok:
+                self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
+                self._emit(Event("counter", {"model": m.id, "n": 1}))
+            else:
+                spent = action.counters
+                if self._before_resolve(m, action):
+                    self._resolve(action)
+                if st.models[m.id].alive:
+                    self._emit(Event("counter", {"model": m.id, "n": action.counters}))
+            if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:
+                self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]), spent))
+            self._after_action()
+        if not self.is_over() and st.exchange is None and st.interception is None:
+            self._next_active(3 - p)
+        return self.events[start:]
+
+    def pop(self) -> Action:
+        """Take back the last pushed action (and everything it caused).
+
+        Raises:
+            GameError: nothing to take back.
+        """
+        if not self._marks:
+            raise GameError("no action to take back")
+        mark = self._marks.pop()
+        action = self._actions.pop()
+        dice = self._dice_marks.pop()
+        self._rolls.pop()
+        if dice is not None:
+            self._dice.restore(dice)  # the same rolls come again: a take-back is no re-roll
+        keep = self.events[:mark]
+        self._memo.clear()
+        self.state = initial_state(self.table)
+        self.events = []
+        for ev in keep:
+            self._emit(ev)
+        return action
+
+    def log(self) -> list[str]:
+        """The readable log: one line per event."""
+        return [e.describe() for e in self.events]

@@ -1,0 +1,381 @@
+"""Events: every change of the game state, typed in one registry (p.18-47).
+
+An :class:`Event` is a ``kind`` and its ``data`` (plain JSON values; inches, degrees).
+:data:`EVENT_KINDS` declares each kind once: its data keys, what it does to the state
+(:func:`apply_event`, the only place the state changes) and its line in the readable log
+(:meth:`Event.describe`, the only place events are described). Saves hold the events as
+``{"kind": ..., **data}`` (``bushido-game/1``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sim.rules.game.position import apply_position
+from sim.rules.game.state import GameError, GameState, ModelState, remove_counters
+from sim.rules.game.values import short
+
+
+@dataclass(frozen=True)
+class Event:
+    """One change of state. ``kind`` names it (:data:`EVENT_KINDS`); ``data`` holds plain
+    JSON values."""
+
+    kind: str
+    data: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """As plain JSON values (inches, degrees)."""
+        if "kind" in self.data:
+            raise GameError(f"event data may not use the key 'kind' ({self.kind})")
+        return {"kind": self.kind, **self.data}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "Event":
+        """The Event written by :meth:`to_json`.
+
+        Raises:
+            GameError: not an object with a string ``kind``.
+        """
+        if not isinstance(doc, dict) or not isinstance(doc.get("kind"), str):
+            raise GameError(f"an event is an object with a string 'kind', got {short(doc)}")
+        doc = dict(doc)
+        return cls(doc.pop("kind"), doc)
+
+    def describe(self) -> str:
+        """One line for a readable log (several for an exchange or a shot)."""
+        kind = EVENT_KINDS.get(self.kind)
+        if kind is None or kind.describe is None:
+            return f"{self.kind}: {self.data}"
+        return kind.describe(self.data)
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """One kind of event.
+
+    Attributes:
+        key: the ``kind`` string of its events.
+        fields: its data keys (``?`` marks one that may be left out).
+        apply: what it does to a :class:`GameState` (None: nothing, a record for the log).
+        describe: its log line from its data (None: ``kind: data``).
+        doc: what it records, with the rulebook page.
+    """
+
+    key: str
+    fields: tuple[str, ...]
+    apply: Callable[[GameState, dict], None] | None
+    describe: Callable[[dict], str] | None
+    doc: str
+
+
+def apply_event(state: GameState, ev: Event) -> None:
+    """Apply one event to ``state`` in place. The only place the state changes.
+
+    Raises:
+        GameError: an unknown event kind.
+    """
+    kind = EVENT_KINDS.get(ev.kind)
+    if kind is None:
+        raise GameError(f"unknown event {ev.kind!r}")
+    if kind.apply is not None:
+        kind.apply(state, ev.data)
+
+
+def markers_json(markers) -> dict:
+    """Melee/ranged markers (target, kind, count, value) as ``{target: {kind: [values]}}``."""
+    out: dict = {}
+    for mk in markers:
+        kind = {"on_fire": "fire", "poisoned": "poison"}.get(mk.kind, mk.kind)
+        out.setdefault(mk.target, {}).setdefault(kind, []).extend([mk.value if mk.value is not None else 1] * mk.count)
+    return out
+
+
+def apply_outcome(state: GameState, d: dict) -> None:
+    """Wounds, removals, conditions, moves and counters of an exchange or a shot."""
+    for mid, pos in d.get("positions", {}).items():
+        state.models[mid].position = (pos[0], pos[1])
+    for mid, f in d.get("facings", {}).items():
+        state.models[mid].facing = f
+    for mid, n in d.get("wounds", {}).items():
+        m = state.models[mid]
+        m.damage = min(m.wounds, m.damage + n)
+        if m.damage >= m.wounds:
+            m.alive, m.counters = False, 0
+    for mid in d.get("removed", []):
+        state.models[mid].alive, state.models[mid].counters = False, 0
+    for mid, names in d.get("conditions", {}).items():
+        for name in names:
+            state.models[mid].conditions[name] = 1
+    for mid, n in d.get("counters", {}).items():
+        remove_counters(state.models[mid], n)
+    for mid, kinds in d.get("markers", {}).items():
+        for kind, values in kinds.items():
+            state.models[mid].markers.setdefault(kind, []).extend(values)
+
+
+# ------------------------------------------------------------- what events do
+def _turn(state: GameState, d: dict) -> None:
+    state.turn = d["turn"]
+    state.phase = "start"
+
+
+def _game_length(state: GameState, d: dict) -> None:
+    state.last_turn = state.last_turn or d["last"]
+
+
+def _ki(state: GameState, d: dict) -> None:
+    for mid, n in d["gains"].items():
+        m = state.models[mid]
+        m.ki = min(m.ki_limit, m.ki + n)
+
+
+def _counters(state: GameState, d: dict) -> None:
+    for m in state.alive():
+        m.counters = d.get("n", 2)
+
+
+def _tactical(state: GameState, d: dict) -> None:
+    state.first = d["first"]
+
+
+def _pass_tokens(state: GameState, d: dict) -> None:
+    state.pass_tokens = {int(p): n for p, n in d["tokens"].items()}
+
+
+def _phase(state: GameState, d: dict) -> None:
+    state.phase = d["phase"]
+
+
+def _active(state: GameState, d: dict) -> None:
+    state.active = d["player"]
+
+
+def _move(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    m.position = (d["to"][0], d["to"][1])
+    m.facing = d["facing"]
+
+
+def _counter(state: GameState, d: dict) -> None:
+    remove_counters(state.models[d["model"]], d["n"])
+
+
+def _ki_change(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    m.ki = max(0, min(m.ki_limit, m.ki + d["delta"]))
+
+
+def _condition(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    if d["on"]:
+        m.conditions[d["name"]] = d.get("value", 1)
+    else:
+        m.conditions.pop(d["name"], None)
+    if d["name"] == "controlled":  # it fights for the other side while Controlled (p.43)
+        m.player = 3 - m.owner if d["on"] else m.owner
+
+
+def _wounds(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    m.damage = min(m.wounds, m.damage + d["n"])
+
+
+def _killed(state: GameState, d: dict) -> None:
+    state.models[d["model"]].alive = False
+    state.models[d["model"]].counters = 0
+
+
+def _pass(state: GameState, d: dict) -> None:
+    state.pass_tokens[d["player"]] -= 1
+
+
+def _score(state: GameState, d: dict) -> None:
+    state.scores[d["player"]] += d["points"]
+
+
+def _game_over(state: GameState, d: dict) -> None:
+    state.phase = "over"
+    state.result = d["result"]
+
+
+def _exchange_open(state: GameState, d: dict) -> None:
+    state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {},
+                      "disengage": d.get("disengage"), "point": d.get("point"), "boosts": {}}
+
+
+def _allocated(state: GameState, d: dict) -> None:
+    state.exchange["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
+    if d.get("boost"):
+        state.exchange.setdefault("boosts", {})[d["model"]] = d["boost"]
+
+
+def _exchange(state: GameState, d: dict) -> None:
+    state.exchange = None
+    apply_outcome(state, d)
+
+
+def _marker_damage(state: GameState, d: dict) -> None:
+    m: ModelState = state.models[d["model"]]
+    left = list(m.markers.get(d["marker"], []))
+    for v in d["removed"]:
+        left.remove(v)
+    m.markers[d["marker"]] = left
+    m.damage = min(m.wounds, m.damage + d["wounds"])
+    if m.damage >= m.wounds:
+        m.alive, m.counters = False, 0
+
+
+def _boost(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    m.ki = max(0, m.ki - d["cost"])
+
+
+def _feat_used(state: GameState, d: dict) -> None:
+    m = state.models[d["model"]]
+    m.ki = max(0, m.ki - d["cost"])
+    u = state.feat_usage.setdefault(d["model"], {"turn": [], "game": []})
+    if d.get("once_per_turn"):
+        u["turn"].append(d["feat"])
+    if d.get("once_per_game"):
+        u["game"].append(d["feat"])
+
+
+def _aura(state: GameState, d: dict) -> None:
+    state.auras.append({"feat": d["feat"], "source": d["source"], "player": d["player"]})
+
+
+def _end_phase_reset(state: GameState, d: dict) -> None:
+    state.auras = []
+    for u in state.feat_usage.values():
+        u["turn"] = []
+
+
+def _scenario(state: GameState, d: dict) -> None:
+    state.scenario = d["state"]
+
+
+def _interception_open(state: GameState, d: dict) -> None:
+    state.interception = {key: d[key] for key in ("attacker", "target", "weapon", "moved", "boost", "walk_after",
+                                                  "candidates")}
+
+
+def _intercept(state: GameState, d: dict) -> None:
+    state.interception = None
+
+
+def _ammo(state: GameState, d: dict) -> None:
+    state.models[d["model"]].ammo[d["weapon"]] = d["left"]
+
+
+# ------------------------------------------------------------- how events read
+#: Log words for the one-turn marks the engine keeps beside the conditions.
+_MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
+               "stood_up": "the mark 'stood up this turn'"}
+
+
+def _describe_condition(d: dict) -> str:
+    name = _MARK_NAMES.get(d["name"], d["name"].replace("_", " "))
+    if d["on"] and isinstance(d.get("value"), int) and not isinstance(d.get("value"), bool) and d["value"] > 1:
+        name += f" ({d['value']})"
+    return f"  {d['model']} {'gains' if d['on'] else 'loses'} {name}"
+
+
+def _describe_summary(d: dict) -> str:
+    return "\n".join(f"    {line}" for line in d.get("summary", []))
+
+
+#: Every kind of event, by its ``kind`` string.
+EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
+    # ---- the turn (p.20-21)
+    EventKind("turn", ("turn",), _turn, lambda d: f"=== Turn {d['turn']} ===",
+              "a new turn starts: its Starting phase (p.20)"),
+    EventKind("game_length", ("roll", "last"), _game_length,
+              lambda d: f"Variable game length roll: {d['roll']} ({'last turn' if d['last'] else 'the game goes on'})",
+              "the variable game length roll, or a fixed last turn (p.63)"),
+    EventKind("ki", ("gains",), _ki, lambda d: "Ki generation: " + ", ".join(f"{m} +{n}" for m, n in d["gains"].items()),
+              "Ki generation, up to each model's Ki limit (p.20 step 2)"),
+    EventKind("counters", ("n?",), _counters, lambda d: "Every model gets 2 activation counters",
+              "activation counters for every model (p.20 step 3)"),
+    EventKind("tactical", ("winner", "first", "rolls"), _tactical,
+              lambda d: f"Tactical test: player {d['winner']} wins ({d['rolls']}) and player {d['first']} acts first",
+              "the Tactical test and who acts first (p.20 step 4)"),
+    EventKind("pass_tokens", ("tokens",), _pass_tokens, lambda d: f"Pass tokens: {d['tokens']}",
+              "pass tokens for the side with fewer models (p.20 step 6)"),
+    EventKind("phase", ("phase",), _phase, lambda d: f"-- {d['phase'].title()} phase --",
+              "the Main or End phase starts (p.21)"),
+    EventKind("active", ("player",), _active, lambda d: f"Player {d['player']} is active",
+              "the player who activates now (p.21)"),
+    EventKind("pass", ("player",), _pass, lambda d: f"Player {d['player']} spends a pass token",
+              "a pass token spent (p.21)"),
+    EventKind("score", ("player", "points"), _score, None, "scenario points scored (no scenario module)"),
+    EventKind("game_over", ("result", "turn", "winner?", "vp?"), _game_over,
+              lambda d: f"=== Game over: {d['result']} ===", "the end of the game and its result (p.21, p.63)"),
+    EventKind("position", ("turn", "phase", "active", "first", "last_turn", "pass_tokens", "scores", "result",
+                           "models", "exchange", "interception", "feat_usage", "auras", "scenario"),
+              apply_position,
+              lambda d: (f"Position set: turn {d['turn']}, {d['phase']} phase"
+                         + (f", player {d['active']} active" if d.get("active") else "")),
+              "a position set by hand (sim.rules.game.position), written out in full"),
+    # ---- actions and their effects (p.24-26)
+    EventKind("activate", ("player", "model", "action"), None,
+              lambda d: f"Player {d['player']} activates {d['model']}: {d['action']}",
+              "a model is activated and declares an action (p.24)"),
+    EventKind("move", ("model", "move", "to", "facing", "cost"), _move,
+              lambda d: f"  {d['model']} moves to ({d['to'][0]:.2f}, {d['to'][1]:.2f}), {d['cost']:.2f}\" ({d['move']})",
+              "a move or turn: where to, facing, inches spent (p.22-25)"),
+    EventKind("counter", ("model", "n"), _counter, lambda d: f"  {d['model']} loses {d['n']} activation counter(s)",
+              "activation counters removed (p.24); a Controlled model loses markers with them (p.43)"),
+    EventKind("ki_change", ("model", "delta"), _ki_change, lambda d: f"  {d['model']} Ki {d['delta']:+d}",
+              "Ki gained or paid (Focus p.25, Death Sentence p.43)"),
+    EventKind("condition", ("model", "name", "on", "value?"), _condition, _describe_condition,
+              "a condition or one-turn mark gained, changed or lost (p.43-45)"),
+    EventKind("wounds", ("model", "n"), _wounds, lambda d: f"  {d['model']} takes {d['n']} wound(s)",
+              "wounds outside an exchange or shot (p.38)"),
+    EventKind("killed", ("model",), _killed, lambda d: f"  {d['model']} is killed", "a model removed (p.38)"),
+    EventKind("marker_damage", ("model", "marker", "removed", "wounds"), _marker_damage,
+              lambda d: f"  {d['model']}: {d['marker']} markers {d['removed']} removed, {d['wounds']} wound(s)",
+              "Bleed, Poison or Fire markers removed and their wounds (End phase, p.43-45; Wait, p.25)"),
+    EventKind("note", ("text",), None, lambda d: f"  {d['text']}", "a line for the log"),
+    EventKind("test", ("model", "test", "passed", "text", "tn?"), None, lambda d: f"  {d['text']}",
+              "a test taken (Fear, Size, Ki, disguise; p.27-29)"),
+    # ---- melee (p.33-39)
+    EventKind("exchange_open", ("attacker", "defender", "charge", "disengage?", "point?"), _exchange_open,
+              lambda d: f"  Melee exchange: {d['attacker']} against {d['defender']}"
+                        + (" (charge: +2 to the first damage roll)" if d["charge"] else ""),
+              "a melee exchange waits for both allocations (p.33)"),
+    EventKind("allocated", ("model", "attack", "defence", "special", "direction", "boost"), _allocated,
+              lambda d: f"  {d['model']} allocates its dice in secret", "a model's secret allocation (p.33)"),
+    EventKind("exchange", ("summary", "attacker?", "defender?", "wounds?", "removed?", "gained?", "positions?",
+                           "facings?", "counters?", "markers?"), _exchange, _describe_summary,
+              "a resolved melee exchange and its outcome (p.33-39)"),
+    # ---- ranged attacks (p.30-32)
+    EventKind("interception_open", ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates"),
+              _interception_open,
+              lambda d: (f"  {d['target']}'s player may assign an interceptor for the shot of {d['attacker']}: "
+                         + ", ".join(d["candidates"])),
+              "a shot waits for the target's player to choose an interceptor (p.30 step 1d)"),
+    EventKind("intercept", ("chosen",), _intercept,
+              lambda d: f"  {d['chosen']} intercepts the shot" if d.get("chosen") else "  nobody intercepts",
+              "the interceptor chosen, or none (p.30)"),
+    EventKind("shot", ("summary", "wounds?"), apply_outcome, _describe_summary, "a resolved ranged attack (p.30-32)"),
+    EventKind("ammo", ("model", "weapon", "left"), _ammo, lambda d: f"  {d['model']}'s {d['weapon']}: {d['left']} Ammo left",
+              "Ammo tokens left on a weapon (p.32)"),
+    # ---- Ki (p.46-47)
+    EventKind("boost", ("model", "stat", "steps", "cost"), _boost,
+              lambda d: f"  {d['model']} boosts {d['stat'].title()} by +{d['steps']} for {d['cost']} Ki",
+              "a Ki boost bought (p.10, p.47)"),
+    EventKind("feat_used", ("model", "feat", "cost", "target", "once_per_turn", "once_per_game"), _feat_used,
+              lambda d: f"  {d['model']} uses {d['feat']} ({d['cost']} Ki)" + (f" on {d['target']}" if d.get("target") else ""),
+              "a Ki feat paid and marked used (p.46-47)"),
+    EventKind("aura", ("feat", "source", "player"), _aura,
+              lambda d: f"  {d['source']}'s {d['feat']} Aura is in play until the End phase",
+              "an Aura feat in play until the End phase (p.47)"),
+    EventKind("end_phase_reset", (), _end_phase_reset, lambda d: "  Once-per-turn boxes wiped; Auras end",
+              "once-per-turn feat boxes wiped and Auras ended (End phase)"),
+    # ---- scenario (p.63)
+    EventKind("scenario", ("state", "notes"), _scenario,
+              lambda d: "\n".join(f"  {t}" for t in d.get("notes", [])) or "  scenario state updated",
+              "the scenario state after a set-up, a Scenario action or scoring (p.63)"),
+)}

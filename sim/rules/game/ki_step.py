@@ -1,0 +1,236 @@
+"""Ki in play (p.10, p.46-47): Ki feat actions (Simple, Complex) and Instant/Active
+feats, their legality (:func:`sim.rules.ki.can_use`), cost, test and effect, Ki boosts,
+and Auras in play.
+
+The generic feats' effects are applied (:attr:`KiStep.AUTOMATED_FEATS`); a card feat is
+paid, tested and logged with its text. A mixin of :class:`~sim.rules.game.Game`; the
+kinds are registered at the end of the module.
+"""
+
+from __future__ import annotations
+
+from sim.rules import conditions, ki, movement
+from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind, register
+from sim.rules.game.events import Event
+from sim.rules.game.state import GameError, ModelState
+
+
+class KiStep:
+    """Ki feats and boosts (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Ki feat actions (p.25, p.46)
+    def _resolve_ki_feat(self, action: Action) -> None:
+        """A Simple or Complex Ki feat action, with its declared Walk before or after."""
+        m = self.state.models[action.model]
+        table = self._table_now()
+        if action.walk == "before":
+            self._move(m.id, movement.check_walk(table, m.id, [action.point]))
+        self._use_feat(self.state.models[m.id], action)
+        if action.walk == "after" and self.state.models[m.id].alive:
+            res = movement.check_walk(self._table_now(), m.id, [action.point])
+            if res.legal:
+                self._move(m.id, res)
+            else:
+                self._emit(Event("note", {"text": "the declared Walk after the feat is no longer legal: no move"}))
+
+    def _legal_instant_feat(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        """An Instant or Active feat: no action, no counter (p.46); its model's player must
+        be the one to decide now."""
+        if m.player != self.to_move():
+            return False, f"{m.id}'s player is not the one to decide now"
+        return self._feat_legal(m, action)
+
+    def _use_instant_feat(self, action: Action) -> None:
+        """An Instant or Active feat: no activation, no counter (p.46)."""
+        st = self.state
+        ok, why = self.is_legal(action)
+        if not ok:
+            self._unmark()
+            raise GameError(f"{action.feat!r} cannot be used now: {why}")
+        self._emit(Event("note", {"text": f"player {st.models[action.model].player}: {action.model} uses {action.feat}"}))
+        self._use_feat(st.models[action.model], action)
+        self._after_action()
+
+    # ------------------------------------------------------------ feats and boosts
+    def feat_actions(self, mid: str) -> list[Action]:
+        """The automated Ki feats model ``mid`` may use now (:data:`AUTOMATED_FEATS`,
+        p.46-47), with their targets in range: Target feats at enemies (Spirit Bolt, Mind
+        Clash), Inner Calm only when Stunned, Warding Presence with a friend in its Aura,
+        Shockwave with X = 1 when an enemy stands in its Pulse."""
+        m = self.state.models[mid]
+        out: list[Action] = []
+        feats = {k: f for k, f in self.feats(m.id).items() if k in self.AUTOMATED_FEATS}
+        if not feats:
+            return out
+        scene = self._table_now().scene()
+        for f in feats.values():
+            kind = f.action_kind or "feat"
+            if kind == "complex_ki_feat" and m.counters < 2:
+                continue
+            if f.area == "target":
+                cands = [Action(kind, m.id, feat=f.name, target=e.id) for e in self.state.alive(3 - m.player)
+                         if scene.distance(m.id, e.id) <= f.range + 1e-6]
+            elif f.name == "Inner Calm":
+                cands = [Action(kind, m.id, feat=f.name)] if "stunned" in m.conditions else []
+            elif f.area == "aura":
+                friends = [x for x in self.state.alive(m.player) if x.id != m.id and scene.distance(m.id, x.id) <= f.range]
+                cands = [Action(kind, m.id, feat=f.name)] if friends else []
+            elif f.area == "pulse":
+                foes = [e for e in self.state.alive(3 - m.player) if scene.distance(m.id, e.id) <= f.range + 1e-6]
+                cands = [Action(kind, m.id, feat=f.name, x=1 if f.variable else None)] if foes else []
+            else:
+                cands = [Action(kind, m.id, feat=f.name)]
+            out.extend(a for a in cands if self.is_legal(a)[0])
+        return out
+
+    def ki_boost(self, action: Action):
+        """The Ki boost ``action`` buys (p.10, p.47; :func:`sim.rules.ki.boost_stat`):
+        ``(stat, Boost)``, or None when it buys none.
+
+        Raises:
+            KiError: it may not (no boost value on the card, above twice the base, not
+                enough Ki, Surprised or Controlled).
+        """
+        m = self.state.models[action.model]
+        if not action.boost:
+            return None
+        kind = ACTION_KINDS.get(action.kind)
+        stat = kind.boost if kind is not None else None
+        if stat is None:
+            raise ki.KiError(f"{action.kind} takes no Ki boost")
+        prof = self.profile(m.id)
+        base = {"move": getattr(prof, "move", None), "ranged": getattr(prof, "ranged", None),
+                "melee": getattr(prof, "melee", None), "ki": m.ki_stat}[stat]
+        cost = prof.boost(stat) if prof is not None else None
+        b = ki.boost_stat(base, action.boost, boost=cost, ki_available=m.ki, phase=self.state.phase,
+                          surprised="surprised" in m.conditions, conditions=conditions.from_model(m))
+        return stat, b
+
+    def _feat_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        """May ``m`` use the feat of ``action`` now (:func:`sim.rules.ki.can_use`)?"""
+        f = self.feats(m.id).get(action.feat or "")
+        if f is None:
+            known = ", ".join(self.feats(m.id)) or "none"
+            return False, f"{m.id} has no Ki feat {action.feat!r} (has: {known})"
+        want = f.action_kind or "feat"
+        if action.kind != want:
+            return False, f"{f.name} is a {f.timing.title()} feat: declare it as {want!r}"
+        if action.walk is not None and action.kind == "feat":
+            return False, "only Simple and Complex Ki feat actions include a walk (p.25)"
+        st = self.state
+        table = self._table_now()
+        scene = table.scene()
+        in_btb = any(scene.distance(m.id, e.id) <= movement.CONTACT + 1e-9 for e in st.alive(3 - m.player))
+        dist = None
+        if f.area == "target":
+            t = st.models.get(action.target or "")
+            if t is None or not t.alive:
+                return False, f"{f.name} needs a target model on the table"
+            dist = scene.distance(m.id, t.id) if t.id != m.id else 0.0
+            if self._disguise(m, t.id) and self._disguise(m, t.id)[0] == "forbidden":
+                return False, f"{t.id} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+        usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
+        spent = 0
+        try:
+            b = self.ki_boost(action)
+            spent = b[1].cost if b else 0
+        except ki.KiError as exc:
+            return False, str(exc)
+        ok, reasons = ki.can_use(f, m, in_btb=in_btb, moved_this_activation=action.walk is not None,
+                                 used_this_turn=f.name in usage["turn"], used_this_game=f.name in usage["game"],
+                                 ki_available=m.ki - spent, phase=st.phase,
+                                 is_active_model=m.player == st.active and st.exchange is None,
+                                 controller_is_active=m.player == st.active,
+                                 target_distance=dist, surprised="surprised" in m.conditions, x=action.x,
+                                 strict_range=False)
+        if not ok:
+            return False, "; ".join(reasons)
+        if action.walk is not None:
+            if action.walk not in ("before", "after"):
+                return False, f"walk must be 'before' or 'after', not {action.walk!r}"
+            res = movement.check_walk(table, m.id, [action.point])
+            if not res.legal:
+                return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
+        return True, ""
+
+    #: Feats whose effect the engine applies (the generic feats); other feats are paid,
+    #: tested and logged with their card text.
+    AUTOMATED_FEATS = ("Inner Calm", "Spirit Bolt", "Mind Clash", "Warding Presence", "Shockwave", "Puppet Strings")
+
+    def _use_feat(self, m: ModelState, action: Action) -> None:
+        """Pay, test and apply a Ki feat (p.46-47)."""
+        f = self.feats(m.id)[action.feat]
+        st = self.state
+        b = self.ki_boost(action)
+        if b:
+            self._emit(Event("boost", {"model": m.id, "stat": b[0], "steps": action.boost, "cost": b[1].cost}))
+        cost = ki.feat_cost(f, x=action.x)
+        self._emit(Event("feat_used", {"model": m.id, "feat": f.name, "cost": cost, "target": action.target,
+                                       "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
+        scene = self._table_now().scene()
+        if f.area == "target":
+            d = scene.distance(m.id, action.target) if action.target != m.id else 0.0
+            if not ki.in_target_range(f, d):
+                self._emit(Event("note", {"text": f"{action.target} is {d:.2f}\" away, beyond {f.range:g}\": "
+                                                  f"{f.name} fails and its Ki is lost (p.47)"}))
+                return
+            req = self._disguise(m, action.target)
+            if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
+                return
+        if f.area == "aura":
+            self._emit(Event("aura", {"feat": f.name, "source": m.id, "player": m.player}))
+            return
+        target_ki = st.models[action.target].ki_stat if f.opposed and action.target in st.models else None
+        user_ki = m.ki_stat + (action.boost or 0)
+        res = ki.feat_test(f, self._roller, user_ki=user_ki, target_ki=target_ki,
+                           user_is_active=m.player == st.active)
+        if res.result is not None:
+            self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.success,
+                                      "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test "
+                                              f"{'succeeds' if res.success else 'fails'}"}))
+        if not res.success:
+            return
+        if f.name == "Spirit Bolt":
+            self._wound(action.target, 1)
+        elif f.name == "Mind Clash":
+            self._gain(action.target, "stunned")
+        elif f.name == "Puppet Strings":
+            self._gain(action.target, "controlled")
+            self._emit(Event("note", {"text": f"{action.target} now fights for player {st.models[action.target].player}"}))
+        elif f.name == "Inner Calm":
+            self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "stunned", 1))
+        elif f.name == "Shockwave":
+            others = [x.id for x in st.alive() if x.id != m.id]
+            for mid in ki.targets_in_area(scene, m.id, f, others):
+                if mid != m.id:
+                    self._gain(mid, "stunned", int(action.x or 1))
+        else:
+            self._emit(Event("note", {"text": f"{f.name}: apply the card's effect by hand (not automated): "
+                                              f"{f.effect or 'see the card'}"}))
+
+    def _aura_modifiers(self, mid: str) -> tuple[tuple[str, int], ...]:
+        """Melee pool modifiers from Auras in play (Warding Presence: +1 to friends inside)."""
+        out = []
+        st = self.state
+        if not st.auras:
+            return ()
+        scene = self._table_now().scene()
+        me = st.models[mid]
+        for a in st.auras:
+            src = st.models.get(a["source"])
+            if a["feat"] != "Warding Presence" or src is None or not src.alive or a["player"] != me.player:
+                continue
+            f = self.feats(src.id).get(a["feat"])
+            if f is not None and (mid == src.id or scene.distance(src.id, mid) <= f.range + 1e-6):
+                out.append((f"{a['feat']} ({src.id})", +1))
+        return tuple(out)
+
+
+register(
+    ActionKind("ki_feat", "Ki feat (Simple)", "p.25, p.46", 1, "activation", KiStep._feat_legal,
+               KiStep._resolve_ki_feat, "ki"),
+    ActionKind("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", KiStep._feat_legal,
+               KiStep._resolve_ki_feat, "ki"),
+    ActionKind("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", KiStep._legal_instant_feat,
+               KiStep._use_instant_feat, "ki"),
+)

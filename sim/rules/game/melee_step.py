@@ -1,0 +1,347 @@
+"""The melee step (p.24, p.33-39): the Charge, Melee and Disengage actions, the secret
+allocations of an exchange and its resolution, Fear tests on contact (p.29), Melee
+Assist (p.36), and the Walk after a Disengage.
+
+The fifteen steps of an exchange are :func:`sim.rules.melee.resolve_exchange`; this
+module builds its :class:`~sim.rules.melee.Combatant` from the game state and records
+the outcome as events. A mixin of :class:`~sim.rules.game.Game`; the kinds are
+registered at the end of the module.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace as dc_replace
+
+from sim.rules import conditions, movement
+from sim.rules.dice import FearOutcome, fear_test, fear_test_needed
+from sim.rules.game.actions import Action, ActionKind, register, verdict
+from sim.rules.game.events import Event, markers_json
+from sim.rules.game.state import GameError, ModelState
+from sim.rules.ki import KiError
+from sim.rules.melee import (
+    MELEE_CONDITIONS, Allocation, Combatant, MeleeError, MeleeWeapon, combatant_from_profile, melee_pools,
+    resolve_exchange, validate_allocation,
+)
+from sim.table import Table
+
+
+class MeleeStep:
+    """Charge, Melee, Disengage and melee exchanges (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Charge, Melee, Disengage (p.24)
+    def _legal_charge(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        try:
+            res = self.charge(m.id, action.target, boost=action.boost or 0)
+        except movement.MoveError as exc:
+            return False, str(exc)
+        return verdict(res)
+
+    def _resolve_charge(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        res = self.charge(m.id, action.target, boost=action.boost or 0)
+        self._move(m.id, res)
+        if res.reached and self._fear_on_contact(m.id, action.target):
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": True}))
+
+    def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        st = self.state
+        if action.target not in st.models or not st.models[action.target].alive or st.models[action.target].player == m.player:
+            return False, f"{action.target!r} is not an enemy on the table"
+        try:
+            res = self._melee_move(m.id, action.target)
+        except movement.MoveError as exc:
+            return False, str(exc)
+        return verdict(res)
+
+    def _resolve_melee(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        res = self._melee_move(m.id, action.target)
+        self._move(m.id, res)
+        if self._fear_on_contact(m.id, action.target):
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
+
+    def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        st = self.state
+        table = self._table_now()
+        e = st.models.get(action.target or "")
+        if e is None or not e.alive or e.player == m.player:
+            return False, f"{action.target!r} is not an enemy on the table"
+        tm, te = table.model(m.id), table.model(e.id)
+        if math.dist(tm.position, te.position) - tm.radius - te.radius > movement.CONTACT + 1e-9:
+            return False, f"{m.id} is not in base contact with {e.id}"
+        if self._trait(m.id, "aggressive")[0]:
+            return False, f"{m.id} is Aggressive: it cannot put as many dice in defence as in attack (p.24)"
+        if action.point is not None:
+            res = self._disengage_walk_check(m.id, table, action.point)
+            if not res.legal:
+                return False, "the Walk after disengaging: " + "; ".join(r.message for r in res.reasons)
+        return True, ""
+
+    def _resolve_disengage(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False,
+                                           "disengage": m.id,
+                                           "point": list(action.point) if action.point is not None else None}))
+
+    # ------------------------------------------------------------ allocations (p.33)
+    def _legal_allocate(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        problem, _ = self._allocation_check(action)
+        return problem is None, problem or ""
+
+    # ------------------------------------------------------------ the exchange
+    def charge(self, model_id: str, target_id: str, boost: int = 0) -> movement.MoveResult:
+        """The Charge of ``model_id`` at ``target_id`` in the current state (memoised
+        until the state changes); ``boost``: Move boosts bought for it."""
+        key = (len(self.events), "charge", model_id, target_id, boost)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = movement.plan_charge(self._boosted_table(model_id, boost), model_id, target_id)
+        return got
+
+    def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
+        """The Melee action's move (p.24): straight into BtB with ``target`` (no move if
+        already in contact)."""
+        table = self._table_now()
+        a, t = table.model(mid), table.model(target)
+        dx, dy = t.position[0] - a.position[0], t.position[1] - a.position[1]
+        d = math.hypot(dx, dy) or 1.0
+        gap = d - a.radius - t.radius
+        if gap <= movement.CONTACT:
+            return movement.check_melee_move(table, mid, target, [a.position])
+        end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
+        return movement.check_melee_move(table, mid, target, [end])
+
+    def _fear_on_contact(self, active: str, enemy: str) -> bool:
+        """Fear tests when the active model's action brings it into contact (p.29).
+        Returns False when the active model fails and its activation ends (no exchange);
+        a failing enemy becomes Frightened."""
+        has_a, fear_a = self._trait(active, "fear")
+        has_e, fear_e = self._trait(enemy, "fear")
+        checks = fear_test_needed(active_fear=fear_a if has_a else None, enemy_fear=fear_e if has_e else None,
+                                  cause="action", active_steadfast=self._trait(active, "steadfast")[0])
+        go_on = True
+        for chk in checks:
+            who = active if chk.tester == "active" else enemy
+            own = self._trait(who, "fear")
+            res = fear_test(self.state.models[who].ki_stat, chk.target_number, self._roller,
+                            own_fear=own[1] if own[0] else None,
+                            fearless=self._trait(who, "fearless")[0] or self._trait(who, "soulless")[0],
+                            bravery=self._trait(who, "bravery")[0])
+            verdict = "passes" if res.passed else "fails"
+            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}) and {verdict}"}))
+            if res.passed:
+                continue
+            if chk.on_fail is FearOutcome.LOSE_ACTIVATION:
+                self._emit(Event("note", {"text": f"{who} is too afraid: its activation ends"}))
+                go_on = False
+            else:
+                self._gain(who, "frightened", value=chk.target_number)
+        return go_on
+
+    def combatant(self, mid: str, active: bool, charge: bool = False, boost: int | None = None):
+        """Model ``mid`` as a melee :class:`~sim.rules.melee.Combatant` now (p.33-37): its
+        card (Melee, weapon, traits), the melee conditions it has (and Exhausted when it
+        defends without counters), wounds left, the Auras that help it and, in the waiting
+        exchange, its Melee Assist. ``active``: the attacking (active) model; ``charge``:
+        it charged (+2 to its first damage roll); ``boost``: Melee Ki boosts bought
+        (default: those allocated in the waiting exchange)."""
+        s = self.state.models[mid]
+        conds = frozenset(n for n in conditions.from_model(s) if n in MELEE_CONDITIONS)
+        conds |= frozenset(c for c in ("ran", "surprised", "stood_up") if c in s.conditions)
+        if s.exhausted and not active:
+            conds |= {"exhausted"}
+        left = s.wounds - s.damage
+        ex = self.state.exchange
+        disengaging = bool(ex and ex.get("disengage") == mid)
+        boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
+        extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
+        if ex is not None and mid in (ex["attacker"], ex["defender"]):
+            extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
+        if self.profile(mid) is not None:
+            return combatant_from_profile(self.profile(mid), id=mid, active=active, charge=charge,
+                                          conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
+        return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
+                         charge=charge, wounds_left=left, **extra)
+
+    def melee_assists(self, mid: str, opponent: str) -> int:
+        """Melee Assist (p.36): the other enemy models in contact with ``mid`` (not
+        ``opponent``), each -1 die to ``mid``'s pool, unless that enemy is itself in contact
+        with another model of ``mid``'s side. A Prone enemy does not count (its contact may
+        be ignored, p.45)."""
+        table = self._table_now()
+        me = table.model(mid)
+
+        def touching(a, b) -> bool:
+            return math.dist(a.position, b.position) - a.radius - b.radius <= movement.CONTACT + 1e-9
+
+        mine = [x for x in table.models if x.player == me.player and x.id != mid]
+        n = 0
+        for e in table.models:
+            if e.player == me.player or e.id == opponent or e.prone or not touching(me, e):
+                continue
+            if any(touching(e, f) for f in mine):
+                continue
+            n += 1
+        return n
+
+    def exchange_pools(self) -> dict[str, int]:
+        """The melee pools of the two models of the waiting exchange (step 4)."""
+        ex = self.state.exchange
+        if ex is None:
+            return {}
+        a = self.combatant(ex["attacker"], True, ex["charge"])
+        b = self.combatant(ex["defender"], False, False)
+        pa, pb, _ = melee_pools(a, b)
+        return {a.id: pa, b.id: pb}
+
+    def _allocation_actions(self) -> list[Action]:
+        """Every split of the pool of the next model to allocate (:meth:`to_move`) into
+        attack and defence dice (no special); a model that already allocated is not
+        offered again."""
+        ex = self.state.exchange
+        out = []
+        for mid, pool in self.exchange_pools().items():
+            if mid in ex["allocations"]:
+                continue
+            if out:  # one model at a time: the one whose player is to move
+                break
+            comb = self.combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
+            n = max(pool, 0)
+            for k in range(n + 1):
+                try:
+                    validate_allocation(comb, pool, Allocation(k, n - k))
+                except MeleeError:
+                    continue
+                out.append(Action("allocate", mid, attack=k, defence=n - k))
+        return out
+
+    def _allocation_check(self, action: Action):
+        """``(problem, boost)``: why the allocation ``action`` cannot be made now (None when
+        it can: the exchange waits for this model, the Ki boost is allowed, the split and
+        special are valid for the pool with the boost, p.33-39), and its Ki boost."""
+        ex = self.state.exchange
+        if ex is None or action.model not in (ex["attacker"], ex["defender"]):
+            return f"no melee exchange is waiting for {action.model!r}", None
+        if action.model in ex["allocations"]:
+            return f"{action.model} has already allocated its dice", None
+        try:
+            b = self.ki_boost(action)
+        except KiError as exc:
+            return str(exc), None
+        is_att = action.model == ex["attacker"]
+        comb = self.combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
+        other_id = ex["defender"] if is_att else ex["attacker"]
+        other = self.combatant(other_id, not is_att, ex["charge"] and not is_att)
+        pa, pb, _ = melee_pools(comb, other) if is_att else melee_pools(other, comb)
+        pool = pa if is_att else pb
+        try:
+            validate_allocation(comb, pool, Allocation(action.attack or 0, action.defence or 0, action.special,
+                                                       action.direction))
+        except MeleeError as exc:
+            return str(exc), None
+        return None, b
+
+    def _allocate(self, action: Action) -> None:
+        problem, b = self._allocation_check(action)
+        if problem:
+            self._unmark()
+            raise GameError(problem)
+        if b:
+            self._emit(Event("boost", {"model": action.model, "stat": "melee", "steps": action.boost,
+                                       "cost": b[1].cost}))
+        self._emit(Event("allocated", {"model": action.model, "attack": action.attack or 0,
+                                       "defence": action.defence or 0, "special": action.special,
+                                       "direction": action.direction, "boost": action.boost or 0}))
+        if len(self.state.exchange["allocations"]) == 2:
+            self._resolve_exchange()
+
+    def _resolve_exchange(self) -> None:
+        ex = self.state.exchange
+        att, dfn = ex["attacker"], ex["defender"]
+        a = self.combatant(att, True, ex["charge"])
+        b = self.combatant(dfn, False, False)
+        al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
+        try:
+            res = resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
+        except MeleeError as exc:
+            self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
+        else:
+            counters = {k: n for k, n in res.counters.items() if k != att}  # the action already paid
+            # a Controlled model that fights without losing a counter loses a marker (p.43)
+            unpaid = [k for k in (dfn,) if "controlled" in self.state.models[k].conditions
+                      and min(counters.get(k, 0), self.state.models[k].counters) == 0]
+            summary = [f"step {st.number} {st.name}: {st.detail}" for st in res.log if st.number in (3, 4, 10, 12, 13)]
+            summary += [f"{k} takes {n} wound(s)" for k, n in res.wounds.items() if n]
+            summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
+            self._emit(Event("exchange", {
+                "attacker": att, "defender": dfn, "summary": summary,
+                "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),
+                "gained": {k: sorted(v) for k, v in res.conditions.items() if v},
+                "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
+                "facings": dict(res.facings), "counters": counters,
+                "markers": markers_json(res.markers)}))
+            for mid in unpaid:
+                if self.state.models[mid].alive and "controlled" in self.state.models[mid].conditions:
+                    self._set_conditions(mid, conditions.controlled_after(conditions.from_model(self.state.models[mid]),
+                                                                          exchange_without_counter=True))
+            for mid, names in sorted(res.conditions.items()):
+                if not self.state.models[mid].alive:
+                    continue
+                for name in sorted(names):
+                    self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
+            if ex.get("disengage") and self.state.models[att].alive:
+                self._disengage_walk(att, dfn, res, ex.get("point"))
+            self._after_action()
+        if not self.is_over():
+            if not self.state.alive(1) or not self.state.alive(2):
+                self._end_phase()
+            else:
+                self._next_active(3 - self.state.models[att].player)
+
+    def _walk_table(self, mid: str, table):
+        """``table`` with the enemies in contact with ``mid`` gone (a Walk after a
+        Disengage ignores every model in contact, p.24)."""
+        me = table.model(mid)
+        keep = tuple(x for x in table.models if x.id == mid or x.player == me.player
+                     or math.dist(x.position, me.position) - x.radius - me.radius > movement.CONTACT + 1e-9)
+        return Table(table.name, table.width, table.depth, table.terrain, keep, table.source)
+
+    def _disengage_walk_check(self, mid: str, table, point) -> movement.MoveResult:
+        """The Walk after a Disengage (p.24) to ``point`` on ``table``: it ignores the
+        enemies in contact while it moves, but may not end on their bases
+        (docs/rulings-project.md 32)."""
+        walk_table = self._walk_table(mid, table)
+        res = movement.check_walk(walk_table, mid, [tuple(point)])
+        ignored = {x.id for x in table.models} - {x.id for x in walk_table.models}
+        ends_on = tuple(r for r in movement.Mover(table, mid).end_overlaps(res.end) if r.element in ignored)
+        if ends_on:
+            res = dc_replace(res, legal=False, reasons=res.reasons + ends_on)
+        return res
+
+    def _disengage_walk(self, mid: str, enemy: str, res, point) -> None:
+        """After a Disengage exchange: if the model defended successfully (no attack of
+        the enemy hit) or is no longer in contact, it may Walk, ignoring models in contact."""
+        hit = any(c.attacker == enemy and c.winner == enemy for c in res.comparisons)
+        if hit and res.in_contact:
+            self._emit(Event("note", {"text": f"{mid} fails to disengage from {enemy}"}))
+            return
+        if point is None:
+            self._emit(Event("note", {"text": f"{mid} disengages from {enemy} and stays"}))
+            return
+        walk = self._disengage_walk_check(mid, self._table_now(), point)
+        if not walk.legal:
+            self._emit(Event("note", {"text": f"{mid} disengages but cannot Walk there: {walk.reasons[0].message}"}))
+            return
+        self._emit(Event("note", {"text": f"{mid} disengages from {enemy}"}))
+        self._move(mid, walk)
+
+
+register(
+    ActionKind("charge", "Charge", "p.24", 2, "activation", MeleeStep._legal_charge, MeleeStep._resolve_charge, "move"),
+    ActionKind("melee", "Melee", "p.24", 1, "activation", MeleeStep._legal_melee, MeleeStep._resolve_melee),
+    ActionKind("disengage", "Disengage", "p.24", 1, "activation", MeleeStep._legal_disengage,
+               MeleeStep._resolve_disengage),
+    ActionKind("allocate", "allocation of melee dice", "p.33", 0, "answer", MeleeStep._legal_allocate,
+               MeleeStep._allocate, "melee"),
+)

@@ -1,0 +1,163 @@
+"""The actions offered to the player to move (p.24-26): a finite sample of the legal
+actions (:meth:`Offers.legal_actions`; Walk and Run points in 8 directions at full and
+half Move) and a random legal action for the random bot.
+
+A mixin of :class:`~sim.rules.game.Game`.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.rules import movement
+from sim.rules.game.actions import Action
+from sim.rules.game.state import ModelState
+
+
+class Offers:
+    """The legal actions offered now (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    def legal_actions(self, samples: int = 8) -> list[Action]:
+        """The legal actions of the active player now.
+
+        Continuous choices (where to Walk or Run) are offered as a finite sample: up to
+        ``samples`` directions at full and half Move, each checked by the movement
+        service; :meth:`is_legal` judges any other action. Pass is offered while the
+        player has pass tokens.
+        """
+        st = self.state
+        if self.is_over() or st.active is None:
+            return []
+        if st.exchange is not None:
+            return self._allocation_actions()
+        if st.interception is not None:
+            return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        p = st.active
+        out: list[Action] = []
+        table = self._table_now()
+        for m in st.alive(p):
+            if m.exhausted or st.impetuous_blocks(m):
+                continue
+            if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44)
+                out.append(Action("stand_up", m.id))
+                continue
+            if "berserk" in m.conditions:
+                kind, target, pt = self.berserk_forced(m.id)
+                if kind is not None:
+                    a = Action(kind, m.id, target=target if kind != "run" else None, point=pt)
+                    if self.is_legal(a)[0]:
+                        out.append(a)
+                        continue
+            if "held" in m.conditions:
+                for e in st.alive(3 - p):
+                    a = Action("disengage", m.id, target=e.id)
+                    if self.is_legal(a)[0]:
+                        out.append(a)
+                out.extend(self.feat_actions(m.id))
+                continue
+            out.extend(self.feat_actions(m.id))
+            out.extend(self.scenario_actions(m.id))
+            out.append(Action("wait", m.id))
+            if m.counters >= 2:
+                out.append(Action("focus", m.id))
+            try:
+                mover = movement.Mover(table, m.id)
+            except movement.MoveError:
+                continue
+            for i in range(samples):
+                ang = 2 * math.pi * i / samples
+                for frac in (1.0, 0.5):
+                    d = mover.move * frac
+                    pt = (m.position[0] + d * math.cos(ang), m.position[1] + d * math.sin(ang))
+                    if movement.check_walk(table, m.id, [pt]).legal:
+                        out.append(Action("walk", m.id, point=pt))
+                    rp = (m.position[0] + 1.5 * d * math.cos(ang), m.position[1] + 1.5 * d * math.sin(ang))
+                    if frac == 1.0 and movement.check_run(table, m.id, rp).legal:
+                        out.append(Action("run", m.id, point=rp))
+            if m.counters >= 2:
+                for e in self.charge_candidates(m.id):
+                    res = self.charge(m.id, e.id)
+                    if res.legal and res.reached:
+                        out.append(Action("charge", m.id, target=e.id))
+            for e in st.alive(3 - p):
+                tm, te = table.model(m.id), table.model(e.id)
+                if math.dist(tm.position, te.position) - tm.radius - te.radius <= (tm.move or 0) + 1e-9:
+                    if self.is_legal(Action("melee", m.id, target=e.id))[0]:
+                        out.append(Action("melee", m.id, target=e.id))
+                if self.ranged_weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
+                    out.append(Action("shoot", m.id, target=e.id))
+                if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
+                    if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
+                        out.append(Action("disengage", m.id, target=e.id))
+        if st.pass_tokens.get(p, 0) > 0:
+            out.append(Action("pass"))
+        if not out:  # a model must activate but can declare nothing legal (e.g. Held and
+            # Aggressive): its declared Wait is refused and costs one counter (p.24)
+            ready = [m for m in st.alive(p) if not m.exhausted and not st.impetuous_blocks(m)]
+            if ready:
+                out.append(Action("wait", ready[0].id))
+        return out
+
+    def charge_candidates(self, mid: str) -> list[ModelState]:
+        """The enemies a Charge of model ``mid`` could reach at all (p.24): base edges
+        within 2 x Move + 2" (the bonus of Ideal terrain) now."""
+        m = self.state.models[mid]
+        table = self._table_now()
+        tm = table.model(m.id)
+        reach = 2 * (tm.move or 0) + movement.IDEAL_BONUS
+        out = []
+        for e in self.state.alive(3 - m.player):
+            te = table.model(e.id)
+            if math.dist(tm.position, te.position) - tm.radius - te.radius <= reach + 1e-9:
+                out.append(e)
+        return out
+
+    def random_action(self, rng, tries: int = 12) -> Action:
+        """A random legal action of the active player (for the random bot): a random
+        model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
+        Wait when nothing else is found."""
+        st = self.state
+        if st.exchange is not None or st.interception is not None:
+            return rng.choice(self.legal_actions())
+        p = st.active
+        ready = [m for m in st.alive(p) if not m.exhausted]
+        if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1:
+            return Action("pass")
+        m = rng.choice(ready)
+        if "prone" in m.conditions:
+            return Action("stand_up", m.id)
+        table = self._table_now()
+        move = table.model(m.id).move or 0
+        if "berserk" in m.conditions or "held" in m.conditions or st.impetuous_blocks(m):
+            forced = [a for a in self.legal_actions() if a.model == m.id] or self.legal_actions()
+            return rng.choice(forced) if forced else Action("pass")
+        if rng.random() < 0.15:
+            feats = self.feat_actions(m.id)
+            if feats:
+                return rng.choice(feats)
+        if self.scenario is not None and rng.random() < 0.6:
+            acts = self.scenario_actions(m.id)
+            if acts:
+                return rng.choice(acts)
+        for _ in range(tries):
+            kind = rng.choice(["walk", "walk", "run", "charge", "melee", "shoot", "focus", "wait"])
+            if kind in ("melee", "shoot"):
+                foes = st.alive(3 - p)
+                if not foes:
+                    continue
+                a = Action(kind, m.id, target=min(foes, key=lambda e: math.dist(e.position, m.position)).id)
+            elif kind == "charge":
+                cands = self.charge_candidates(m.id)
+                if not cands or m.counters < 2:
+                    continue
+                a = Action("charge", m.id, target=rng.choice(cands).id)
+            elif kind in ("walk", "run"):
+                ang = rng.uniform(0, 2 * math.pi)
+                d = rng.uniform(0.3, 1.0) * move * (1.5 if kind == "run" else 1.0)
+                a = Action(kind, m.id, point=(m.position[0] + d * math.cos(ang), m.position[1] + d * math.sin(ang)))
+            else:
+                a = Action(kind, m.id)
+            ok, _ = self.is_legal(a)
+            if ok and (kind != "charge" or self.charge(m.id, a.target).reached):
+                return a
+        return Action("wait", m.id)

@@ -1,0 +1,194 @@
+"""The scenario step (p.21, p.25, p.63): the set-up (objectives placed as terrain, VIMs
+chosen), Scenario actions at the objectives, the Starting phase resets and the End
+phase scoring.
+
+The scenario rules are :mod:`sim.rules.scenario` (pure); this module keeps its state in
+the game state (a ``scenario`` event for every change). A mixin of
+:class:`~sim.rules.game.Game`; the kinds are registered at the end of the module.
+"""
+
+from __future__ import annotations
+
+from sim.rules import movement
+from sim.rules import scenario as scen
+from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.events import Event
+from sim.rules.game.state import GameError, ModelState
+from sim.rules.scenario import ScenarioState, end_phase, objective_pieces, start_phase, vim_refusal
+
+
+class ScenarioStep:
+    """Scenario set-up, actions and scoring (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Scenario actions (p.25, p.63)
+    def _legal_scenario(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        why = self.scenario_refusal(m, action)
+        return why is None, why or ""
+
+    def _resolve_scenario(self, action: Action) -> None:
+        self._scenario_action(self.state.models[action.model], action)
+
+    # ------------------------------------------------------------ the scenario
+    def scenario_state(self):
+        """The scenario's :class:`~sim.rules.scenario.ScenarioState` now, or None."""
+        if self.scenario is None or self.state.scenario is None:
+            return None
+        key = (len(self.events), "scenario_state")
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = ScenarioState.from_json(self.state.scenario)
+        return got
+
+    def _objective_pieces(self) -> tuple:
+        """The objectives still on the table as Impassable, Blocking terrain pieces."""
+        if self.scenario is None:
+            return ()
+        return tuple(objective_pieces(self.scenario, self.scenario_state()))
+
+    def _default_vims(self) -> dict:
+        """Each side's VIM: the legal model (``vim_refusal``) with the highest rice."""
+        out = {}
+        kind = self.scenario.vim
+        for side in (1, 2):
+            best = None
+            for tm in self.table.models:
+                if tm.player != side:
+                    continue
+                prof = self.profile(tm.id)
+                types = prof.types if prof else ()
+                traits = [t.keyword for t in prof.traits] if prof else tm.traits
+                if vim_refusal(kind, types, traits) is None:
+                    rice = (prof.rice or 0) if prof else 0
+                    if best is None or rice > best[0]:
+                        best = (rice, tm.id)
+            out[side] = best[1] if best else None
+        return out
+
+    def _setup_scenario(self) -> None:
+        """Set-up (p.21 steps 2-3): the objectives are placed, VIMs chosen, the scenario
+        state starts. Objectives overlapping terrain or a model are refused."""
+        st, notes = self._scenario_initial()
+        self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
+
+    def _scenario_initial(self):
+        """The scenario's initial state and the set-up notes (``(ScenarioState, [str])``),
+        after checking that it fits the table and that the VIMs belong to their sides.
+
+        Raises:
+            GameError: objectives overlapping terrain or a model, a VIM of the wrong side.
+        """
+        problems = scen.check_against_table(self.scenario, self.table)
+        if problems:
+            raise GameError(f"scenario {self.scenario.name!r} does not fit the table {self.table.name!r}: "
+                            + "; ".join(i.message for i in problems))
+        vims = None
+        if self.scenario.vim:
+            vims = self._vims or self._default_vims()
+            for side, mid in vims.items():
+                if mid is not None and (mid not in self.state.models or self.state.models[mid].player != int(side)):
+                    raise GameError(f"VIM of player {side}: {mid!r} is not a model of that player")
+        try:
+            st = scen.initial_state(self.scenario, vims)
+        except scen.ScenarioError as exc:
+            raise GameError(str(exc)) from None
+        notes = [f"Scenario: {self.scenario.name}"] + scen.describe(self.scenario)
+        if vims and self.scenario.vim == "hidden":
+            notes.append("VIMs: chosen in secret (revealed in the End phase of the last turn)")
+        elif vims:
+            notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}" for k, v in sorted(vims.items())))
+        return st, notes
+
+    def _scenario_update(self, new, notes) -> None:
+        self._emit(Event("scenario", {"state": new.to_json(), "notes": list(notes)}))
+
+    def _scenario_start(self) -> None:
+        st = self.scenario_state()
+        if st is None:
+            return
+        new, notes = start_phase(self.scenario, st, self.state.turn)
+        if new != st:
+            self._scenario_update(new, notes)
+
+    def _scenario_end(self, last_turn: bool) -> bool:
+        """End phase step 4 (p.21): score the scenario. True: the game is over."""
+        st = self.scenario_state()
+        if st is None:
+            return False
+        table = self._table_now()
+        models = []
+        for m in self.state.alive():
+            tm = table.model(m.id)
+            prof = self.profile(m.id)
+            models.append((m.player, tm.position, tm.radius, (prof.rice or 0) if prof else 0))
+        killed = [m.id for m in self.state.models.values() if not m.alive]
+        new, notes, over = end_phase(self.scenario, st, self.state.turn, last_turn, models, killed)
+        self._scenario_update(new, notes)
+        return over
+
+    def scenario_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why ``m`` may not take the Scenario ``action`` now (lines 688, 715), or None:
+        the model must be in contact with the objective and neither in contact with nor
+        in the ZoC of an enemy; Aloof and Stupid models take no Scenario actions; then
+        :func:`~sim.rules.scenario.interaction_refusal`."""
+        st = self.scenario_state()
+        if st is None:
+            return "no scenario is being played"
+        if self._trait(m.id, "aloof")[0] or self._trait(m.id, "stupid")[0]:
+            return f"{m.id} is {'Aloof' if self._trait(m.id, 'aloof')[0] else 'Stupid'}: no Scenario actions (p.48-59)"
+        try:
+            obj = self.scenario.objective(action.objective or "")
+        except (KeyError, scen.ScenarioError):
+            return f"no objective {action.objective!r} (has: {', '.join(o.id for o in self.scenario.objectives)})"
+        table = self._table_now()
+        tm = table.model(m.id)
+        if not scen.in_contact_with_objective(tm.position, tm.radius, obj):
+            return f"{m.id} is not in contact with the objective {obj.id} (p.25)"
+        scene = table.scene()
+        for e in self.state.alive(3 - m.player):
+            if scene.distance(m.id, e.id) <= movement.CONTACT + 1e-9:
+                return f"{m.id} is in contact with the enemy {e.id} (p.25)"
+            if scene.distance(e.id, m.id) <= 1.0 + 1e-9 and scene.zoc(e.id, m.id).in_zoc:
+                return f"{m.id} is in the ZoC of the enemy {e.id} (p.25)"
+        kind = action.special or (self.scenario.interactions[0].kind if self.scenario.interactions else "")
+        return scen.interaction_refusal(self.scenario, st, m.player, obj.id, kind, model_id=m.id,
+                                        action="complex" if action.kind == "complex_scenario" else "simple")
+
+    def _scenario_action(self, m: ModelState, action: Action) -> None:
+        """Turn to face the objective, then the interaction (p.25, p.63)."""
+        obj = self.scenario.objective(action.objective)
+        kind = action.special or self.scenario.interactions[0].kind
+        if not self._trait(m.id, "immovable")[0]:
+            f = scen.facing_towards(m.position, obj)
+            if abs((f - m.facing + 180) % 360 - 180) > 1e-9:
+                self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position), "facing": f, "cost": 0.0}))
+        new, notes = scen.interact(self.scenario, self.scenario_state(), m.player, obj.id, kind, model_id=m.id,
+                                   action="complex" if action.kind == "complex_scenario" else "simple")
+        self._scenario_update(new, notes)
+
+    def scenario_actions(self, mid: str) -> list[Action]:
+        """The Scenario actions (p.25, p.63) model ``mid`` may take now, one per objective
+        it touches and interaction of the scenario."""
+        m = self.state.models[mid]
+        st = self.scenario_state()
+        if st is None:
+            return []
+        out = []
+        table = self._table_now()
+        tm = table.model(m.id)
+        for obj in self.scenario.objectives:
+            if obj.id in st.removed or not scen.in_contact_with_objective(tm.position, tm.radius, obj):
+                continue
+            for inter in self.scenario.interactions:
+                kind = "complex_scenario" if inter.action == "complex" else "scenario"
+                a = Action(kind, m.id, objective=obj.id, special=inter.kind)
+                if self.is_legal(a)[0]:
+                    out.append(a)
+        return out
+
+
+register(
+    ActionKind("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation", ScenarioStep._legal_scenario,
+               ScenarioStep._resolve_scenario),
+    ActionKind("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation",
+               ScenarioStep._legal_scenario, ScenarioStep._resolve_scenario),
+)

@@ -1,0 +1,185 @@
+"""The shooting step (p.25, p.30-32): the Ranged Attack action with its declared Walk,
+interception decided by the target's player (step 1d), Ammo and Reload, the shooter's
+conditions and Ki boosts.
+
+The attack itself is :func:`sim.rules.ranged.resolve_ranged_attack`; this module feeds
+it the game state and records the outcome as events. A mixin of
+:class:`~sim.rules.game.Game`; the kinds are registered at the end of the module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace as dc_replace
+
+from sim.rules import conditions, movement
+from sim.rules.dice import modified_stat
+from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.events import Event
+from sim.rules.game.state import GameError, ModelState
+from sim.rules.ranged import AmmoState, RangedAttackError, TargetInfo, can_shoot, interceptors, resolve_ranged_attack
+from sim.table import Table
+
+
+class ShootingStep:
+    """Shoot and interception (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Shoot (p.25, p.30-32)
+    def _legal_shoot(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        table = self._table_now()
+        if action.walk not in (None, "before", "after"):
+            return False, f"walk must be 'before' or 'after', not {action.walk!r}"
+        if action.walk is not None:
+            res = movement.check_walk(table, m.id, [action.point])
+            if not res.legal:
+                return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
+            if action.walk == "before":
+                return self._can_shoot(m.id, action.target, action.weapon, at=res.end)
+        return self._can_shoot(m.id, action.target, action.weapon)
+
+    def _resolve_shoot(self, action: Action) -> None:
+        m = self.state.models[action.model]
+        table = self._table_now()
+        walked = action.walk is not None
+        if action.walk == "before":
+            self._move(m.id, movement.check_walk(table, m.id, [action.point]))
+        after = list(action.point) if action.walk == "after" else None
+        if self._shoot(m.id, action.target, action.weapon, moved=walked, boost=action.boost or 0,
+                       walk_after=after):
+            self._walk_after_shot(m.id, after)
+
+    # ------------------------------------------------------------ interception (p.30 step 1d)
+    def _legal_intercept(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        ic = self.state.interception
+        if ic is None:
+            return False, "no shot is waiting for an interceptor"
+        if action.target is not None and action.target not in ic["candidates"]:
+            return False, (f"{action.target!r} cannot intercept (conditions I-III, p.30); may: "
+                           + ", ".join(ic["candidates"]))
+        return True, ""
+
+    def _answer_interception(self, action: Action) -> None:
+        """The target's player names the interceptor (``action.target``) or none; the
+        waiting shot is resolved and the shooter's declared Walk after it made."""
+        st = self.state
+        ok, why = self.is_legal(action)
+        if not ok:
+            self._unmark()
+            raise GameError(why)
+        ic = dict(st.interception)
+        self._emit(Event("intercept", {"chosen": action.target}))
+        shooter = st.models[ic["attacker"]]
+        self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
+                    interceptor=action.target or "")
+        self._walk_after_shot(shooter.id, ic["walk_after"])
+        self._after_action()
+        if not self.is_over():
+            self._next_active(3 - shooter.player)
+
+    # ------------------------------------------------------------ the shot
+    def ranged_weapon(self, mid: str, name: str | None = None):
+        """The ranged weapon (p.30) of ``mid`` a Shoot action uses: the one named ``name``
+        (any case), or its card's first ranged weapon; None when it has none."""
+        prof = self.profile(mid)
+        if prof is None:
+            return None
+        ranged = [w for w in prof.weapons if w.kind == "ranged"]
+        if name is None:
+            return ranged[0] if ranged else None
+        return next((w for w in ranged if w.name.lower() == name.lower()), None)
+
+    def _reload_weapon(self, mid: str, action: Action) -> bool:
+        """Whether a shoot action uses a weapon with Reload (X) (blocked while Reloading)."""
+        if action.kind != "shoot":
+            return False
+        w = self.ranged_weapon(mid, action.weapon)
+        return bool(w) and any(t.lower().startswith("reload") for t in w.traits)
+
+    def _can_shoot(self, mid: str, target: str, weapon: str | None, at=None) -> tuple[bool, str]:
+        """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?"""
+        w = self.ranged_weapon(mid, weapon)
+        if w is None:
+            return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
+        if target not in self.state.models or not self.state.models[target].alive:
+            return False, f"no model {target!r} on the table"
+        if "reloading" in self.state.models[mid].conditions:
+            return False, f"{mid} is Reloading"
+        table = self._table_now()
+        if at is not None:
+            moved = tuple(dc_replace(x, position=(at[0], at[1])) if x.id == mid else x for x in table.models)
+            table = Table(table.name, table.width, table.depth, table.terrain, moved, table.source)
+        ok, reasons = can_shoot(table.scene(), mid, target, w)
+        return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
+
+    def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
+               interceptor: str | None = None, walk_after=None) -> bool:
+        """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
+        ``interceptor`` is None, the shot waits for the target's player (an
+        ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
+        ``interceptor=""`` means nobody intercepts. True once the shot is resolved."""
+        w = self.ranged_weapon(mid, weapon)
+        prof = self.profile(mid)
+        infos = {}
+        for m in self.table.models:
+            ms = self.state.models[m.id]
+            if self.profile(m.id) is not None and ms.alive:
+                try:
+                    infos[m.id] = TargetInfo.from_traits(
+                        self.profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
+                        death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions)
+                except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
+                    pass
+        s = self.state.models[mid]
+        scene = self._table_now().scene()
+        if interceptor is None and w is not None:
+            try:
+                cands = interceptors(scene, mid, target, [x.id for x in self.state.alive(self.state.models[target].player)],
+                                     weapon=w, infos=infos)
+            except (KeyError, ValueError):
+                cands = []
+            if cands:
+                self._emit(Event("interception_open", {"attacker": mid, "target": target, "weapon": weapon,
+                                                       "moved": moved, "boost": boost, "walk_after": walk_after,
+                                                       "candidates": list(cands)}))
+                return False
+        # the shooter's own conditions (Stunned, Frightened: -1 Ranged) and Ki boosts
+        mods = sum(v for _, v in conditions.pool_modifiers(conditions.from_model(s), "ranged")) + boost
+        pool = modified_stat(prof.ranged or 0, mods)
+        ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
+        try:
+            res = resolve_ranged_attack(scene, mid, target, w, self._roller,
+                                        ranged_pool=pool, moved=moved or "ran" in s.conditions,
+                                        ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
+                                        interceptor=interceptor or None, infos=infos, ammo=ammo)
+        except (RangedAttackError, ValueError) as exc:
+            self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
+            return True
+        summary = [f"{st.name}: {st.detail}" for st in res.steps]
+        data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        self._emit(Event("shot", data))
+        if self.state.models[mid].alive:
+            if "shot" not in self.state.models[mid].conditions:
+                self._emit(Event("condition", {"model": mid, "name": "shot", "on": True}))
+            if res.ammo_spent:
+                left = ammo.ammo_left(w)
+                self._emit(Event("ammo", {"model": mid, "weapon": w.name, "left": max(0, (left or 0) - 1)}))
+            if getattr(res, "reloading_gained", 0):
+                self._gain(mid, "reloading", int(res.reloading_gained))
+        return True
+
+    def _walk_after_shot(self, mid: str, point) -> None:
+        """The Walk a Ranged Attack action declared after its shot (p.25)."""
+        if point is None or not self.state.models[mid].alive:
+            return
+        res = movement.check_walk(self._table_now(), mid, [tuple(point)])
+        if res.legal:
+            self._move(mid, res)
+        else:
+            self._emit(Event("note", {"text": "the declared Walk after shooting is no longer legal: no move"}))
+
+
+register(
+    ActionKind("shoot", "Ranged Attack", "p.25, p.30-32", 1, "activation", ShootingStep._legal_shoot,
+               ShootingStep._resolve_shoot, "ranged"),
+    ActionKind("intercept", "interception", "p.30", 0, "answer", ShootingStep._legal_intercept,
+               ShootingStep._answer_interception),
+)

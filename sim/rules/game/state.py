@@ -1,0 +1,126 @@
+"""The game state (General rules p.18-21): what changes during a game, as plain data.
+
+:class:`GameState` holds the turn, phase, active player, pass tokens, the melee exchange
+or shot waiting for an answer, Ki feat usage, Auras, the scenario state and one
+:class:`ModelState` per model. It changes only through events
+(:func:`sim.rules.game.events.apply_event`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.profiles import get_profile
+from sim.rules import conditions
+
+#: A game always ends after the End phase of this turn (Game length, p.63).
+MAX_TURNS = 7
+
+
+class GameError(ValueError):
+    """An action that cannot be taken now, or a save file that cannot be read."""
+
+
+
+@dataclass
+class ModelState:
+    """A model's game state. Positions in inches, facing in degrees."""
+
+    id: str
+    player: int
+    position: tuple[float, float]
+    facing: float
+    wounds: int  # boxes of one track
+    ki_stat: int
+    ki_limit: int
+    damage: int = 0
+    counters: int = 0
+    ki: int = 0
+    conditions: dict = field(default_factory=dict)
+    markers: dict = field(default_factory=dict)  # "bleed"/"poison"/"fire"/... -> list of values
+    alive: bool = True
+    ammo: dict = field(default_factory=dict)  # weapon name -> Ammo tokens left (weapons fired so far)
+    owner: int = 0  # the warband it belongs to; ``player`` is the side it fights for (Controlled, p.43)
+
+    def __post_init__(self) -> None:
+        if not self.owner:
+            self.owner = self.player
+
+    @property
+    def exhausted(self) -> bool:
+        """No activation counters left (p.24)."""
+        return self.counters <= 0
+
+
+
+@dataclass
+class GameState:
+    """Everything that changes during a game (a pure function of table + events)."""
+
+    turn: int = 0
+    phase: str = "start"
+    active: int | None = None
+    first: int | None = None
+    last_turn: bool = False
+    pass_tokens: dict = field(default_factory=lambda: {1: 0, 2: 0})
+    models: dict = field(default_factory=dict)
+    scores: dict = field(default_factory=lambda: {1: 0, 2: 0})
+    result: str | None = None
+    exchange: dict | None = None  # a melee exchange waiting for allocations
+    feat_usage: dict = field(default_factory=dict)  # model -> {"turn": [names], "game": [names]}
+    auras: list = field(default_factory=list)  # Aura feats in play: {"feat", "source", "player"}
+    scenario: dict | None = None  # the scenario state (sim.rules.scenario.ScenarioState as JSON)
+    interception: dict | None = None  # a shot waiting for the target's controller (step 1d)
+
+    def alive(self, player: int | None = None) -> list[ModelState]:
+        """Models still on the table (of ``player``, or of both)."""
+        return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
+
+    def can_activate(self, player: int) -> bool:
+        """Whether ``player`` has a living model that may activate: it has activation
+        counters and no Impetuous model of its warband stops it (p.44)."""
+        models = self.alive(player)
+        return any(not m.exhausted and not self.impetuous_blocks(m) for m in models)
+
+    def impetuous_blocks(self, m: "ModelState") -> bool:
+        """Impetuous (p.44): while a model of the warband has an Impetuous marker, models
+        without one may not activate."""
+        return conditions.impetuous_blocks_activation(
+            m.conditions, [x.conditions for x in self.alive(m.player)])
+
+
+
+def initial_state(table) -> GameState:
+    """The state before the game starts: every model where the table deploys it (Prone
+    when the table says so), with its card's Wounds, Ki and Ki limit (5, 1 and 6 for a
+    model without a card)."""
+    st = GameState()
+    for m in table.models:
+        prof = None
+        if m.profile:
+            try:
+                prof = get_profile(m.profile)
+            except KeyError:
+                prof = None
+        st.models[m.id] = ModelState(
+            id=m.id, player=m.player, position=(float(m.position[0]), float(m.position[1])), facing=float(m.facing),
+            wounds=(prof.wounds if prof and prof.wounds else 5), ki_stat=(prof.ki if prof and prof.ki is not None else 1),
+            ki_limit=(prof.ki_limit if prof and prof.ki_limit is not None else 6),
+            conditions={"prone": 1} if m.prone else {})
+    return st
+
+
+
+def remove_counters(m: ModelState, n: int) -> None:
+    """Remove ``n`` activation counters; a Controlled model loses one Controlled marker per
+    counter removed and goes back to its warband with the last (p.43)."""
+    n = min(max(0, n), m.counters)
+    m.counters -= n
+    if n and "controlled" in m.conditions:
+        left = int(m.conditions["controlled"]) - n
+        if left <= 0:
+            m.conditions.pop("controlled")
+            m.player = m.owner
+        else:
+            m.conditions["controlled"] = left
+

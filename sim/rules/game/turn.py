@@ -1,0 +1,142 @@
+"""The turn (p.20-21): the Starting phase (variable game length roll, Ki generation,
+activation counters, Diseased and Death Sentence, the Tactical test, pass tokens), the
+alternation of the Main phase, the End phase (Fear re-tests, Bleed/Poison/Fire damage,
+expiry, the scenario's scoring) and the end of the game.
+
+A mixin of :class:`~sim.rules.game.Game`.
+"""
+
+from __future__ import annotations
+
+from sim.rules import conditions
+from sim.rules.dice import fear_test, tactical_test
+from sim.rules.game.events import Event
+from sim.rules.game.state import MAX_TURNS
+from sim.rules.scenario import final_result
+
+
+class TurnPhases:
+    """The phases of a turn (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    def _start_turn(self) -> None:
+        st = self.state
+        turn = st.turn + 1
+        self._emit(Event("turn", {"turn": turn}))
+        self._scenario_start()
+        kind, x = self.length
+        if kind == "variable" and turn >= x:
+            roll = self._roller.roll(1)[0]
+            self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
+        elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
+            self._emit(Event("game_length", {"roll": None, "last": True}))
+        # Ki generation (p.20 step 2): none with Spirit Block, which then loses a marker
+        self._emit(Event("ki", {"gains": {m.id: (m.ki_stat if conditions.generates_ki(conditions.from_model(m)) else 0)
+                                          for m in st.alive()}}))
+        for m in st.alive():
+            if "spirit_block" in m.conditions:
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
+        self._emit(Event("counters", {"n": 2}))
+        self._starting_phase_effects()
+        res = tactical_test(self._roller)
+        # the winner chooses who acts first; a simple, fixed choice: the winner does
+        self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
+                                      "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
+        n1, n2 = len(st.alive(1)), len(st.alive(2))
+        self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
+        self._emit(Event("phase", {"phase": "main"}))
+        self._next_active(st.first, first=True)
+
+    def _starting_phase_effects(self) -> None:
+        """Step 5 of the Starting phase (p.20, p.43-45): Diseased removes a marker and an
+        activation counter; a model with Death Sentence pays 3 Ki to remove a marker when
+        it can (the engine always pays: keeping the marker only helps the enemy)."""
+        for m in self.state.alive():
+            eff = conditions.start_phase_effects(conditions.from_model(m), ki=m.ki)
+            if eff.counters_lost:
+                self._emit(Event("note", {"text": f"{m.id} is Diseased: one marker and one activation counter removed"}))
+                self._emit(Event("counter", {"model": m.id, "n": eff.counters_lost}))
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "diseased", 1))
+            if eff.death_sentence_option:
+                self._emit(Event("ki_change", {"model": m.id, "delta": -conditions.DEATH_SENTENCE_REMOVAL_COST}))
+                self._emit(Event("note", {"text": f"{m.id} pays 3 Ki to remove a Death Sentence marker"}))
+                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "death_sentence", 1))
+
+    def _next_active(self, preferred: int, first: bool = False) -> None:
+        """Make ``preferred`` active if it can act, else the other player; if neither
+        can, play the End phase (p.21, Main phase step 6-7)."""
+        st = self.state
+        other = 3 - preferred
+        for p in (preferred, other):
+            if st.can_activate(p):
+                if st.active != p or first:
+                    self._emit(Event("active", {"player": p}))
+                return
+        self._end_phase()
+
+    def _end_phase(self) -> None:
+        st = self.state
+        self._emit(Event("phase", {"phase": "end"}))
+        # step 1, negative effects first: a Frightened model re-takes its Fear test (p.44)
+        for m in st.alive():
+            for name, tn in conditions.end_phase_tests(conditions.from_model(m)):
+                res = fear_test(m.ki_stat, tn, self._roller, fearless=self._trait(m.id, "fearless")[0],
+                                bravery=self._trait(m.id, "bravery")[0])
+                self._emit(Event("test", {"model": m.id, "test": "fear", "tn": tn, "passed": res.passed,
+                                          "text": f"{m.id} re-takes its Fear test (TN {tn}) and "
+                                                  f"{'passes: no longer Frightened' if res.passed else 'fails'}"}))
+                if res.passed:
+                    self._emit(Event("condition", {"model": m.id, "name": "frightened", "on": False}))
+        # damaging conditions (p.43-45): Bleed, Poisoned, On Fire -- remove the highest
+        # marker and take that many wounds; repeat while three or more remain
+        for m in st.alive():
+            for kind in ("fire", "bleed", "poison"):
+                values = sorted(m.markers.get(kind, []), reverse=True)
+                if not values:
+                    continue
+                removed = [values.pop(0)]
+                while len(values) >= 3:
+                    removed.append(values.pop(0))
+                self._emit(Event("marker_damage", {"model": m.id, "marker": kind, "removed": removed,
+                                                   "wounds": sum(removed)}))
+                if not st.models[m.id].alive:
+                    self._emit(Event("note", {"text": f"{m.id} dies of its {kind} markers"}))
+                    break
+        # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
+        for m in st.alive():
+            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot", "stood_up")]:
+                self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+            cs = conditions.from_model(m)
+            for name, n in conditions.end_phase_expiry(cs).items():
+                count = m.conditions.get(name, 1)
+                if not isinstance(count, int) or n is None or count - n <= 0:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
+                else:
+                    self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
+        if st.auras or any(u["turn"] for u in st.feat_usage.values()):
+            self._emit(Event("end_phase_reset", {}))
+        alive1, alive2 = st.alive(1), st.alive(2)
+        # step 4: the scenario scores; the game ends on the last turn, once all 3 VP are
+        # scored, or when a side has no models left
+        last = not alive1 or not alive2 or st.last_turn or (self.length[0] == "fixed" and st.turn >= self.length[1])
+        if self._scenario_end(last) or last:
+            self._finish()
+            return
+        self._start_turn()
+
+    def _finish(self) -> None:
+        st = self.state
+        sc = self.scenario_state()
+        if sc is not None:
+            winner, text = final_result(sc)
+            self._emit(Event("game_over", {"result": text, "turn": st.turn, "winner": winner,
+                                           "vp": {"1": sc.vp.get(1, 0), "2": sc.vp.get(2, 0)}}))
+            return
+        a1, a2 = len(st.alive(1)), len(st.alive(2))
+        s1, s2 = st.scores[1], st.scores[2]
+        if s1 != s2:
+            result = f"player {1 if s1 > s2 else 2} wins on scenario points ({s1}-{s2})"
+        elif a1 != a2:
+            result = f"player {1 if a1 > a2 else 2} wins with more models left ({a1}-{a2})"
+        else:
+            result = "draw"
+        self._emit(Event("game_over", {"result": result, "turn": st.turn}))

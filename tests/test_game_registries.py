@@ -1,0 +1,86 @@
+"""The game package's registries (issue #11): every action kind once, with its rulebook
+name, page, counters and functions; every event kind once, with its data keys, what it
+does and its log line; and no module outside the package touching a private name of
+the Game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sim.rules import conditions
+from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, Event, GameError, GameState, apply_event
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "sim" / "rules" / "game"
+
+
+def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
+    assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
+                                 "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
+                                 "allocate", "intercept"}
+    for key, kind in ACTION_KINDS.items():
+        assert kind.key == key and kind.name and kind.page.startswith("p.")
+        assert callable(kind.legal) and callable(kind.resolve)
+        assert kind.counters in (0, 1, 2) and kind.timing in ("activation", "pass", "answer")
+        assert (kind.counters == 0) == (kind.timing != "activation")
+    # one complexity: the registry agrees with the conditions module's table (p.24)
+    assert {k for k, v in ACTION_KINDS.items() if v.counters == 2} == set(conditions.COMPLEX_ACTIONS)
+    simple = {k for k, v in ACTION_KINDS.items() if v.counters == 1}
+    assert set(conditions.SIMPLE_ACTIONS) - simple == {"heal"}  # a condition-table action the engine does not offer
+    assert simple <= set(conditions.SIMPLE_ACTIONS)
+
+
+def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry():
+    assert Action("charge", "a", target="b").counters == 2 and Action("walk", "a").counters == 1
+    assert Action("allocate", "a").counters == 0 and Action("fly", "a").counters == 1  # unknown: Simple
+    assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario"}
+    assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept"}
+
+
+@pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))
+                         + sorted((ROOT / "tests" / "data" / "saves").glob("*.json")), ids=lambda p: p.stem)
+def test_every_saved_event_matches_its_declared_kind(save):
+    for doc in json.loads(save.read_text())["events"]:
+        kind = EVENT_KINDS[doc["kind"]]
+        keys = set(doc) - {"kind"}
+        declared = {f.rstrip("?") for f in kind.fields}
+        required = {f for f in kind.fields if not f.endswith("?")}
+        assert keys <= declared, (doc["kind"], keys - declared)
+        assert required <= keys, (doc["kind"], required - keys)
+        assert Event.from_json(doc).describe()
+
+
+def test_an_unknown_event_kind_is_refused_and_described_plainly():
+    with pytest.raises(GameError, match="unknown event 'comet'"):
+        apply_event(GameState(), Event("comet", {"x": 1}))
+    assert Event("comet", {"x": 1}).describe() == "comet: {'x': 1}"
+
+
+def _private_names() -> set[str]:
+    names = set()
+    for path in PACKAGE.glob("*.py"):
+        text = path.read_text()
+        names |= set(re.findall(r"^\s+def (_[a-z]\w*)\(self", text, re.M))
+        names |= set(re.findall(r"self\.(_[a-z]\w*)\s*(?::[^=]+)?=", text))
+    return names - {"_game"}  # the roll recorder's game, not an attribute of the Game
+
+
+def test_no_module_outside_the_game_package_uses_a_private_name_of_the_game():
+    names = _private_names()
+    assert {"_emit", "_table_now", "_gain", "_end_phase", "_actions", "_rolls"} <= names
+    pattern = re.compile(r"(?<!self)(?<!cls)\.(" + "|".join(sorted(names)) + r")\b")
+    offenders = []
+    for path in [*ROOT.glob("sim/**/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("benchmarks/*.py"),
+                 ROOT / "main.py"]:
+        if PACKAGE in path.parents:
+            continue
+        for i, line in enumerate(path.read_text().splitlines(), 1):
+            for m in pattern.finditer(line):
+                # another class's attribute of the same name, read through its own ``self``
+                if re.search(r"\bself\._\w+\.(?:" + m.group(1) + r")\b", line) is None:
+                    offenders.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert offenders == []
