@@ -51,7 +51,13 @@ from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind
 from sim.rules.game.core import Game
 from sim.rules.game.events import EVENT_KINDS, Event, EventKind, apply_event
 from sim.rules.game.position import (
-    MODEL_KEYS, PHASES, POSITION_DEFAULTS, POSITION_KEYS, apply_position, compact_position, expand_position,
+    MODEL_KEYS,
+    PHASES,
+    POSITION_DEFAULTS,
+    POSITION_KEYS,
+    apply_position,
+    compact_position,
+    expand_position,
     full_position,
 )
 from sim.rules.game.saves import GAME_FORMAT, is_save_head

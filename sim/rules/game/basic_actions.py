@@ -110,13 +110,13 @@ class BasicActions:
         models = tuple(replace(x, move=(x.move or 0) + steps) if x.id == mid else x for x in table.models)
         return Table(table.name, table.width, table.depth, table.terrain, models, table.source)
 
-
-register(
-    ActionKind("walk", "Walk", "p.24", 1, "activation", BasicActions._legal_walk, BasicActions._resolve_walk, "move"),
-    ActionKind("run", "Run", "p.24", 1, "activation", BasicActions._legal_run, BasicActions._resolve_run, "move"),
-    ActionKind("focus", "Focus", "p.25", 2, "activation", BasicActions._legal_always, BasicActions._resolve_focus),
-    ActionKind("wait", "Wait", "p.25", 1, "activation", BasicActions._legal_always, BasicActions._resolve_wait),
-    ActionKind("stand_up", "Stand Up", "p.25, p.45", 1, "activation", BasicActions._legal_stand_up,
-               BasicActions._resolve_stand_up),
-    ActionKind("pass", "Pass", "p.21", 0, "pass", BasicActions._legal_pass, BasicActions._spend_pass_token),
-)
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("walk", "Walk", "p.24", 1, "activation", _legal_walk, _resolve_walk, "move"),
+        ActionKind("run", "Run", "p.24", 1, "activation", _legal_run, _resolve_run, "move"),
+        ActionKind("focus", "Focus", "p.25", 2, "activation", _legal_always, _resolve_focus),
+        ActionKind("wait", "Wait", "p.25", 1, "activation", _legal_always, _resolve_wait),
+        ActionKind("stand_up", "Stand Up", "p.25, p.45", 1, "activation", _legal_stand_up,
+                   _resolve_stand_up),
+        ActionKind("pass", "Pass", "p.21", 0, "pass", _legal_pass, _spend_pass_token),
+    )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from sim.rules import conditions
@@ -47,20 +47,21 @@ from sim.table import Table
 
 
 class _RollRecorder:
-    """What the engine rolls with: the game's dice source, each value recorded in the
-    game's roll list of the current action (``Game._rolls``)."""
+    """What the engine rolls with: the game's dice source (``dice()``, it may be replaced
+    during a game), each value recorded in the roll list of the current action (the last
+    list of ``rolls``)."""
 
     records_rolls = True  # PromptDice looks past this frame for what a roll is for
 
-    def __init__(self, game: "Game") -> None:
-        self._game = game
+    def __init__(self, dice: Callable[[], Dice], rolls: list[list[int]]) -> None:
+        self.dice = dice
+        self.rolls = rolls
 
     def roll(self, n: int) -> list[int]:
         """``n`` values from the game's dice, recorded."""
-        values = list(self._game._dice.roll(n))
-        self._game._rolls[-1].extend(values)
+        values = list(self.dice().roll(n))
+        self.rolls[-1].extend(values)
         return values
-
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, Cards, Offers,
@@ -117,7 +118,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         #: The d6 values rolled: [0] on creation (set-up, Starting phase of turn 1), then one
         #: list per pushed action (a save carries them; :meth:`load` checks them).
         self._rolls: list[list[int]] = [[]]
-        self._roller = _RollRecorder(self)
+        self._roller = _RollRecorder(lambda: self._dice, self._rolls)
         #: Whether this game was rebuilt by re-simulating a save (:meth:`load`).
         self.verified = False
         if isinstance(scenario, (str, os.PathLike)):
@@ -188,6 +189,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         self._rolls.pop()
 
     def _emit(self, ev: Event) -> Event:
+        """Apply ``ev`` to the state and append it to the events: every change of the game
+        passes here."""
         if self._memo:
             self._memo = {}  # every memoised answer is about the state before this event
         apply_event(self.state, ev)

@@ -225,12 +225,12 @@ class KiStep:
                 out.append((f"{a['feat']} ({src.id})", +1))
         return tuple(out)
 
-
-register(
-    ActionKind("ki_feat", "Ki feat (Simple)", "p.25, p.46", 1, "activation", KiStep._feat_legal,
-               KiStep._resolve_ki_feat, "ki"),
-    ActionKind("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", KiStep._feat_legal,
-               KiStep._resolve_ki_feat, "ki"),
-    ActionKind("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", KiStep._legal_instant_feat,
-               KiStep._use_instant_feat, "ki"),
-)
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("ki_feat", "Ki feat (Simple)", "p.25, p.46", 1, "activation", _feat_legal,
+                   _resolve_ki_feat, "ki"),
+        ActionKind("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", _feat_legal,
+                   _resolve_ki_feat, "ki"),
+        ActionKind("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", _legal_instant_feat,
+                   _use_instant_feat, "ki"),
+    )

@@ -20,8 +20,15 @@ from sim.rules.game.events import Event, markers_json
 from sim.rules.game.state import GameError, ModelState
 from sim.rules.ki import KiError
 from sim.rules.melee import (
-    MELEE_CONDITIONS, Allocation, Combatant, MeleeError, MeleeWeapon, combatant_from_profile, melee_pools,
-    resolve_exchange, validate_allocation,
+    MELEE_CONDITIONS,
+    Allocation,
+    Combatant,
+    MeleeError,
+    MeleeWeapon,
+    combatant_from_profile,
+    melee_pools,
+    resolve_exchange,
+    validate_allocation,
 )
 from sim.table import Table
 
@@ -336,12 +343,12 @@ class MeleeStep:
         self._emit(Event("note", {"text": f"{mid} disengages from {enemy}"}))
         self._move(mid, walk)
 
-
-register(
-    ActionKind("charge", "Charge", "p.24", 2, "activation", MeleeStep._legal_charge, MeleeStep._resolve_charge, "move"),
-    ActionKind("melee", "Melee", "p.24", 1, "activation", MeleeStep._legal_melee, MeleeStep._resolve_melee),
-    ActionKind("disengage", "Disengage", "p.24", 1, "activation", MeleeStep._legal_disengage,
-               MeleeStep._resolve_disengage),
-    ActionKind("allocate", "allocation of melee dice", "p.33", 0, "answer", MeleeStep._legal_allocate,
-               MeleeStep._allocate, "melee"),
-)
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("charge", "Charge", "p.24", 2, "activation", _legal_charge, _resolve_charge, "move"),
+        ActionKind("melee", "Melee", "p.24", 1, "activation", _legal_melee, _resolve_melee),
+        ActionKind("disengage", "Disengage", "p.24", 1, "activation", _legal_disengage,
+                   _resolve_disengage),
+        ActionKind("allocate", "allocation of melee dice", "p.33", 0, "answer", _legal_allocate,
+                   _allocate, "melee"),
+    )

@@ -185,10 +185,10 @@ class ScenarioStep:
                     out.append(a)
         return out
 
-
-register(
-    ActionKind("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation", ScenarioStep._legal_scenario,
-               ScenarioStep._resolve_scenario),
-    ActionKind("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation",
-               ScenarioStep._legal_scenario, ScenarioStep._resolve_scenario),
-)
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation", _legal_scenario,
+                   _resolve_scenario),
+        ActionKind("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation",
+                   _legal_scenario, _resolve_scenario),
+    )

@@ -176,10 +176,10 @@ class ShootingStep:
         else:
             self._emit(Event("note", {"text": "the declared Walk after shooting is no longer legal: no move"}))
 
-
-register(
-    ActionKind("shoot", "Ranged Attack", "p.25, p.30-32", 1, "activation", ShootingStep._legal_shoot,
-               ShootingStep._resolve_shoot, "ranged"),
-    ActionKind("intercept", "interception", "p.30", 0, "answer", ShootingStep._legal_intercept,
-               ShootingStep._answer_interception),
-)
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("shoot", "Ranged Attack", "p.25, p.30-32", 1, "activation", _legal_shoot,
+                   _resolve_shoot, "ranged"),
+        ActionKind("intercept", "interception", "p.30", 0, "answer", _legal_intercept,
+                   _answer_interception),
+    )
