@@ -19,12 +19,12 @@ from sim.rules import conditions, movement
 from sim.rules.dice import challenge_test, size_test
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
-from sim.rules.game.state import ModelState
+from sim.rules.game.state import GamePart, ModelState
 from sim.rules.ki import KiError
 from sim.table import Table
 
 
-class Activation:
+class Activation(GamePart):
     """Declaring and resolving an activation (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def _declaring_refusal(self, m: ModelState, action: Action) -> str | None:

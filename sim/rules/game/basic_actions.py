@@ -12,11 +12,11 @@ from dataclasses import replace
 from sim.rules import conditions, movement
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, ModelState
+from sim.rules.game.state import GameError, GamePart, ModelState
 from sim.table import Table
 
 
-class BasicActions:
+class BasicActions(GamePart):
     """Walk, Run, Focus, Wait, Stand Up, Pass (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Walk, Run (p.24)

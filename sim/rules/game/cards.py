@@ -9,9 +9,10 @@ from __future__ import annotations
 from models.profiles import get_profile
 from sim.rules import conditions, ki
 from sim.rules.game.events import Event
+from sim.rules.game.state import GamePart
 
 
-class Cards:
+class Cards(GamePart):
     """Cards, conditions and wounds (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def profile(self, mid: str):

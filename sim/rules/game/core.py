@@ -348,21 +348,21 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         st = self.state
         if self.is_over():
             return False, "the game is over"
-        kind = ACTION_KINDS.get(action.kind)
         if action.kind == "intercept":  # the answer to a waiting shot (p.30)
-            return kind.legal(self, None, action)
+            return ACTION_KINDS["intercept"].legal(self, None, action)
         if st.interception is not None:
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
         if action.kind == "pass":
-            return kind.legal(self, None, action)
+            return ACTION_KINDS["pass"].legal(self, None, action)
         m = st.models.get(action.model or "")
         if m is None or not m.alive:
             return False, f"no model {action.model!r} on the table"
         if action.kind in ("allocate", "feat"):  # no activation: an allocation (p.33), an Instant/Active feat (p.46)
-            return kind.legal(self, m, action)
+            return ACTION_KINDS[action.kind].legal(self, m, action)
         why = self._declaring_refusal(m, action)
         if why:
             return False, why
+        kind = ACTION_KINDS.get(action.kind)
         if kind is None:
             return False, f"unknown action {action.kind!r}"
         return kind.legal(self, m, action)

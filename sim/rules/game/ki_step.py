@@ -12,10 +12,10 @@ from __future__ import annotations
 from sim.rules import conditions, ki, movement
 from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, ModelState
+from sim.rules.game.state import GameError, GamePart, ModelState
 
 
-class KiStep:
+class KiStep(GamePart):
     """Ki feats and boosts (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Ki feat actions (p.25, p.46)

@@ -17,7 +17,7 @@ from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, fear_test, fear_test_needed
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
-from sim.rules.game.state import GameError, ModelState
+from sim.rules.game.state import GameError, GamePart, ModelState
 from sim.rules.ki import KiError
 from sim.rules.melee import (
     MELEE_CONDITIONS,
@@ -33,7 +33,7 @@ from sim.rules.melee import (
 from sim.table import Table
 
 
-class MeleeStep:
+class MeleeStep(GamePart):
     """Charge, Melee, Disengage and melee exchanges (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Charge, Melee, Disengage (p.24)

@@ -11,10 +11,10 @@ import math
 
 from sim.rules import movement
 from sim.rules.game.actions import Action
-from sim.rules.game.state import ModelState
+from sim.rules.game.state import GamePart, ModelState
 
 
-class Offers:
+class Offers(GamePart):
     """The legal actions offered now (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def legal_actions(self, samples: int = 8) -> list[Action]:

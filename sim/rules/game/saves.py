@@ -22,7 +22,7 @@ from sim.files import FileProblem, one_line, quote, read_json, write_text_atomic
 from sim.rules.dice import DiceError, PhysicalDice
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError
+from sim.rules.game.state import GameError, GamePart
 from sim.rules.game.values import MESSAGE_CHARS, cut, short
 from sim.rules.scenario import ScenarioError, scenario_from_dict
 from sim.table import TableError, parse_table
@@ -92,7 +92,7 @@ def _saved_vims(scenario, events: list) -> dict | None:
 
 
 
-class SaveLoad:
+class SaveLoad(GamePart):
     """Save, load (verified), replay (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def to_json(self) -> dict:

@@ -13,11 +13,17 @@ from sim.rules import movement
 from sim.rules import scenario as scen
 from sim.rules.game.actions import Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, ModelState
-from sim.rules.scenario import ScenarioState, end_phase, objective_pieces, start_phase, vim_refusal
+from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.scenario import (
+    ScenarioState,
+    end_phase,
+    objective_pieces,
+    start_phase,
+    vim_refusal,
+)
 
 
-class ScenarioStep:
+class ScenarioStep(GamePart):
     """Scenario set-up, actions and scoring (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Scenario actions (p.25, p.63)

@@ -15,12 +15,19 @@ from sim.rules import conditions, movement
 from sim.rules.dice import modified_stat
 from sim.rules.game.actions import Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, ModelState
-from sim.rules.ranged import AmmoState, RangedAttackError, TargetInfo, can_shoot, interceptors, resolve_ranged_attack
+from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.ranged import (
+    AmmoState,
+    RangedAttackError,
+    TargetInfo,
+    can_shoot,
+    interceptors,
+    resolve_ranged_attack,
+)
 from sim.table import Table
 
 
-class ShootingStep:
+class ShootingStep(GamePart):
     """Shoot and interception (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Shoot (p.25, p.30-32)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from sim.rules import conditions
 from sim.rules.dice import fear_test, tactical_test
 from sim.rules.game.events import Event
-from sim.rules.game.state import MAX_TURNS
+from sim.rules.game.state import MAX_TURNS, GamePart
 from sim.rules.scenario import final_result
 
 
-class TurnPhases:
+class TurnPhases(GamePart):
     """The phases of a turn (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def _start_turn(self) -> None:
