@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-
 from models.bsdata import (
     RICE_COST_TYPE,
     Card,

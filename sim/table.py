@@ -22,7 +22,22 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from models.model import Model
-from sim.bounds import MAX_ANGLE, MAX_COORD, MAX_ENTRIES, MAX_ITEMS, Angle, FilePath, Id, Length, Name, NonEmptyName, Point, TableSide, Vertices, is_id
+from sim.bounds import (
+    MAX_ANGLE,
+    MAX_COORD,
+    MAX_ENTRIES,
+    MAX_ITEMS,
+    Angle,
+    FilePath,
+    Id,
+    Length,
+    Name,
+    NonEmptyName,
+    Point,
+    TableSide,
+    Vertices,
+    is_id,
+)
 from sim.bounds import Distance as _Distance
 from sim.files import FileProblem, key_label, load_yaml, pydantic_problem, read_text, write_text_atomic
 from sim.geometry import (

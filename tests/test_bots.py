@@ -10,7 +10,13 @@ from dataclasses import replace
 import pytest
 
 from sim.rules.bots import (
-    GreedyBot, RandomBot, exchange_context, legal_splits, play, special_direction, usable_specials,
+    GreedyBot,
+    RandomBot,
+    exchange_context,
+    legal_splits,
+    play,
+    special_direction,
+    usable_specials,
 )
 from sim.rules.game import Action, Game
 from sim.rules.melee import Allocation, validate_allocation

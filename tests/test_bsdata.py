@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import BSDATA  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from models.bsdata import (
 )
 from models.profiles import DEFAULT_DIRECTORY, Trait, get_profile, load_profile_file, load_profiles
 
-from conftest import BSDATA  # noqa: E402
 NS = "{http://www.battlescribe.net/schema/catalogueSchema}"
 GAME_SYSTEM_ID = "62e4-ab79-1c4c-9ffe"
 

@@ -8,10 +8,29 @@ from hypothesis import strategies as st
 
 from sim.geometry.attributes import Size
 from sim.rules.dice import (
-    DiceError, FearOutcome, PhysicalDice, RollOptions, Rerolls, ScriptedDice, SeededDice,
-    challenge_dice, challenge_test, compare_results, evaluate_roll, fear_test,
-    fear_test_needed, modified_stat, opposed_pools, opposed_test, pool_size, reroll_above,
-    reroll_below, reroll_order, size_test, size_test_dice, tactical_test,
+    DiceError,
+    FearOutcome,
+    PhysicalDice,
+    Rerolls,
+    RollOptions,
+    ScriptedDice,
+    SeededDice,
+    challenge_dice,
+    challenge_test,
+    compare_results,
+    evaluate_roll,
+    fear_test,
+    fear_test_needed,
+    modified_stat,
+    opposed_pools,
+    opposed_test,
+    pool_size,
+    reroll_above,
+    reroll_below,
+    reroll_order,
+    size_test,
+    size_test_dice,
+    tactical_test,
 )
 
 d6 = st.integers(1, 6)

@@ -10,10 +10,10 @@ import dataclasses
 import math
 
 import pytest
+from conftest import make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import make_table
 from sim.cli.main import main
 from sim.geometry import Footprint, base_radius
 from sim.rules.bots import GreedyBot

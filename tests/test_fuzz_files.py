@@ -29,8 +29,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import BSDATA
+
 from sim import files
 from sim.files import FileProblem, load_yaml
 from sim.rules.game import Game, GameError

@@ -8,8 +8,8 @@ from __future__ import annotations
 import doctest
 import importlib
 import json
-import pkgutil
 import math
+import pkgutil
 
 import pytest
 from hypothesis import given, settings

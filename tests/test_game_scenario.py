@@ -133,7 +133,7 @@ def test_unknown_scenario_is_a_clear_error():
 
 def test_scenario_that_does_not_fit_the_table_is_refused():
     # a model standing on the centre shrine
-    bad = YAML.replace(f"position: [2, 2], facing: 90", f"position: [{CENTRE[0]}, {CENTRE[1]}], facing: 90")
+    bad = YAML.replace("position: [2, 2], facing: 90", f"position: [{CENTRE[0]}, {CENTRE[1]}], facing: 90")
     with pytest.raises(GameError, match="does not fit the table"):
         game(bad)
 

@@ -8,7 +8,8 @@ import math
 
 import numpy as np
 import shapely
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import LineString, Point, Polygon
 
 from sim.geometry import Footprint

@@ -335,8 +335,8 @@ def test_main_hotseat_bad_options(tmp_path, capsys):
 
 def test_intercept_actions_are_typed_and_read_back():
     from sim.cli.hotseat import action_text, parse_action
-    from tests.conftest import set_active
     from sim.table import parse_table
+    from tests.conftest import set_active
 
     yaml = """
 format: bushido-table/1

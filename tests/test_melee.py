@@ -17,9 +17,21 @@ from models.profiles import get_profile
 from sim.geometry import base_radius
 from sim.rules.dice import DiceError, PhysicalDice, SeededDice
 from sim.rules.melee import (
-    Allocation, AllocationError, Combatant, MeleeError, MeleeWeapon, combatant_from_profile, dodge,
-    initiative, initiative_reason, melee_pools, parse_special, pool_modifiers, prowess,
-    resolve_exchange, validate_allocation,
+    Allocation,
+    AllocationError,
+    Combatant,
+    MeleeError,
+    MeleeWeapon,
+    combatant_from_profile,
+    dodge,
+    initiative,
+    initiative_reason,
+    melee_pools,
+    parse_special,
+    pool_modifiers,
+    prowess,
+    resolve_exchange,
+    validate_allocation,
 )
 from sim.rules.wounds import wounds_for
 from sim.table import parse_table

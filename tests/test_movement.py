@@ -8,14 +8,13 @@ import math
 
 import pytest
 import yaml
+from conftest import make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
 from sim.geometry import base_radius
 from sim.rules.movement import MoveError, check_melee_move, check_run, check_walk, plan_charge
-from conftest import make_table
-
 from sim.table import load_table, parse_table
 
 R30 = base_radius(30)

@@ -12,6 +12,7 @@ import zlib
 import numpy as np
 import pytest
 import yaml
+from conftest import make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
@@ -19,8 +20,6 @@ from shapely.geometry import Point
 from sim.geometry import base_radius
 from sim.rules.movement import Mover, check_run, check_walk
 from sim.rules.planning import Reach, charge_lanes, reach, run_region, shortest_walk, walk_region
-from conftest import make_table
-
 from sim.table import load_table, parse_table
 
 R30 = base_radius(30)

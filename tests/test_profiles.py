@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import pytest
 import yaml
+from conftest import BSDATA  # noqa: E402
 
 from models.profiles import (
     DEFAULT_DIRECTORY,
@@ -22,7 +23,6 @@ from models.profiles import (
     load_profiles,
 )
 
-from conftest import BSDATA  # noqa: E402
 NS = "{http://www.battlescribe.net/schema/catalogueSchema}"
 FILES = {"Prefecture of Ryu": "prefecture_of_ryu.yaml", "Ito Clan": "ito_clan.yaml"}
 CATALOGUES = {"Prefecture of Ryu": "Prefecture_of_Ryu.cat", "Ito Clan": "Ito_Clan.cat"}

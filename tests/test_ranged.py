@@ -11,10 +11,25 @@ from models.profiles import Weapon, get_profile
 from sim.geometry import Size, base_radius
 from sim.rules.dice import PhysicalDice, SeededDice, challenge_test
 from sim.rules.ranged import (
-    BASE_TARGET_NUMBER, AmmoState, RangeBand, RangedAttackError, RangedModifiers, TargetInfo,
-    btb_redirect_target, can_shoot, check_interceptor, has_trait, interception_line, interceptors,
-    modifiers_from_geometry, range_band, resolve_btb_targeting, resolve_interception,
-    resolve_ranged_attack, target_number, trait_value,
+    BASE_TARGET_NUMBER,
+    AmmoState,
+    RangeBand,
+    RangedAttackError,
+    RangedModifiers,
+    TargetInfo,
+    btb_redirect_target,
+    can_shoot,
+    check_interceptor,
+    has_trait,
+    interception_line,
+    interceptors,
+    modifiers_from_geometry,
+    range_band,
+    resolve_btb_targeting,
+    resolve_interception,
+    resolve_ranged_attack,
+    target_number,
+    trait_value,
 )
 from tests.conftest import body, piece, rect, scene
 

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 import pytest
-
 from conftest import make_table
+
 from sim.rules.special import MOVES, special_move
 from sim.table import load_table
 from sim.view import style
@@ -147,7 +147,6 @@ def test_special_state_without_enemies():
 # --------------------------------------------------------------------- pixels
 from conftest import read_png  # noqa: E402
 from conftest import u8 as _u8  # noqa: E402
-
 
 _UNDER = [style.TABLE, style.GRID_MINOR, style.GRID_MAJOR]
 _CL = {

@@ -728,6 +728,7 @@ def test_vp_are_capped_at_three():
     """A hand-built scenario whose awards would give more than 3 (the loader refuses
     such files): the cap holds anyway."""
     from dataclasses import replace
+
     from sim.rules.scenario import Award
     s = scen("six_stones")
     s = replace(s, victory=(Award(0, "objectives", 3, 1), Award(1, "objectives", 3, 2)), rules=())

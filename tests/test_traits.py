@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import SHARED  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,8 +33,6 @@ from models.traits import (
 )
 from sim.geometry import Size
 from sim.rules import conditions, melee, ranged
-
-from conftest import SHARED  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RULEBOOK = next(iter(sorted((SHARED / "seeds").glob("000_*.txt"))), None) if (SHARED / "seeds").is_dir() else None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import BSDATA  # noqa: E402
 
 from models.bsdata import load_catalogues
 from models.warband import (
@@ -21,7 +22,6 @@ from models.warband import (
     warband_profiles,
 )
 
-from conftest import BSDATA  # noqa: E402
 RYU = "Prefecture of Ryu"
 
 

@@ -8,7 +8,11 @@ from hypothesis import strategies as st
 
 from sim.rules.dice import DiceError, ScriptedDice, SeededDice
 from sim.rules.wounds import (
-    WOUND_TABLE, apply_wounds, damage_roll, resolve_damage, wounds_for,
+    WOUND_TABLE,
+    apply_wounds,
+    damage_roll,
+    resolve_damage,
+    wounds_for,
 )
 
 # Transcribed from the printed table (p.38): "2D6 total: wounds at success level 0..10".

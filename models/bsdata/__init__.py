@@ -64,6 +64,7 @@ from models.bsdata import limits  # noqa: F401  (where the bounds live)
 from models.bsdata.catalogueset import CatalogueSet
 from models.bsdata.conditions import Condition
 from models.bsdata.export import WriteReport, profiles_document, write_profiles
+
 # Read-only copies of the bounds, for readers of the former single module; to change a bound
 # (in a test), set it on models.bsdata.limits.
 from models.bsdata.limits import (  # noqa: F401

@@ -16,8 +16,15 @@ import xml.etree.ElementTree as ET
 
 from models.bsdata import limits
 from models.bsdata.catalogueset import CatalogueSet
-from models.bsdata.conditions import _atoms, _card_max, _condition_tree, _hidden_conditions, _iter_modifiers, _unlock_conditions
-from models.bsdata.entries import _CardBuild, _Own, _chars, _merge
+from models.bsdata.conditions import (
+    _atoms,
+    _card_max,
+    _condition_tree,
+    _hidden_conditions,
+    _iter_modifiers,
+    _unlock_conditions,
+)
+from models.bsdata.entries import _CardBuild, _chars, _merge, _Own
 from models.bsdata.fields import _feat_subject, _range_bands, _size_base, _stat, _strength, _wounds
 from models.bsdata.records import (
     _BASES,

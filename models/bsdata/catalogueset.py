@@ -10,6 +10,7 @@ from typing import Iterable, Mapping
 
 from models.bsdata.records import Card, CatalogueInfo, CatalogueProfile, ImportStats, Issue
 
+
 @dataclass(frozen=True)
 class CatalogueSet:
     """Everything one import read: the game system, the catalogues, every model profile

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING
 
 from models.bsdata.text import _attribute_number, clean

@@ -18,6 +18,7 @@ from models.bsdata.text import slug
 from models.profiles import ProfileError, Trait, Weapon
 from sim.files import one_line, quote
 
+
 @dataclass(frozen=True)
 class WriteReport:
     """What :func:`write_profiles` did: files written, profiles written, and profiles

@@ -16,6 +16,7 @@ from models.bsdata.text import _number, clean
 from models.profiles import MAX_STAT
 from sim.bounds import MAX_DISTANCE
 
+
 def _stat(text: str) -> tuple[str, int | None]:
     """``("int"|"variable"|"dash"|"special"|"unlimited"|"empty"|"bad", value)``."""
     t = clean(text)

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 from models.bsdata import limits
 from models.bsdata.build import _Build
-from models.bsdata.entries import _CardBuild, _Layer, _Own, _apply_name, _chars, _max_parent, _merge
+from models.bsdata.entries import _apply_name, _CardBuild, _chars, _Layer, _max_parent, _merge, _Own
 from models.bsdata.records import RICE_COST_TYPE, CatalogueError, Issue
 from models.bsdata.text import _attribute_number, _split_top, clean
 from models.bsdata.traittext import _Vocabulary

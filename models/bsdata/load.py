@@ -16,6 +16,7 @@ from models.bsdata.records import CatalogueError
 from models.bsdata.xmlread import _File, _read_document
 from sim.files import quote
 
+
 def _files_of(source: str | Path | Iterable[str | Path]) -> tuple[list[Path], Path | None]:
     if isinstance(source, (str, Path)):
         src = Path(source)

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
-from shapely.geometry import MultiPoint, Point as SPoint, Polygon as SPolygon
+from shapely.geometry import MultiPoint
+from shapely.geometry import Point as SPoint
+from shapely.geometry import Polygon as SPolygon
 from shapely.ops import unary_union
 
 from .attributes import CONTACT, COVER_RANGE, EPS, ZOC_RANGE, Passage, Size, Visibility

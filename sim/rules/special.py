@@ -30,7 +30,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from sim.geometry import CONTACT, Passage, Size, Visibility, ZOC_RANGE
+from sim.geometry import CONTACT, ZOC_RANGE, Passage, Size, Visibility
 from sim.geometry.motion import first_contact
 from sim.geometry.primitives import chord, heading, normalize, unit_vector
 

@@ -24,7 +24,8 @@ from typing import Sequence
 
 import numpy as np
 import shapely
-from shapely.geometry import Point as SPoint, Polygon
+from shapely.geometry import Point as SPoint
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from sim.geometry import CONTACT, EPS, ZOC_RANGE, Passage

@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, MultiPolygon, Point as SPoint, Polygon
+from shapely.geometry import LineString, MultiPolygon, Polygon
+from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
 
 from sim.geometry.primitives import unit_vector, wrap_angle

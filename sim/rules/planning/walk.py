@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 import shapely
 from scipy.sparse.csgraph import dijkstra
-from shapely.geometry import LineString, Point as SPoint, Polygon
+from shapely.geometry import LineString, Polygon
+from shapely.geometry import Point as SPoint
 from shapely.geometry.base import BaseGeometry
 
 from sim.geometry import CONTACT, EPS
