@@ -30,7 +30,7 @@ def bench(directory: Path, repeat: int = 3) -> tuple[list[float], float, "bsdata
     runs = []
     cs = None
     for _ in range(repeat):
-        bsdata._CACHE.clear()
+        bsdata.clear_cache()
         t0 = time.process_time()
         cs = bsdata.load_catalogues(directory)
         runs.append(time.process_time() - t0)

@@ -334,6 +334,15 @@ def add_profile_source(source) -> None:
     _SOURCES.append(Path(source) if isinstance(source, (str, Path)) else source)
 
 
+def remove_profile_source(source) -> None:
+    """Stop searching ``source`` (the object given to :func:`add_profile_source`).
+
+    Raises:
+        ValueError: ``source`` was not added.
+    """
+    _SOURCES.remove(Path(source) if isinstance(source, (str, Path)) else source)
+
+
 def clear_profile_sources() -> None:
     """Forget every source added with :func:`add_profile_source`."""
     _SOURCES.clear()

@@ -344,7 +344,11 @@ class _Guard:
     """Mixin for a PyYAML loader: composes nodes like PyYAML's ``Composer`` but bounds
     the nesting depth and the node count (aliases counted expanded, so an alias bomb stops
     at once), refuses duplicate keys and aliases inside their own anchor (recursive
-    structures), and names where (``terrain[2].rect``) in its :class:`FileProblem`."""
+    structures), and names where (``terrain[2].rect``) in its :class:`FileProblem`.
+
+    Each node it builds gets two attributes of its own: ``bounded_height`` (levels of
+    nesting below it) and ``bounded_size`` (values in it, aliases expanded), read again
+    when an alias repeats the node."""
 
     source = "<text>"
 
@@ -380,14 +384,14 @@ class _Guard:
             node = self.anchors.get(event.anchor)
             if node is None:
                 raise _ComposerError(None, None, f"found undefined alias {quote(event.anchor)}", event.start_mark)
-            size = getattr(node, "_bounded_size", None)
+            size = getattr(node, "bounded_size", None)
             if size is None:
                 self._fail(f"alias *{one_line(event.anchor, QUOTE_CHARS)} is inside its own anchor "
                            "(a recursive structure)", event.start_mark)
             self._nodes += size
             if self._nodes > MAX_NODES:
                 self._too_many(event.start_mark)
-            if self._depth + node._bounded_height > MAX_DEPTH:
+            if self._depth + node.bounded_height > MAX_DEPTH:
                 self._fail(f"nested deeper than {MAX_DEPTH} levels (aliases counted expanded)", event.start_mark)
             return node
         anchor = event.anchor
@@ -407,8 +411,8 @@ class _Guard:
             node = _nodes.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
             if anchor is not None:
                 self.anchors[anchor] = node
-            node._bounded_height = 0
-            node._bounded_size = 1
+            node.bounded_height = 0
+            node.bounded_size = 1
         else:
             before = self._nodes - 1
             self._depth += 1
@@ -419,7 +423,7 @@ class _Guard:
             else:
                 node = self.compose_sequence_node(anchor)
             self._depth -= 1
-            node._bounded_size = self._nodes - before
+            node.bounded_size = self._nodes - before
         if self.yaml_path_resolvers:  # pragma: no cover
             self.ascend_resolver()
         return node
@@ -437,12 +441,12 @@ class _Guard:
         while type(self.peek_event()) is not _ev.SequenceEndEvent:
             path[-1] = len(items)
             item = self.compose_node(node, len(items))
-            if item._bounded_height > height:
-                height = item._bounded_height
+            if item.bounded_height > height:
+                height = item.bounded_height
             items.append(item)
         path.pop()
         node.end_mark = self.get_event().end_mark
-        node._bounded_height = height + 1
+        node.bounded_height = height + 1
         return node
 
     def compose_mapping_node(self, anchor):
@@ -470,10 +474,10 @@ class _Guard:
             path.append(label)
             value_node = self.compose_node(node, key_node)
             path.pop()
-            height = max(height, key_node._bounded_height, value_node._bounded_height)
+            height = max(height, key_node.bounded_height, value_node.bounded_height)
             node.value.append((key_node, value_node))
         node.end_mark = self.get_event().end_mark
-        node._bounded_height = height + 1
+        node.bounded_height = height + 1
         return node
 
     def _key(self, node):

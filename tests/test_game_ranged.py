@@ -93,8 +93,7 @@ def test_a_second_shot_in_a_turn_has_target_number_plus_one():
 def test_ammo_tokens_are_kept_between_shots():
     from dataclasses import replace
 
-    from models import profiles
-    from models.profiles import add_profile_source, get_profile
+    from models.profiles import add_profile_source, get_profile, remove_profile_source
 
     matsu = get_profile("takashi-matsu")
     bow = replace(next(w for w in matsu.weapons if w.kind == "ranged"), traits=("Ammo (1)",))
@@ -111,4 +110,4 @@ def test_ammo_tokens_are_kept_between_shots():
         assert "no Ammo" in g.log()[-3] or any("ammo" in line.lower() and "no" in line.lower() for line in g.log()[-8:])
         assert g.replay().snapshot() == g.snapshot()
     finally:
-        profiles._SOURCES.remove(source)  # only this test's card
+        remove_profile_source(source)  # only this test's card

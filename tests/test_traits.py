@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.bsdata import parse_trait
-from models.bsdata.traittext import _TRAIT_ALIASES as PRINTED_ALIASES
+from models.bsdata.traittext import PRINTED_TRAIT_ALIASES as PRINTED_ALIASES
 from models.model import Model
 from models.profiles import Trait, get_profile
 from models.traits import (

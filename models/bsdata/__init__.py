@@ -83,7 +83,7 @@ from models.bsdata.limits import (  # noqa: F401
     MAX_XML_MARKUP,
     MAX_ZIP_MEMBERS,
 )
-from models.bsdata.load import _CACHE, load_catalogues  # noqa: F401  (_CACHE: tests, benchmarks)
+from models.bsdata.load import _CACHE, clear_cache, load_catalogues  # noqa: F401  (_CACHE: a test inspects it)
 from models.bsdata.records import (
     RICE_COST_TYPE,
     Card,
@@ -116,6 +116,7 @@ __all__ = [
     "UniqueEffect",
     "WriteReport",
     "canonical_trait_text",
+    "clear_cache",
     "load_catalogues",
     "parse_trait",
     "parse_traits",

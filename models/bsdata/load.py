@@ -70,6 +70,12 @@ def load_catalogues(source: str | Path | Iterable[str | Path], game_system: str 
 _CACHE: dict[tuple, "CatalogueSet"] = {}
 
 
+def clear_cache() -> None:
+    """Forget the cached imports: the next :func:`load_catalogues` reads its files again
+    (for timing an import, as ``benchmarks/import_bench.py`` does)."""
+    _CACHE.clear()
+
+
 def _load(files: list[Path], where: Path, game_system) -> CatalogueSet:
     if game_system is not None:
         files = [Path(game_system)] + [f for f in files if f.suffix.lower() not in (".gst", ".gstz")]

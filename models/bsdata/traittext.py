@@ -26,7 +26,7 @@ from sim.bounds import MAX_DISTANCE
 #: name as the catalogues' library prints it). Repairs of printed text, not keys: every
 #: spelling here has the :func:`models.traits.trait_key` of its name (tests/test_traits.py),
 #: whose alias table is :data:`models.traits.TRAIT_ALIASES`.
-_TRAIT_ALIASES = {
+PRINTED_TRAIT_ALIASES = {
     "toughness": "Tough",
     "range defence": "Ranged Defence",
     "ranged defense": "Ranged Defence",
@@ -66,7 +66,7 @@ class _Vocabulary:
         k = self._key(name)
         if k in self.names:
             return self.names[k]
-        alias = _TRAIT_ALIASES.get(" ".join(name.lower().split()))
+        alias = PRINTED_TRAIT_ALIASES.get(" ".join(name.lower().split()))
         if alias:
             return alias
         if len(k) >= 4:

@@ -266,7 +266,7 @@ class Cards:
 
     def __init__(self, game: Game):
         self.table = game.table
-        self._game = game
+        self.game = game
         self._weapon: dict = {}
         self._info: dict = {}
 
@@ -274,14 +274,14 @@ class Cards:
     def of(cls, game: Game, cards: "Cards | None" = None) -> "Cards":
         """``cards`` when it was read for ``game``'s table, else a new one."""
         if cards is not None and cards.table is game.table:
-            cards._game = game
+            cards.game = game
             return cards
         return cls(game)
 
     def weapon(self, mid: str):
         """The model's first ranged weapon, or None."""
         if mid not in self._weapon:
-            self._weapon[mid] = self._game.ranged_weapon(mid)
+            self._weapon[mid] = self.game.ranged_weapon(mid)
         return self._weapon[mid]
 
     def reach(self, mid: str) -> float | None:
