@@ -66,7 +66,8 @@ def generated_table_yaml(seed: int = 1, n_models: int = 20, n_pieces: int = 12) 
         base = rng.choice([30, 30, 30, 40, 40, 50, 60])
         r = base_radius(base)
         x, y = rng.uniform(r, 24 - r), rng.uniform(r, 24 - r)
-        if any((x - m["position"][0]) ** 2 + (y - m["position"][1]) ** 2 < (r + base_radius(m["base"]) + 0.02) ** 2 for m in models):
+        if any((x - m["position"][0]) ** 2 + (y - m["position"][1]) ** 2 < (r + base_radius(m["base"]) + 0.02) ** 2
+               for m in models):
             continue
         if any(imp and fp.overlap_depth_disc((x, y), r) > 0 for fp, imp in placed):
             continue
@@ -146,7 +147,8 @@ def main(argv=None) -> int:
         print(f"   agreement where baseline sees a clear ray: {r['agree_where_baseline_clear']}/{r['baseline_clear']}")
         print(f"   agreement where every baseline ray is blocked: "
               f"{r['agree_where_baseline_all_blocked']}/{r['baseline_all_blocked']}"
-              + (f"  (exact found narrow gaps: {r['exact_found_gap_baseline_missed']})" if r['exact_found_gap_baseline_missed'] else ""))
+              + (f"  (exact found narrow gaps: {r['exact_found_gap_baseline_missed']})"
+                 if r['exact_found_gap_baseline_missed'] else ""))
         e = end_to_end(texts[name], args.repeat)
         print(f"   end to end (parse YAML + measure): {e['pairs_per_s']:9.0f} pairs/s best of {args.repeat}; "
               f"parse {e['parse_ms']:.1f} ms = {e['parse_share']:.0%} of the time")

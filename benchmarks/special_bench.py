@@ -56,9 +56,11 @@ def crowded_chain_table(seed: int = 1, extra: int = 16, crowd: bool = True):
             p = [rng.uniform(r, 24 - r), rng.uniform(r, 24 - r)]
             if abs(p[1] - y) < 2.5 and p[0] < 16:
                 continue
-            if any((p[0] - m["position"][0]) ** 2 + (p[1] - m["position"][1]) ** 2 < (r + base_radius(m["base"]) + 0.05) ** 2 for m in models):
+            if any((p[0] - m["position"][0]) ** 2 + (p[1] - m["position"][1]) ** 2
+                   < (r + base_radius(m["base"]) + 0.05) ** 2 for m in models):
                 continue
-            if (10 < p[0] < 21 and 16 < p[1] < 22) or (3 < p[0] < 7 and 2 < p[1] < 6) or (15 < p[0] < 21 and 2.5 < p[1] < 7.5) or (3.5 < p[0] < 10.5 and 18 < p[1] < 20):
+            if ((10 < p[0] < 21 and 16 < p[1] < 22) or (3 < p[0] < 7 and 2 < p[1] < 6)
+                    or (15 < p[0] < 21 and 2.5 < p[1] < 7.5) or (3.5 < p[0] < 10.5 and 18 < p[1] < 20)):
                 continue
             models.append({"id": f"m{len(models)}", "player": 1 + len(models) % 2, "base": b, "position": p})
     doc = {"format": "bushido-table/1", "name": "slam chain", "terrain": terrain, "models": models}
@@ -84,7 +86,8 @@ def main(argv=None) -> int:
     print(f"slam into a chain: moved {', '.join(res.moves)}; Prone {', '.join(res.prone)}; pushed {len(chain)} models")
     for name, t in (("crowded", crowded), ("empty", crowded_chain_table(crowd=False))):
         best, med = bench(t, args.repeat)
-        print(f"{name:8s}: {len(t.models):2d} models, {len(t.terrain)} pieces: {best:8.0f} us best, {med:8.0f} us median per move")
+        print(f"{name:8s}: {len(t.models):2d} models, {len(t.terrain)} pieces: "
+              f"{best:8.0f} us best, {med:8.0f} us median per move")
     best, _ = bench(crowded, args.repeat)
     print(f"target 2000 us: {'met' if best < 2000 else 'NOT met'} ({best / 2000:.2f} of the budget)")
     return 0

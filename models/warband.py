@@ -286,7 +286,8 @@ def _resolve_profile(cs: CatalogueSet, name: str, faction: str | None) -> Catalo
 
 def _resolve_card(cs: CatalogueSet, name: str, faction: str | None, kinds: tuple[str, ...] | None) -> Card:
     key = name.strip().lower()
-    hits = [c for c in cs.cards if key in (c.key.lower(), c.id.lower(), c.name.lower()) and (kinds is None or c.kind in kinds)]
+    hits = [c for c in cs.cards
+            if key in (c.key.lower(), c.id.lower(), c.name.lower()) and (kinds is None or c.kind in kinds)]
     if not hits:
         for kind in kinds or (None,):
             try:
@@ -680,8 +681,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
     # faction (p.19, Ronin rule e)
     fcat = next((c for c in cs.catalogues if c.name.lower() == wb.faction.lower()), None)
     if wb.faction.strip().lower() == "ronin" or (fcat is not None and fcat.library):
-        v.append(Violation("faction", f"a warband cannot choose Ronin as its faction ({wb.faction!r}); choose a faction "
-                                      "and recruit the Ronin that work for it", "p.19 (Ronin e)"))
+        v.append(Violation("faction", f"a warband cannot choose Ronin as its faction ({wb.faction!r}); "
+                                      "choose a faction and recruit the Ronin that work for it", "p.19 (Ronin e)"))
     elif fcat is None:
         v.append(Violation("faction", f"unknown faction {wb.faction!r}; factions: {', '.join(factions)}", "p.19"))
 
@@ -693,7 +694,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
         if cost > wb.rice_limit:
             v.append(Violation("rice-limit", f"costs {cost} rice, over the limit of {wb.rice_limit}", "p.19"))
         if wb.rice_limit not in STANDARD_RICE_LIMITS:
-            notes.append(f"rice limit {wb.rice_limit} is not a standard one (70, 100); agreed limits are allowed (p.19)")
+            notes.append(f"rice limit {wb.rice_limit} is not a standard one (70, 100); "
+                         "agreed limits are allowed (p.19)")
     if any(c.kind == "theme" for c in extra_cards):
         notes.append("theme cards that change rice costs are not applied to the total")
 
@@ -706,7 +708,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
                 v.append(Violation("model-faction", f"{label} is a Ronin who does not work for {wb.faction} "
                                                     f"(works for: {works})", "p.19 (Ronin a)"))
             else:
-                v.append(Violation("model-faction", f"{label} is a {p.profile.faction} model, not {wb.faction}", "p.19"))
+                v.append(Violation("model-faction", f"{label} is a {p.profile.faction} model, not {wb.faction}",
+                                   "p.19"))
         if not p.recruitable:
             v.append(Violation("recruitable", f"{label} cannot be recruited (Su/Sp: it enters play by a rule, "
                                               "not by recruitment)", "p.12"))
@@ -763,7 +766,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
             v.append(Violation("card-kind", f"{c.name} is a profile card; list it under models", "p.19"))
             continue
         if wb.faction not in c.factions and fcat is not None and not fcat.library:
-            v.append(Violation("card-faction", f"{c.kind} card {c.name!r} belongs to {', '.join(c.factions) or c.catalogue}, "
+            v.append(Violation("card-faction", f"{c.kind} card {c.name!r} belongs to "
+                                               f"{', '.join(c.factions) or c.catalogue}, "
                                                f"not {wb.faction} (only the faction's and Ronin cards)", "p.18"))
         limit = c.max_copies if c.max_copies is not None else 1
         if c.max_copies == 0 and c.unlocked_by:
@@ -776,7 +780,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
     # theme (p.18-19)
     themes = [c for c in extra_cards if c.kind == "theme"]
     if len(themes) > 1:
-        v.append(Violation("theme-one", "only one theme per warband; taken: " + ", ".join(t.name for t in themes), "p.18"))
+        v.append(Violation("theme-one", "only one theme per warband; taken: " + ", ".join(t.name for t in themes),
+                           "p.18"))
     theme = themes[0] if themes else None
 
     def theme_matches(sel) -> bool | None:
@@ -828,7 +833,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
                 if not any(r is True for r in res) and all(r is False for r in res):
                     v.append(Violation("enh-required", f"{c.name} requires [{'; '.join(c.required)}]; {label} is not",
                                        "p.18"))
-            elif c.required_categories and not ({x.lower() for x in c.required_categories} & (set(p.profile.types) | cats)):
+            elif c.required_categories and not ({x.lower() for x in c.required_categories}
+                                                & (set(p.profile.types) | cats)):
                 v.append(Violation("enh-required", f"{c.name} may only go to {' or '.join(c.required_categories)} "
                                                    f"models; {label} is not", "p.18, catalogue"))
             for s in req:

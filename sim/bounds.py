@@ -64,7 +64,8 @@ def check_id(value: str) -> str:
     """``value`` if :func:`is_id`, else ValueError stating the rule."""
     if not is_id(value):
         why = ("is empty" if not value else f"is {len(value)} characters long" if len(value) > MAX_ID
-               else "has a space" if value.isprintable() else "has a space or a control character (newline, escape ...)")
+               else "has a space" if value.isprintable()
+               else "has a space or a control character (newline, escape ...)")
         raise ValueError(f"an id is 1 to {MAX_ID} printable characters with no spaces; {quote(value)} {why}")
     return value
 

@@ -135,7 +135,8 @@ def check_output_path(path: str | os.PathLike, *, suffix: str | None = None,
                 with open(target, "rb") as fh:
                     head = fh.read(512)
             except OSError as exc:
-                raise OutputPathError(f"{path}: exists and cannot be read ({exc.strerror or exc}); not overwritten") from None
+                raise OutputPathError(f"{path}: exists and cannot be read ({exc.strerror or exc}); "
+                                      "not overwritten") from None
             if not overwrite(head):
                 raise OutputPathError(f"{path}: exists and is not a {kind}; not overwritten")
     return path
@@ -212,7 +213,8 @@ def _quote_repr():
 
     r = reprlib.Repr()
     r.maxlevel, r.maxtuple, r.maxlist, r.maxarray, r.maxdict, r.maxset = 2, 4, 4, 4, 4, 4
-    r.maxfrozenset, r.maxdeque, r.maxstring, r.maxlong, r.maxother = 4, 4, QUOTE_CHARS + 8, QUOTE_CHARS + 8, QUOTE_CHARS + 8
+    r.maxfrozenset, r.maxdeque = 4, 4
+    r.maxstring, r.maxlong, r.maxother = QUOTE_CHARS + 8, QUOTE_CHARS + 8, QUOTE_CHARS + 8
     return r
 
 

@@ -429,7 +429,8 @@ def _build(doc: _File, raw: dict, src: str) -> Table:
                 visibility=Visibility(t.visibility) if t.visibility else preset.visibility,
                 size=size,
                 footprint=fp,
-                height=float(t.height) if t.height is not None else (preset.height if preset and not t.size else DEFAULT_HEIGHTS[size]),
+                height=(float(t.height) if t.height is not None
+                        else (preset.height if preset and not t.size else DEFAULT_HEIGHTS[size])),
                 preset=t.preset,
                 name=t.name,
             )
@@ -463,7 +464,8 @@ def _model(m: _Model, src: str, label: str, cs=None) -> Model:
                 except KeyError:
                     prof = None
             if prof is None:
-                raise TableError(src, label, f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
+                raise TableError(src, label,
+                                 f"unknown profile {m.profile!r}: {exc.args[0] if exc.args else ''}") from None
         base = base or prof.base
         move = move if move is not None else prof.move
         size = Size.parse(prof.size)
@@ -504,7 +506,8 @@ def _check_placement(table: Table, raw: dict, src: str) -> None:
         if x - r < -EPS or y - r < -EPS or x + r > table.width + EPS or y + r > table.depth + EPS:
             raise TableError(
                 src, labels[m.id],
-                f"base at ({x:g}, {y:g}) with radius {r:.4f}\" is not wholly on the {table.width:g}\" x {table.depth:g}\" table",
+                f"base at ({x:g}, {y:g}) with radius {r:.4f}\" is not wholly on the "
+                f"{table.width:g}\" x {table.depth:g}\" table",
             )
     ms = table.models
     for i in range(len(ms)):
@@ -518,4 +521,5 @@ def _check_placement(table: Table, raw: dict, src: str) -> None:
             if t.passage is Passage.IMPASSABLE:
                 depth = t.footprint.overlap_depth_disc(m.position, m.radius)
                 if depth > CONTACT:
-                    raise TableError(src, labels[m.id], f"base stands inside Impassable terrain {t.id!r} ({depth:.3f}\" deep)")
+                    raise TableError(src, labels[m.id],
+                                     f"base stands inside Impassable terrain {t.id!r} ({depth:.3f}\" deep)")

@@ -93,7 +93,8 @@ def load_presets(path: str | Path = PRESETS_FILE) -> dict[str, TerrainPreset]:
         raise ValueError(str(exc)) from None
     presets = data.get("presets") if isinstance(data, dict) else None
     if not isinstance(presets, dict):
-        raise ValueError(f"{path}: expected a mapping with 'presets: {{name: {{passage, visibility, size, footprint}}}}'")
+        raise ValueError(f"{path}: expected a mapping with "
+                         "'presets: {name: {passage, visibility, size, footprint}}'")
     out = {}
     for name, entry in presets.items():
         label = f"presets[{name}]" if is_id(name) else f"presets[{quote(name)}]"
@@ -107,7 +108,8 @@ def load_presets(path: str | Path = PRESETS_FILE) -> dict[str, TerrainPreset]:
             shape_ok = (footprint.keys() == {"circle"} and footprint["circle"].keys() == {"radius"}) or (
                 footprint.keys() == {"rect"} and footprint["rect"].keys() == {"width", "depth"})
             if not shape_ok:
-                raise ValueError(f"footprint: expected circle {{radius}} or rect {{width, depth}}, not {quote(footprint)}")
+                raise ValueError("footprint: expected circle {radius} or rect {width, depth}, "
+                                 f"not {quote(footprint)}")
             for v in sizes + [height]:
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not MIN_LENGTH <= v <= MAX_LENGTH:
                     raise ValueError(f"a size or height must be a number from {MIN_LENGTH:g} to {MAX_LENGTH:g} "

@@ -80,7 +80,8 @@ def check_setup(
     zones = list(zones) if zones is not None else baseline_zones(width, depth)
     issues: list[SetupIssue] = []
     if len(terrain) < MIN_PIECES:
-        issues.append(SetupIssue("min-pieces", (), f"{len(terrain)} pieces placed; set-up places at least {MIN_PIECES}"))
+        issues.append(SetupIssue("min-pieces", (),
+                                 f"{len(terrain)} pieces placed; set-up places at least {MIN_PIECES}"))
     table = box(0, 0, width, depth)
     for t in terrain:
         x0, y0, x1, y1 = t.footprint.bounds
@@ -88,7 +89,8 @@ def check_setup(
         coords = list(rot.exterior.coords)
         sides = sorted(math.dist(coords[i], coords[i + 1]) for i in range(2)) if len(coords) >= 3 else [0, 0]
         if sides[-1] > MAX_PIECE + EPS:
-            issues.append(SetupIssue("max-size", (t.id,), f"{t.id} is {sides[-1]:.2f}\" long; pieces are at most 9\" x 9\""))
+            issues.append(SetupIssue("max-size", (t.id,),
+                                     f"{t.id} is {sides[-1]:.2f}\" long; pieces are at most 9\" x 9\""))
         edge = min(x0, y0, width - x1, depth - y1)
         if edge < EDGE_GAP - EPS:
             issues.append(SetupIssue("edge", (t.id,), f"{t.id} is {max(edge, 0):.2f}\" from the table edge; keep 2\""))
@@ -97,18 +99,21 @@ def check_setup(
         if t.passage is Passage.IMPASSABLE:
             for z in zones:
                 if t.footprint.shape.intersects(z):
-                    issues.append(SetupIssue("impassable-zone", (t.id,), f"Impassable {t.id} stands in a deployment or scenario zone"))
+                    issues.append(SetupIssue("impassable-zone", (t.id,),
+                                             f"Impassable {t.id} stands in a deployment or scenario zone"))
                     break
             for o in objectives:
                 d = t.footprint.distance_to_point(o)
                 gap = TOURNAMENT_GAP if tournament else IMPASSABLE_GAP
                 if d < gap - EPS:
-                    issues.append(SetupIssue("impassable-objective", (t.id,), f"Impassable {t.id} is {d:.2f}\" from an objective; keep {gap:g}\""))
+                    issues.append(SetupIssue("impassable-objective", (t.id,),
+                                             f"Impassable {t.id} is {d:.2f}\" from an objective; keep {gap:g}\""))
         if tournament:
             for z in zones:
                 d = t.footprint.shape.distance(z)
                 if d < TOURNAMENT_GAP - EPS:
-                    issues.append(SetupIssue("tournament-zone", (t.id,), f"{t.id} is {d:.2f}\" from a deployment zone; tournaments keep 3\""))
+                    issues.append(SetupIssue("tournament-zone", (t.id,),
+                                             f"{t.id} is {d:.2f}\" from a deployment zone; tournaments keep 3\""))
                     break
     for i, a in enumerate(terrain):
         for b in terrain[i + 1:]:
@@ -116,7 +121,9 @@ def check_setup(
             if g <= EPS:
                 issues.append(SetupIssue("touching", (a.id, b.id), f"{a.id} and {b.id} touch or overlap"))
             elif a.passage is Passage.IMPASSABLE and b.passage is Passage.IMPASSABLE and g < IMPASSABLE_GAP - EPS:
-                issues.append(SetupIssue("impassable-gap", (a.id, b.id), f"Impassable {a.id} and {b.id} are {g:.2f}\" apart; keep 2\""))
+                issues.append(SetupIssue("impassable-gap", (a.id, b.id),
+                                         f"Impassable {a.id} and {b.id} are {g:.2f}\" apart; keep 2\""))
             elif tournament and g < TOURNAMENT_GAP - EPS:
-                issues.append(SetupIssue("tournament-gap", (a.id, b.id), f"{a.id} and {b.id} are {g:.2f}\" apart; tournaments keep 3\""))
+                issues.append(SetupIssue("tournament-gap", (a.id, b.id),
+                                         f"{a.id} and {b.id} are {g:.2f}\" apart; tournaments keep 3\""))
     return issues

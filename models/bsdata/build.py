@@ -81,7 +81,8 @@ class _Build:
             for cond in c.unlocked_by:
                 for atom in _atoms(cond):
                     for src in by_entry.get(atom.child_id or "", ()):
-                        if atom.type in ("atLeast", "greaterThan", "equalTo") and c.key not in allows.setdefault(src, []):
+                        if (atom.type in ("atLeast", "greaterThan", "equalTo")
+                                and c.key not in allows.setdefault(src, [])):
                             allows[src].append(c.key)
         cards = [_replace(c, allows=tuple(allows.get(c.key, ()))) for c in cards]
         infos = tuple(
@@ -182,7 +183,8 @@ class _Build:
                 defences.append(t.text)
             else:
                 traits.append(t.text)
-                self.issue(f, label, "Specials", t.text, "not a special attack or defence; kept as a weapon trait", "repaired")
+                self.issue(f, label, "Specials", t.text, "not a special attack or defence; kept as a weapon trait",
+                           "repaired")
         if kind == "ranged" and not rng:
             rng = {}
         w = Weapon(name=name, kind=kind, strength=strength, range=rng, traits=tuple(traits),
@@ -245,7 +247,8 @@ class _Build:
                 val = None if key == "ranged" else 0
             stats[key] = val
         boosts = {}
-        for key, label in (("melee", "Melee Boost"), ("ranged", "Ranged Boost"), ("move", "Move Boost"), ("ki", "Ki Boost")):
+        for key, label in (("melee", "Melee Boost"), ("ranged", "Ranged Boost"), ("move", "Move Boost"),
+                           ("ki", "Ki Boost")):
             text = ch.get(label, "")
             st, val = _stat(text)
             self._field(pf, where, label, text, st, optional=True)
@@ -450,7 +453,8 @@ class _Build:
         text = "\n".join(t.strip() for t in texts if t and t.strip())
         restr = _restrictions(text) if kind != "profile" else _restrictions("")
         cats = tuple(self.category_name(cid) for cid, _p in own.categories)
-        equipment = any("equipment" in (ct or "").lower() for ct in cats) or bool(re.search(r"^\s*equipment\b", text, re.I | re.M))
+        equipment = (any("equipment" in (ct or "").lower() for ct in cats)
+                     or bool(re.search(r"^\s*equipment\b", text, re.I | re.M)))
         req_cats, exc_cats = self._data_restrictions(own, home.get("hidden") == "true")
         ronin = bool(c.category and c.category.lower().startswith("ronin")) or (hf.library and kind == "profile")
         factions = list(c.factions)
@@ -481,7 +485,8 @@ class _Build:
         btext = clean(ch.get("Base", ""))
         m = re.fullmatch(r"(\d+)\s*mm", btext, re.I)
         base = int(m[1]) if m else None
-        self._field(f, where, "Base", btext, "int" if (m or btext.lower() == "card") else ("empty" if not btext else "bad"))
+        self._field(f, where, "Base", btext,
+                    "int" if (m or btext.lower() == "card") else ("empty" if not btext else "bad"))
 
         def word(label, allowed):
             text = clean(ch.get(label, ""))
@@ -521,15 +526,18 @@ class _Build:
                 if cond is None:
                     continue
                 atoms = list(_atoms(cond))
-                if not atoms or any(a.scope not in ("parent", "ancestor") or a.type not in ("instanceOf", "notInstanceOf")
+                if not atoms or any(a.scope not in ("parent", "ancestor")
+                                    or a.type not in ("instanceOf", "notInstanceOf")
                                     or a.child_kind != "category" for a in atoms):
                     continue
                 names = [a.child_name or "" for a in atoms]
-                if hidden_default and m.get("value") == "false" and all(a.type == "instanceOf" for a in atoms) and cond.op in ("or", "atom"):
+                instance_of = all(a.type == "instanceOf" for a in atoms)
+                not_instance_of = all(a.type == "notInstanceOf" for a in atoms)
+                if hidden_default and m.get("value") == "false" and instance_of and cond.op in ("or", "atom"):
                     required.extend(n for n in names if n not in required)
-                elif m.get("value") == "true" and all(a.type == "instanceOf" for a in atoms) and cond.op in ("or", "atom"):
+                elif m.get("value") == "true" and instance_of and cond.op in ("or", "atom"):
                     excluded.extend(n for n in names if n not in excluded)
-                elif m.get("value") == "true" and all(a.type == "notInstanceOf" for a in atoms) and cond.op in ("and", "atom"):
+                elif m.get("value") == "true" and not_instance_of and cond.op in ("and", "atom"):
                     required.extend(n for n in names if n not in required)
         return required, excluded
 

@@ -67,14 +67,16 @@ class CatalogueSet:
         several catalogues hold a card of that name, the one of catalogue ``prefer``
         (then a Ronin one) wins. Raises KeyError with close matches."""
         k = key.strip().lower()
-        found = [c for c in self.cards if (kind is None or c.kind == kind) and k in (c.key.lower(), c.id.lower(), c.name.lower())]
+        found = [c for c in self.cards
+                 if (kind is None or c.kind == kind) and k in (c.key.lower(), c.id.lower(), c.name.lower())]
         if not found and key.strip() in self.entry_cards:
             keys = self.entry_cards[key.strip()]
             found = [c for c in self.cards if c.key in keys and (kind is None or c.kind == kind)]
         if found:
             if prefer:
                 pf = prefer.lower()
-                found.sort(key=lambda c: (c.catalogue.lower() != pf and pf not in (f.lower() for f in c.factions), not c.ronin))
+                found.sort(key=lambda c: (c.catalogue.lower() != pf and pf not in (f.lower() for f in c.factions),
+                                          not c.ronin))
             return found[0]
         names = {c.name.lower(): c.name for c in self.cards if kind is None or c.kind == kind}
         close = [names[n] for n in difflib.get_close_matches(k, names, n=6)]

@@ -126,7 +126,8 @@ def profiles_document(cs: CatalogueSet, catalogue: str) -> tuple[dict, list[tupl
     doc = {
         "format": "bushido-profiles/1",
         "faction": faction,
-        "source": one_line(f"BattleScribe catalogue {next((c.file for c in cs.catalogues if c.name == catalogue), catalogue)} "
+        "source": one_line(f"BattleScribe catalogue "
+                           f"{next((c.file for c in cs.catalogues if c.name == catalogue), catalogue)} "
                            f"({cs.game_system.name}, revision {cs.game_system.revision})", MAX_NAME - 3),
         "profiles": docs,
     }
@@ -189,7 +190,8 @@ def write_profiles(cs: CatalogueSet, out_dir: str | Path, existing: str | Path |
             temps.append((Path(tmp), target))
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(f"# Model profiles imported from {doc['source']} by `python main.py catalogue import`.\n")
-                fh.write("# Facts only (names and numbers); schema: models/profiles.py. Ranges in inches, base in mm.\n")
+                fh.write("# Facts only (names and numbers); schema: models/profiles.py. "
+                         "Ranges in inches, base in mm.\n")
                 yaml.dump(doc, fh, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=120)
             written += len(profs)
         for tmp, target in temps:

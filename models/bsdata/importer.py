@@ -103,7 +103,8 @@ class _Importer(_Build):
                     target = self.by_id.get(tid)
                     if target is None:
                         raise CatalogueError(
-                            f"{cur.path}: links catalogue {quote(name)} ({quote(tid)}), which is not among the files imported"
+                            f"{cur.path}: links catalogue {quote(name)} ({quote(tid)}), "
+                            "which is not among the files imported"
                         )
                     seen.add(tid)
                     scope.append(target)
@@ -268,7 +269,8 @@ class _Importer(_Build):
                 for el, ef in self._group_entries(g, f):
                     self.walk(el, ef, [], None, faction=f, shared=True)
             for p in f.root.iterfind("sharedProfiles/profile"):
-                if p.get("typeName") in ("Character Profile", "Character Profile & Traits") and id(p) not in self.seen_elements:
+                if (p.get("typeName") in ("Character Profile", "Character Profile & Traits")
+                        and id(p) not in self.seen_elements):
                     layer = _Layer(p, f)
                     card = self._card_for(layer, "profile", None, f, None, shared=True)
                     out = _Own()
@@ -379,7 +381,8 @@ class _Importer(_Build):
             mine = {n for _e, _f, n in l.char_profiles}
             got.char_profiles = [c for c in t.char_profiles if c[2] not in mine] + list(l.char_profiles)
             wnames = {(clean(e.get("name")), e.get("typeName")) for e, _f in l.weapons}
-            got.weapons = [w for w in t.weapons if (clean(w[0].get("name")), w[0].get("typeName")) not in wnames] + list(l.weapons)
+            got.weapons = ([w for w in t.weapons if (clean(w[0].get("name")), w[0].get("typeName")) not in wnames]
+                           + list(l.weapons))
             tnames = {n for n, _t, _f in l.trait_texts}
             got.trait_texts = [x for x in t.trait_texts if x[0] not in tnames] + list(l.trait_texts)
             self._own_cache[key] = got

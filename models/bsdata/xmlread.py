@@ -220,7 +220,8 @@ def _read_document(path: Path, expect: Iterable[str] | None, max_bytes: int) -> 
     return root, nbytes, markup
 
 
-def read_xml(path: str | Path, expect: Iterable[str] | None = None, *, max_bytes: int = limits.MAX_XML_BYTES) -> ET.Element:
+def read_xml(path: str | Path, expect: Iterable[str] | None = None, *,
+             max_bytes: int = limits.MAX_XML_BYTES) -> ET.Element:
     """Read a BattleScribe XML file (``.gst``/``.cat``/``.ros``, or zipped ``.gstz``/
     ``.catz``/``.rosz``) and return its root with namespaces stripped from tags.
 
@@ -260,14 +261,16 @@ class _File:
         self.scope: list[_File] = []
         self.links = [(l.get("targetId"), clean(l.get("name")))
                       for l in root.iterfind("catalogueLinks/catalogueLink")]
-        self.own_categories = {c.get("id"): clean(c.get("name")) for c in root.iterfind("categoryEntries/categoryEntry")}
+        self.own_categories = {c.get("id"): clean(c.get("name"))
+                               for c in root.iterfind("categoryEntries/categoryEntry")}
         self.rule_names = set()
         for p in root.iter("profile"):
             for c in p.iter("characteristic"):
                 if c.text is not None and len(c.text) > limits.MAX_FIELD_CHARS:
                     raise CatalogueError(
                         f"{path}: profile {quote(clean(p.get('name')))} (id {quote(p.get('id') or '')}): "
-                        f"{quote(clean(c.get('name')))}: {len(c.text)} characters; the limit is {limits.MAX_FIELD_CHARS}")
+                        f"{quote(clean(c.get('name')))}: {len(c.text)} characters; "
+                        f"the limit is {limits.MAX_FIELD_CHARS}")
         for tag in ("selectionEntry", "selectionEntryGroup", "profile", "rule", "infoGroup",
                     "categoryEntry", "forceEntry"):
             for el in root.iter(tag):

@@ -94,7 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("table", help="table file")
     c.add_argument("--tournament", action="store_true", help="also apply the tournament 3\" spacing")
     c.add_argument("--scenario", metavar="NAME|FILE",
-                   help="also check a scenario's objectives and zones against the table (overlaps, Impassable within 2\")")
+                   help="also check a scenario's objectives and zones against the table "
+                        "(overlaps, Impassable within 2\")")
     mv = sub.add_parser("move", help="is a Walk or Run to a point legal, what does it cost, and why not")
     mv.add_argument("table", help="table file")
     mv.add_argument("model", help="moving model id")
@@ -110,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     ch.add_argument("table", help="table file")
     ch.add_argument("model", help="charging model id")
     ch.add_argument("target", help="enemy model id")
-    ch.add_argument("--direction", type=_finite, help="direction of the straight part, degrees (default: at the target)")
+    ch.add_argument("--direction", type=_finite,
+                    help="direction of the straight part, degrees (default: at the target)")
     ch.add_argument("--json", action="store_true")
 
     rc = sub.add_parser("reach", help="where a model can Walk and Run, and its charge lanes")
@@ -220,7 +222,8 @@ def _replay(args) -> int:
 
 def special_text(res) -> str:
     """A readable account of a :class:`sim.rules.special.SpecialResult`."""
-    lines = [f"{res.move}: {res.attacker} vs {res.defender}" + (f", direction {res.direction:.2f} deg" if res.direction is not None else "")]
+    lines = [f"{res.move}: {res.attacker} vs {res.defender}"
+             + (f", direction {res.direction:.2f} deg" if res.direction is not None else "")]
     for m in res.moves.values():
         lines.append(f"  {m.id}: ({m.start[0]:.3f}, {m.start[1]:.3f}) -> ({m.end[0]:.3f}, {m.end[1]:.3f}), "
                      f"{m.distance:.3f}\" ({m.stop})")
@@ -263,10 +266,12 @@ def move_text(res) -> str:
         head += f" -> {res.target}"
     ex, ey = res.end
     head += f" to ({ex:.3f}, {ey:.3f}): {'LEGAL' if res.legal else 'ILLEGAL'}"
-    lines = [head, f"  cost {res.cost:.3f}\" of {res.allowance:.3f}\" (path length {res.length:.3f}\"), facing {res.facing:.1f} deg"]
+    lines = [head, f"  cost {res.cost:.3f}\" of {res.allowance:.3f}\" (path length {res.length:.3f}\"), "
+                   f"facing {res.facing:.1f} deg"]
     lines.append("  path: " + " -> ".join(f"({x:.3f}, {y:.3f})" for x, y in res.path))
     if res.reached is not None and res.kind == "charge":
-        lines.append(f"  {'reaches' if res.reached else 'does not reach'} {res.target}: {res.stop.message if res.stop else ''}")
+        lines.append(f"  {'reaches' if res.reached else 'does not reach'} {res.target}: "
+                     f"{res.stop.message if res.stop else ''}")
     if res.contacts:
         lines.append("  in base contact with: " + ", ".join(res.contacts))
     for r in res.reasons:
@@ -287,7 +292,8 @@ def measure_text(table, origin: str | None = None) -> str:
     """A readable report: one line per ordered pair with the reasons."""
     scene = table.scene()
     pairs = scene.measure_all(None if origin is None else [origin])
-    lines = [f"Table: {table.name} ({table.width:g}\" x {table.depth:g}\", {len(table.terrain)} terrain pieces, {len(table.models)} models)"]
+    lines = [f"Table: {table.name} ({table.width:g}\" x {table.depth:g}\", "
+             f"{len(table.terrain)} terrain pieces, {len(table.models)} models)"]
     head = f"{'from':<10} {'to':<10} {'dist':>7}  {'arc':<3}  {'LoS':<3}  {'cover':<5}  {'ZoC':<3}  why"
     lines += [head, "-" * len(head)]
     yes = {True: "yes", False: "no"}
@@ -406,8 +412,10 @@ def _special(args) -> int:
     if args.json:
         doc = res.to_json()
         if res.move.startswith("throw"):
-            thrower, thrown = (res.attacker, res.defender) if res.move == "throw-attack" else (res.defender, res.attacker)
-            doc["allowed_directions"] = [[round(a, 4), round(b, 4)] for a, b in throw_directions(table, thrower, thrown)]
+            thrower, thrown = ((res.attacker, res.defender) if res.move == "throw-attack"
+                               else (res.defender, res.attacker))
+            doc["allowed_directions"] = [[round(a, 4), round(b, 4)]
+                                         for a, b in throw_directions(table, thrower, thrown)]
         if refused:
             doc["sandbox"] = refused
         print(json.dumps(doc, indent=2))

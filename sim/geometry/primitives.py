@@ -10,8 +10,8 @@ name says radians. Each primitive that hot code needs both ways comes in two for
   for batches of sight lines.
 
 The two forms do the same operations in the same order; their answers agree to the
-last bit or so (``math.hypot`` and ``numpy.hypot`` may round differently). No rulebook page: this is the geometry under Terms and Concepts
-(p.4-9) and Movement (p.22-23).
+last bit or so (``math.hypot`` and ``numpy.hypot`` may round differently). No rulebook
+page: this is the geometry under Terms and Concepts (p.4-9) and Movement (p.22-23).
 
     >>> point_segment_distance(1.0, 1.0, 0.0, 0.0, 2.0, 0.0)
     1.0

@@ -517,7 +517,8 @@ def common_tangents(C1: np.ndarray, R1: np.ndarray, C2: np.ndarray, R2: np.ndarr
     """
     C1, C2 = np.asarray(C1, float), np.asarray(C2, float)
     with np.errstate(all="ignore"):
-        px, py, ux, uy = _tangent_columns(C1[:, 0], C1[:, 1], np.asarray(R1, float), C2[:, 0], C2[:, 1], np.asarray(R2, float))
+        px, py, ux, uy = _tangent_columns(C1[:, 0], C1[:, 1], np.asarray(R1, float),
+                                          C2[:, 0], C2[:, 1], np.asarray(R2, float))
     ok = np.isfinite(px) & np.isfinite(py) & np.isfinite(ux)
     return np.column_stack([px[ok], py[ok]]), np.column_stack([ux[ok], uy[ok]])
 
@@ -659,7 +660,8 @@ def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
     # obstacle centre (or, for polygons, a vertex) inside the quad, or an edge crossing it
     probe = [(cx, cy)] if ob.is_disc else [(e[0], e[1]) for e in edges]
     for x, y in probe:
-        sgn = [(q2[0] - q1[0]) * (y - q1[1]) - (q2[1] - q1[1]) * (x - q1[0]) for q1, q2 in zip(quad, quad[1:] + quad[:1])]
+        sgn = [(q2[0] - q1[0]) * (y - q1[1]) - (q2[1] - q1[1]) * (x - q1[0])
+               for q1, q2 in zip(quad, quad[1:] + quad[:1])]
         if all(v >= 0 for v in sgn) or all(v <= 0 for v in sgn):
             return True
     for q1, q2 in zip(quad, quad[1:] + quad[:1]):

@@ -27,10 +27,11 @@ The helpers (:func:`exchange_context`, :func:`legal_splits`, :func:`usable_speci
 :class:`~sim.rules.game.Game` (``legal_actions``, ``is_legal``, ``charge``,
 ``exchange_pools``, ``table_now``, ``charge_candidates``, ``combatant``,
 ``ranged_weapon``, ``feat_actions``, ``scenario_actions``, ``ki_boost``, ``profile``) and
-on the rules modules; the bots use no private name of the game. Speed (``benchmarks/game_bench.py``): the greedy bot remembers the LoS and
-Cover verdicts and the refused moves under the positions of the models that could
-change them (:class:`Verdicts`, :meth:`GreedyBot._sight`), and tries the costly moves
-(a Charge or Melee move past other enemies' ZoC) last and few.
+on the rules modules; the bots use no private name of the game. Speed
+(``benchmarks/game_bench.py``): the greedy bot remembers the LoS and Cover verdicts and
+the refused moves under the positions of the models that could change them
+(:class:`Verdicts`, :meth:`GreedyBot._sight`), and tries the costly moves (a Charge or
+Melee move past other enemies' ZoC) last and few.
 
 When the game offers no legal action at all (a model that must activate but may
 declare nothing), a bot declares what :meth:`Game.legal_actions` offers (refused by the

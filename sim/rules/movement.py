@@ -207,7 +207,8 @@ class Mover:
 
     def body_at(self, p: Point, facing: float | None = None) -> Body:
         """The mover's base placed at ``p`` (inches)."""
-        return replace(self.body, center=(float(p[0]), float(p[1])), facing=self.body.facing if facing is None else facing)
+        return replace(self.body, center=(float(p[0]), float(p[1])),
+                       facing=self.body.facing if facing is None else facing)
 
     def in_zoc_at(self, enemy_id: str, p: Point) -> bool:
         """Exact: would the mover's base at ``p`` be in ``enemy_id``'s ZoC (rulings 6)?"""
@@ -351,7 +352,8 @@ class Mover:
             ivs = [iv for iv in ivs if iv[1] - iv[0] > 1e-12]
             if ivs:
                 at = lerp(a, b, ivs[0][0])
-                out.append((ivs[0][0], Reason("passes-through-impassable", f"the base would pass through Impassable {t.id}",
+                out.append((ivs[0][0], Reason("passes-through-impassable",
+                                              f"the base would pass through Impassable {t.id}",
                                               "Move p.22; Terrain p.60; rulings.md 7", at, t.id)))
         return out
 
@@ -370,7 +372,8 @@ class Mover:
     def on_table(self, p: Point) -> bool:
         """Whether the base centred at ``p`` lies wholly on the table (within EPS)."""
         x, y = p
-        return (self.r - EPS <= x <= self.table.width - self.r + EPS) and (self.r - EPS <= y <= self.table.depth - self.r + EPS)
+        return ((self.r - EPS <= x <= self.table.width - self.r + EPS)
+                and (self.r - EPS <= y <= self.table.depth - self.r + EPS))
 
     def end_overlaps(self, p: Point) -> list[Reason]:
         """A base may not end overlapping a base or Impassable terrain (also for
@@ -378,10 +381,12 @@ class Mover:
         out = []
         for m in self.table.models:
             if m.id != self.id and math.dist(p, m.position) < self.r + m.radius - EPS:
-                out.append(Reason("ends-on-base", f"the base would end on {m.id}'s base", "Move p.22: no part of a base on another base", p, m.id))
+                out.append(Reason("ends-on-base", f"the base would end on {m.id}'s base",
+                                  "Move p.22: no part of a base on another base", p, m.id))
         for t in self.table.terrain:
             if t.passage is Passage.IMPASSABLE and t.footprint.overlap_depth_disc(p, self.r) > EPS:
-                out.append(Reason("ends-in-impassable", f"the base would end in Impassable {t.id}", "Move p.22; Terrain p.60: not in Impassable terrain", p, t.id))
+                out.append(Reason("ends-in-impassable", f"the base would end in Impassable {t.id}",
+                                  "Move p.22; Terrain p.60: not in Impassable terrain", p, t.id))
         return out
 
     def contacts_at(self, p: Point) -> tuple[str, ...]:
@@ -398,7 +403,8 @@ def _clean_path(mover: Mover, path: Sequence[Sequence[float]]) -> list[Point]:
 
 # -------------------------------------------------------------------- checks
 def _common_checks(mover: Mover, path: list[Point], kind: str, allowance_base: float,
-                   zoc_free: Sequence[str] = (), zoc_ignored_after: float | None = None) -> tuple[list[Reason], float, float, bool]:
+                   zoc_free: Sequence[str] = (),
+                   zoc_ignored_after: float | None = None) -> tuple[list[Reason], float, float, bool]:
     """Checks shared by every move: table edge, bases, Impassable terrain, enemy ZoC
     entry (except ``zoc_free`` enemies), BtB into/out of, cost against allowance."""
     reasons: list[Reason] = []
@@ -436,7 +442,8 @@ def _zoc_reasons(mover: Mover, path: list[Point], allowed: set[str], rule: str) 
         for a, b in legs:
             t = mover.zoc_entry(e.id, a, b)
             if t is not None:
-                out.append(Reason("enters-zoc", f"the base would enter {e.id}'s zone of control", rule, lerp(a, b, t), e.id))
+                out.append(Reason("enters-zoc", f"the base would enter {e.id}'s zone of control", rule,
+                                  lerp(a, b, t), e.id))
                 break
     return out
 
@@ -461,7 +468,8 @@ def _start_zoc_reasons(mover: Mover, path: list[Point], allow_towards: str | Non
         if vx * ux + vy * uy < -1e-9:
             return [Reason("zoc-start-not-away", f"starts in {E.id}'s ZoC and would move closer to it", rule, a, E.id)]
     if len(enemies) == 1 and _off_line(b, a, enemies[0].center, beyond=True) > DIRECT_TOLERANCE:
-        return [Reason("zoc-start-not-away", f"starts in {enemies[0].id}'s ZoC: must move directly away from it", rule, a, enemies[0].id)]
+        return [Reason("zoc-start-not-away", f"starts in {enemies[0].id}'s ZoC: must move directly away from it",
+                       rule, a, enemies[0].id)]
     # the straight part must carry the base out of every ZoC before any turn
     if len(path) > 2:
         for E in enemies:
@@ -479,7 +487,8 @@ def _off_line(a: Point, b: Point, c, beyond: bool = False) -> float:
     return abs((b[0] - c[0]) * uy - (b[1] - c[1]) * ux)
 
 
-def _btb_reasons(mover: Mover, path: list[Point], allowed_target: str | None = None) -> tuple[list[Reason], tuple[str, ...]]:
+def _btb_reasons(mover: Mover, path: list[Point],
+                 allowed_target: str | None = None) -> tuple[list[Reason], tuple[str, ...]]:
     """Into or out of BtB with enemies; returns reasons and the end contacts."""
     out = []
     end_contacts = mover.contacts_at(path[-1])
@@ -487,11 +496,13 @@ def _btb_reasons(mover: Mover, path: list[Point], allowed_target: str | None = N
         if e.id == allowed_target:
             continue
         started = e.id in mover.start_contacts
-        touched = any(disc_interval(a, b, e.position, mover.r + e.radius + CONTACT) is not None for a, b in zip(path, path[1:]))
+        touched = any(disc_interval(a, b, e.position, mover.r + e.radius + CONTACT) is not None
+                      for a, b in zip(path, path[1:]))
         if not started and touched:
             at = next(lerp(a, b, iv[0]) for a, b in zip(path, path[1:])
                       if (iv := disc_interval(a, b, e.position, mover.r + e.radius + CONTACT)) is not None)
-            out.append(Reason("into-btb", f"the base would come into contact with enemy {e.id}", "Walk/Run p.22", at, e.id))
+            out.append(Reason("into-btb", f"the base would come into contact with enemy {e.id}", "Walk/Run p.22",
+                              at, e.id))
         if started and not mover.leaves_contact_freely:
             left = any(math.dist(p, e.position) - mover.r - e.radius > CONTACT + EPS for p in path[1:])
             if left:
@@ -522,7 +533,8 @@ def check_walk(table, model_id: str, path: Sequence[Sequence[float]], facing: fl
     reasons += btb
     end_facing = mover.body.facing if facing is None else float(facing) % 360.0
     return MoveResult("walk", model_id, tuple(pts), not reasons, cost, length,
-                      mover.move + (IDEAL_BONUS if mover.path_cost(pts)[1] else 0.0), end_facing, tuple(reasons), contacts)
+                      mover.move + (IDEAL_BONUS if mover.path_cost(pts)[1] else 0.0), end_facing, tuple(reasons),
+                      contacts)
 
 
 def check_run(table, model_id: str, point: Sequence[float], activation_contacts: Sequence[str] = ()) -> MoveResult:
@@ -540,7 +552,8 @@ def check_run(table, model_id: str, point: Sequence[float], activation_contacts:
     reasons, cost, length, ideal = _common_checks(mover, pts, "run", allowance)
     los = mover.scene.los_to_point(model_id, p)
     if not los.visible:
-        reasons.insert(0, Reason("run-not-in-los", f"the point ({p[0]:.3f}, {p[1]:.3f}) is not in {model_id}'s LoS ({los.reason})",
+        reasons.insert(0, Reason("run-not-in-los",
+                                 f"the point ({p[0]:.3f}, {p[1]:.3f}) is not in {model_id}'s LoS ({los.reason})",
                                  "Run p.22: pick a point in LoS", p))
     reasons += _start_zoc_reasons(mover, pts)
     reasons += _zoc_reasons(mover, pts, set(), "Run p.22: may not run through enemy ZoC")
@@ -577,7 +590,8 @@ def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequen
     end_contacts = mover.contacts_at(pts[-1])
     reached = target_id in end_contacts
     if not reached:
-        reasons.append(Reason("melee-not-in-btb", f"the move does not end in BtB with {target_id}", "Melee p.24", pts[-1], target_id))
+        reasons.append(Reason("melee-not-in-btb", f"the move does not end in BtB with {target_id}", "Melee p.24",
+                              pts[-1], target_id))
     others = [c for c in end_contacts if c != target_id and c not in mover.start_contacts]
     if others or (reached and any(c != target_id for c in mover.activation_contacts)):
         who = others[0] if others else mover.activation_contacts[0]
@@ -619,7 +633,8 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     # movement budget along the line (difficult terrain)
     t_budget = _budget_t(mover, a, b, budget)
     if t_budget < 1.0:
-        stops.append((t_budget, Reason("out-of-movement", "the move runs out of inches", "Charge p.22", lerp(a, b, t_budget)), False))
+        stops.append((t_budget, Reason("out-of-movement", "the move runs out of inches", "Charge p.22",
+                                       lerp(a, b, t_budget)), False))
     # ZoC stops, lazily: the closed-form entry ignoring shadows is a lower bound of the
     # exact one, so enemies are taken in that order until none can come first.
     zocs = [(eid, False) for eid in (stop_before_zocs if not mover.ignores_zoc else ())]
@@ -732,7 +747,8 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     if reached:
         stop = Reason("contact", f"in base contact with {target_id}", "Charge p.22", end, target_id)
     elif stop is None:
-        stop = Reason("out-of-movement", "the charge falls short", "Charge p.25: a charge that falls short ends where it stops", end)
+        stop = Reason("out-of-movement", "the charge falls short",
+                      "Charge p.25: a charge that falls short ends where it stops", end)
     extra = [c for c in contacts if c != target_id and c not in mover.start_contacts]
     if extra:
         reasons.append(Reason("second-enemy", f"would come into BtB with another enemy ({extra[0]})",

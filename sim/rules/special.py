@@ -228,7 +228,8 @@ class _Board:
             need = _push_needed(end, u, dist - done, r, self.pos[key], self.radius[key])
             cx, cy = self.pos[key]
             n = _unit(cx - end[0], cy - end[1])
-            self.result.collisions.append(Collision(mid, key, "base", end, f"{key} is smaller: pushed {need:.3f}\", both Prone"))
+            self.result.collisions.append(Collision(mid, key, "base", end,
+                                                    f"{key} is smaller: pushed {need:.3f}\", both Prone"))
             self.knock_prone(mid)
             self.knock_prone(key)
             if depth < 16:
@@ -316,7 +317,8 @@ def special_refusals(table, attacker: str, defender: str) -> list[str]:
     return out
 
 
-def throw_directions(table, thrower: str, thrown: str, step_deg: float = 1.0, distance: float = THROW_DISTANCE) -> list[tuple[float, float]]:
+def throw_directions(table, thrower: str, thrown: str, step_deg: float = 1.0,
+                     distance: float = THROW_DISTANCE) -> list[tuple[float, float]]:
     """Direction intervals (degrees, CCW from +x, each ``(start, end)`` with
     ``start <= end``, possibly crossing 360) in which ``thrown`` may be thrown: the
     point ``distance`` inches along the direction from its centre is in the thrower's
@@ -441,7 +443,8 @@ def special_move(table, attacker: str, defender: str, move: str, direction: floa
                 direction = ((a + b) / 2) % 360
         elif not _in_intervals(direction, allowed):
             spans = ", ".join(f"{a:.2f}-{b:.2f}" for a, b in allowed)
-            raise SpecialMoveError(f"a throw at {direction:g} deg does not end in {thrower}'s LoS (allowed: {spans} deg)")
+            raise SpecialMoveError(f"a throw at {direction:g} deg does not end in {thrower}'s LoS "
+                                   f"(allowed: {spans} deg)")
         res.direction = direction % 360
         board.slide(thrown, unit_vector(direction), THROW_DISTANCE, True)
         if thrown not in board.immovable:

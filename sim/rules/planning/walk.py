@@ -337,7 +337,8 @@ def _string_pull(mover: Mover, path: list[Point], plan: Plan) -> list[Point]:
     for _ in range(2):
         segs = [mover.segment_cost(a, b) for a, b in zip(pts, pts[1:])]
         cum = np.concatenate([[0.0], np.cumsum([c for c, _ in segs])])
-        ideal_before = np.concatenate([[False], np.logical_or.accumulate([i for _, i in segs])]) if segs else np.array([False])
+        ideal_before = (np.concatenate([[False], np.logical_or.accumulate([i for _, i in segs])]) if segs
+                        else np.array([False]))
         total = float(cum[-1])
         needs_ideal = total > mover.move + EPS
         out = pts[:fixed]
