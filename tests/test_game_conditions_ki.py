@@ -105,7 +105,7 @@ class Scripted:
         self.first = list(first)
         self.rest = SeededDice(seed)
 
-    def roll(self, n: int) -> list[int]:
+    def roll(self, n: int, purpose=None) -> list[int]:
         if self.first:
             out, self.first = self.first[:n], self.first[n:]
             return out

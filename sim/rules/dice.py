@@ -4,6 +4,13 @@ Pure functions, no I/O. Every function that rolls takes a ``dice`` object (:clas
 so a game can use :class:`SeededDice` (reproducible), :class:`PhysicalDice` (values typed
 in by the players) or scripted values in tests.
 
+Every roll carries what it is for: ``dice.roll(n, purpose)`` with a :class:`RollPurpose`
+(a :class:`RollKind` -- Tactical test, attack dice, damage roll, Fear test ... with its
+rulebook page -- and who rolls, against whom, and a detail). The tests below take a
+``purpose`` keyword and hand it on, marking re-rolled dice (:meth:`RollPurpose.rerolled`)
+and the two sides of an opposed test; a physical dice source labels its prompts with
+:meth:`RollPurpose.label`. A purpose never changes the values rolled.
+
 Rulebook: "Tests" p.27-29, the glossary (Terms and Concepts p.4-9: Modifiers, Supporting
 Dice), Profile cards p.10 (Statistics), Traits p.48-59 (Adept, Strong, Weak, Swarm, Tiny,
 Tactician, Fear, Fearless, Soulless, Dread, Bravery, Cowardly, Terror, Steadfast, Kata,
@@ -33,14 +40,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Literal, Protocol, runtime_checkable
 
 from sim.geometry.attributes import Size
 
 __all__ = [
-    "DiceError", "Dice", "SeededDice", "PhysicalDice", "ScriptedDice",
+    "DiceError", "RollKind", "RollPurpose", "Dice", "SeededDice", "PhysicalDice", "ScriptedDice",
     "modified_stat", "pool_size", "challenge_dice", "opposed_pools",
     "RollOptions", "Reroll", "Rerolls", "reroll_order", "reroll_below", "reroll_above",
     "RollResult", "evaluate_roll", "roll_pool",
@@ -60,11 +67,149 @@ class DiceError(ValueError):
     """A dice source cannot give the values asked for (ran out, or a value outside 1..6)."""
 
 
+class RollKind(str, Enum):
+    """What a roll is for, one member per kind of roll the engine makes.
+
+    The value is a stable key; :attr:`page` the rulebook page(s) of the rule that calls
+    for the roll; :attr:`noun` how a prompt names it.
+    """
+
+    #: The Tactical test of the Starting phase: one d6 a player (p.28, p.20 step 4).
+    TACTICAL = "tactical"
+    #: The variable game length roll at the start of a late turn (p.63).
+    GAME_LENGTH = "game_length"
+    #: A model's attack dice in a melee exchange (step 7a, p.33-37).
+    MELEE_ATTACK = "melee_attack"
+    #: A model's defence dice in a melee exchange (step 7a, p.33-37).
+    MELEE_DEFENCE = "melee_defence"
+    #: Dice re-rolled in a melee exchange (Prowess, Dodge, Feint; step 7b, p.28, p.34).
+    MELEE_REROLL = "melee_reroll"
+    #: The attack roll of a ranged attack (steps 2-3, p.30-32).
+    RANGED_ATTACK = "ranged_attack"
+    #: The Ranged (6) test to hit a target in base contact with a friend (step 4b, p.32).
+    BTB_TARGETING = "btb_targeting"
+    #: A damage roll, melee or ranged, read on the wound table (p.38-39).
+    DAMAGE = "damage"
+    #: A Ki feat's test: a Ki challenge test, or the user's side of an opposed one (p.45-47).
+    KI_FEAT = "ki_feat"
+    #: The target's side of an opposed Ki test against a feat (p.27, p.46).
+    KI_RESIST = "ki_resist"
+    #: A Fear test: contact with a Fear model, or a Frightened re-test (p.29, p.44).
+    FEAR = "fear"
+    #: The Size (6) test an Immobilised model takes before it moves (p.44).
+    IMMOBILISED = "immobilised"
+    #: The Ki (X) test to act against a Disguised model (p.44).
+    DISGUISED = "disguised"
+    #: Any other Size test (p.28).
+    SIZE = "size"
+    #: Any other challenge test (p.28).
+    CHALLENGE = "challenge"
+    #: Any other opposed test (p.27).
+    OPPOSED = "opposed"
+
+    @property
+    def page(self) -> str:
+        """The rulebook page(s) of this kind of roll, e.g. ``"p.33-37"``."""
+        return _KIND_PAGES[self]
+
+    @property
+    def noun(self) -> str:
+        """How a prompt names this kind of roll, e.g. ``"a damage roll"``."""
+        return _KIND_NOUNS[self]
+
+
+_KIND_PAGES = {
+    RollKind.TACTICAL: "p.28", RollKind.GAME_LENGTH: "p.63", RollKind.MELEE_ATTACK: "p.33-37",
+    RollKind.MELEE_DEFENCE: "p.33-37", RollKind.MELEE_REROLL: "p.28, p.34", RollKind.RANGED_ATTACK: "p.30-32",
+    RollKind.BTB_TARGETING: "p.32", RollKind.DAMAGE: "p.38-39", RollKind.KI_FEAT: "p.45-47",
+    RollKind.KI_RESIST: "p.27, p.46", RollKind.FEAR: "p.29, p.44", RollKind.IMMOBILISED: "p.44",
+    RollKind.DISGUISED: "p.44", RollKind.SIZE: "p.28", RollKind.CHALLENGE: "p.28", RollKind.OPPOSED: "p.27",
+}
+_KIND_NOUNS = {
+    RollKind.TACTICAL: "the Tactical test", RollKind.GAME_LENGTH: "the variable game length roll",
+    RollKind.MELEE_ATTACK: "attack dice", RollKind.MELEE_DEFENCE: "defence dice",
+    RollKind.MELEE_REROLL: "a melee re-roll", RollKind.RANGED_ATTACK: "a ranged attack",
+    RollKind.BTB_TARGETING: "a test to hit a target in base contact", RollKind.DAMAGE: "a damage roll",
+    RollKind.KI_FEAT: "a Ki feat test", RollKind.KI_RESIST: "an opposed Ki test", RollKind.FEAR: "a Fear test",
+    RollKind.IMMOBILISED: "an Immobilised Size test", RollKind.DISGUISED: "a Ki test to see through a disguise",
+    RollKind.SIZE: "a Size test", RollKind.CHALLENGE: "a challenge test", RollKind.OPPOSED: "an opposed test",
+}
+
+
+@dataclass(frozen=True)
+class RollPurpose:
+    """What one roll is for: handed to :meth:`Dice.roll` with the number of dice.
+
+    Attributes:
+        kind: the :class:`RollKind` (its rulebook page is ``kind.page``).
+        model: the id of the model whose dice these are, if a model rolls.
+        against: the id of the other model (the target, the enemy in melee, the source
+            of Fear, the feat's user for :attr:`RollKind.KI_RESIST`; for
+            :attr:`RollKind.MELEE_REROLL` the model whose dice are re-rolled), if any.
+        detail: a few words more: the feat, the weapon, the re-roll source, the TN.
+        player: the player rolling when no model does (the Tactical test: 1 or 2).
+        reroll: these dice re-roll some of the dice of this purpose (p.28).
+
+    A purpose is a label: it never changes the values a dice source returns, and it is
+    not saved (a save holds the values only).
+
+    >>> RollPurpose(RollKind.MELEE_ATTACK, "masunagi", "akira").label()
+    "masunagi's attack dice"
+    >>> RollPurpose(RollKind.DAMAGE, "akira", "masunagi", "Bow").label()
+    'a damage roll (akira against masunagi, Bow)'
+    >>> RollPurpose(RollKind.FEAR, "akira", detail="TN 5").rerolled().label()
+    'a re-roll of a Fear test (akira, TN 5)'
+    """
+
+    kind: RollKind
+    model: str | None = None
+    against: str | None = None
+    detail: str | None = None
+    player: int | None = None
+    reroll: bool = False
+
+    def rerolled(self) -> "RollPurpose":
+        """The purpose of dice that re-roll dice of this one (p.28)."""
+        return replace(self, reroll=True)
+
+    def label(self) -> str:
+        """The roll in words, for a prompt: ``"the Tactical test, player 1"``,
+        ``"masunagi's attack dice"``, ``"akira's re-roll of masunagi's dice (Dodge)"``,
+        ``"a damage roll (masunagi against akira)"``, ``"a Fear test (akira, TN 5)"``."""
+        k = self.kind
+        if k is RollKind.TACTICAL and self.player is not None:
+            base = f"{k.noun}, player {self.player}"
+        elif k in (RollKind.MELEE_ATTACK, RollKind.MELEE_DEFENCE) and self.model:
+            base = f"{self.model}'s {k.noun}" + (f" ({self.detail})" if self.detail else "")
+        elif k is RollKind.MELEE_REROLL and self.model and self.against:
+            base = f"{self.model}'s re-roll of {self.against}'s dice" + (f" ({self.detail})" if self.detail else "")
+        else:
+            verb = "shooting at" if k in (RollKind.RANGED_ATTACK, RollKind.BTB_TARGETING) else "against"
+            who = [f"{self.model} {verb} {self.against}" if self.against else self.model] if self.model else []
+            if not self.model and self.player is not None:
+                who = [f"player {self.player}"]
+            words = who + ([self.detail] if self.detail else [])
+            base = k.noun + (f" ({', '.join(words)})" if words else "")
+        return f"a re-roll of {base}" if self.reroll else base
+
+
+_CHALLENGE = RollPurpose(RollKind.CHALLENGE)
+_OPPOSED = RollPurpose(RollKind.OPPOSED)
+_SIZE = RollPurpose(RollKind.SIZE)
+_FEAR = RollPurpose(RollKind.FEAR)
+_TACTICAL = {"a": RollPurpose(RollKind.TACTICAL, player=1), "b": RollPurpose(RollKind.TACTICAL, player=2)}
+
+
 @runtime_checkable
 class Dice(Protocol):
-    """Anything that rolls d6: ``roll(n)`` returns ``n`` values, each in 1..6."""
+    """Anything that rolls d6: ``roll(n, purpose)`` returns ``n`` values, each in 1..6.
 
-    def roll(self, n: int) -> list[int]:
+    ``purpose`` (a :class:`RollPurpose`, or None when nobody said) tells what the roll is
+    for; a source may show it (physical dice prompt with it) but the values never depend
+    on it.
+    """
+
+    def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
         """Return ``n`` d6 values (``n >= 0``) in the order they were rolled."""
         ...
 
@@ -81,8 +226,9 @@ class SeededDice:
         self.seed = seed
         self._rng = random.Random(seed)
 
-    def roll(self, n: int) -> list[int]:
-        """Return ``n`` values in 1..6. Raises :class:`DiceError` if ``n`` is not an int >= 0."""
+    def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
+        """Return ``n`` values in 1..6 (``purpose`` does not change them). Raises
+        :class:`DiceError` if ``n`` is not an int >= 0."""
         _check_count(n)
         return [self._rng.randint(1, 6) for _ in range(n)]
 
@@ -126,8 +272,9 @@ class PhysicalDice:
         """How many typed values have not been used yet."""
         return len(self._values) - self._next
 
-    def roll(self, n: int) -> list[int]:
-        """Return the next ``n`` typed values. Raises :class:`DiceError` if too few are left."""
+    def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
+        """Return the next ``n`` typed values (``purpose`` is not used here). Raises
+        :class:`DiceError` if too few are left."""
         _check_count(n)
         if n > self.remaining:
             raise DiceError(f"{n} dice asked for but only {self.remaining} value(s) left")
@@ -254,8 +401,9 @@ def reroll_above(threshold: int, limit: int | None = None) -> Chooser:
 
 
 def _apply_rerolls(values: dict[str, list[int]], rerolls: Rerolls | None, leader: Side,
-                   dice: Dice) -> dict[str, list[Reroll]]:
-    """Run every re-roll source in order, changing ``values`` in place; return the log."""
+                   dice: Dice, purposes: dict[str, RollPurpose]) -> dict[str, list[Reroll]]:
+    """Run every re-roll source in order, changing ``values`` in place; return the log.
+    The dice re-rolled on side ``on`` roll for ``purposes[on].rerolled()``."""
     log: dict[str, list[Reroll]] = {"a": [], "b": []}
     if rerolls is None:
         return log
@@ -268,7 +416,7 @@ def _apply_rerolls(values: dict[str, list[int]], rerolls: Rerolls | None, leader
             chosen = sorted(set(source(tuple(target), tuple(values.get(other, ())))))
             if any(not isinstance(i, int) or not 0 <= i < len(target) for i in chosen):
                 raise ValueError(f"re-roll indices {chosen} out of range for {len(target)} dice")
-            for i, new in zip(chosen, dice.roll(len(chosen))):
+            for i, new in zip(chosen, dice.roll(len(chosen), purposes[on].rerolled())):
                 log[on].append(Reroll(by, i, target[i], new))
                 target[i] = new
     return log
@@ -347,15 +495,18 @@ def evaluate_roll(values: Iterable[int], modifier: int = 0, options: RollOptions
 
 
 def roll_pool(n: int, dice: Dice, modifier: int = 0, options: RollOptions = RollOptions(),
-              rerolls: Rerolls | None = None, *, leads: bool = True) -> RollResult:
+              rerolls: Rerolls | None = None, *, leads: bool = True,
+              purpose: RollPurpose | None = None) -> RollResult:
     """Roll exactly ``n`` dice as side ``"a"`` of :class:`Rerolls`, re-roll, evaluate.
 
     ``leads``: whether the roller is model A for the re-roll order (active / Initiative).
-    Raises :class:`DiceError` from the dice source.
+    ``purpose``: what the dice are for (default: a challenge test); re-rolled dice roll
+    for its :meth:`~RollPurpose.rerolled`. Raises :class:`DiceError` from the dice source.
     """
-    values = {"a": dice.roll(n)}
+    purpose = purpose or _CHALLENGE
+    values = {"a": dice.roll(n, purpose)}
     first = tuple(values["a"])
-    log = _apply_rerolls(values, rerolls, "a" if leads else "b", dice)
+    log = _apply_rerolls(values, rerolls, "a" if leads else "b", dice, {"a": purpose})
     return evaluate_roll(values["a"], modifier, options, initial=first, rerolls=log["a"])
 
 
@@ -378,14 +529,16 @@ class ChallengeResult:
 
 def challenge_test(pool: int, target_number: int, modifier: int, dice: Dice, *,
                    options: RollOptions = RollOptions(), rerolls: Rerolls | None = None,
-                   tester_leads: bool = True) -> ChallengeResult:
+                   tester_leads: bool = True, purpose: RollPurpose | None = None) -> ChallengeResult:
     """Challenge test (p.28): roll ``max(1, pool)`` dice, compare the final result with the TN.
 
     ``target_number`` may be zero or negative (p.28). ``rerolls``: the tester is side
     ``"a"``; ``tester_leads`` says whether it is model A of :func:`reroll_order`.
+    ``purpose``: what the test is for (default :attr:`RollKind.CHALLENGE`).
     Raises :class:`DiceError` from the dice source.
     """
-    roll = roll_pool(challenge_dice(pool), dice, modifier, options, rerolls, leads=tester_leads)
+    roll = roll_pool(challenge_dice(pool), dice, modifier, options, rerolls, leads=tester_leads,
+                     purpose=purpose)
     ok = roll.final >= target_number
     return ChallengeResult(ok, roll.final - target_number if ok else 0, roll, target_number)
 
@@ -430,11 +583,11 @@ def compare_results(final_a: int, counted_a: int, final_b: int, counted_b: int,
 
 def _roll_both(pool_a: int, pool_b: int, dice: Dice, mod_a: int, mod_b: int,
                options_a: RollOptions, options_b: RollOptions, rerolls: Rerolls | None,
-               leader: Side) -> tuple[RollResult, RollResult]:
+               leader: Side, purposes: dict[str, RollPurpose]) -> tuple[RollResult, RollResult]:
     na, nb = opposed_pools(pool_a, pool_b)
-    values = {"a": dice.roll(na), "b": dice.roll(nb)}
+    values = {"a": dice.roll(na, purposes["a"]), "b": dice.roll(nb, purposes["b"])}
     first = {k: tuple(v) for k, v in values.items()}
-    log = _apply_rerolls(values, rerolls, leader, dice)
+    log = _apply_rerolls(values, rerolls, leader, dice, purposes)
     return (evaluate_roll(values["a"], mod_a, options_a, initial=first["a"], rerolls=log["a"]),
             evaluate_roll(values["b"], mod_b, options_b, initial=first["b"], rerolls=log["b"]))
 
@@ -442,18 +595,24 @@ def _roll_both(pool_a: int, pool_b: int, dice: Dice, mod_a: int, mod_b: int,
 def opposed_test(pool_a: int, pool_b: int, dice: Dice, mod_a: int = 0, mod_b: int = 0,
                  active: Side = "a", *, initiative: Side | None = None,
                  options_a: RollOptions = RollOptions(), options_b: RollOptions = RollOptions(),
-                 rerolls: Rerolls | None = None) -> OpposedResult:
+                 rerolls: Rerolls | None = None, purpose: RollPurpose | None = None,
+                 purpose_b: RollPurpose | None = None) -> OpposedResult:
     """Opposed test (p.27): both roll (pools via :func:`opposed_pools`), higher final wins.
 
     Dice are rolled a's first, then b's. Re-rolls run in :func:`reroll_order` with model A
     = ``initiative`` if given, else ``active``. Exactly one winner (ties: dice count, then
-    the active side). Raises ``ValueError`` if ``active`` is not ``"a"``/``"b"``,
-    :class:`DiceError` from the dice source.
+    the active side). ``purpose``, ``purpose_b``: what the dice of side a and side b are
+    for (default :attr:`RollKind.OPPOSED`, side b with ``model`` and ``against`` swapped).
+    Raises ``ValueError`` if ``active`` is not ``"a"``/``"b"``, :class:`DiceError` from
+    the dice source.
     """
     if active not in ("a", "b"):
         raise ValueError(f"active side is 'a' or 'b', got {active!r}")
+    purpose = purpose or _OPPOSED
+    if purpose_b is None:
+        purpose_b = RollPurpose(RollKind.OPPOSED, purpose.against, purpose.model, purpose.detail)
     ra, rb = _roll_both(pool_a, pool_b, dice, mod_a, mod_b, options_a, options_b, rerolls,
-                        initiative or active)
+                        initiative or active, {"a": purpose, "b": purpose_b})
     winner, tie = compare_results(ra.final, ra.dice_counted, rb.final, rb.dice_counted, active)
     assert winner is not None
     return OpposedResult(winner, abs(ra.final - rb.final), ra, rb, tie)
@@ -482,10 +641,11 @@ def size_test_dice(size: Size | int, *, strong: bool = False, weak: bool = False
 
 def size_test(size: Size | int, target_number: int, dice: Dice, *, strong: bool = False,
               weak: bool = False, swarm: bool = False, modifier: int = 0,
-              rerolls: Rerolls | None = None) -> ChallengeResult:
-    """Size test (p.28): a challenge test with :func:`size_test_dice` dice."""
+              rerolls: Rerolls | None = None, purpose: RollPurpose | None = None) -> ChallengeResult:
+    """Size test (p.28): a challenge test with :func:`size_test_dice` dice; ``purpose``
+    defaults to :attr:`RollKind.SIZE`."""
     pool = size_test_dice(size, strong=strong, weak=weak, swarm=swarm)
-    return challenge_test(pool, target_number, modifier, dice, rerolls=rerolls)
+    return challenge_test(pool, target_number, modifier, dice, rerolls=rerolls, purpose=purpose or _SIZE)
 
 
 # --------------------------------------------------------------------------- Tactical
@@ -505,13 +665,14 @@ def tactical_test(dice: Dice, mod_1: int = 0, mod_2: int = 0, *, tactician_1: in
     """Tactical test (p.28): opposed test with one d6 each plus modifiers (e.g. Scout (X)).
 
     Tactician (X) adds X dice (trait text). There is no active player, so a tie after
-    the dice-count rule is rolled again. Raises :class:`DiceError` after ``max_rounds``
-    ties (a safeguard for scripted dice) or from the dice source.
+    the dice-count rule is rolled again. Each player's dice roll for
+    ``RollPurpose(RollKind.TACTICAL, player=1 or 2)``. Raises :class:`DiceError` after
+    ``max_rounds`` ties (a safeguard for scripted dice) or from the dice source.
     """
     rounds = []
     for _ in range(max_rounds):
         r1, r2 = _roll_both(1 + tactician_1, 1 + tactician_2, dice, mod_1, mod_2,
-                            RollOptions(), RollOptions(), None, "a")
+                            RollOptions(), RollOptions(), None, "a", _TACTICAL)
         rounds.append((r1, r2))
         winner, _tie = compare_results(r1.final, r1.dice_counted, r2.final, r2.dice_counted, None)
         if winner is not None:
@@ -583,7 +744,7 @@ class FearResult:
 def fear_test(ki: int, target_number: int, dice: Dice, *, own_fear: int | None = None,
               modifier: int = 0, fearless: bool = False, dread: int | None = None,
               bravery: bool = False, cowardly: bool = False, terror: bool = False,
-              rerolls: Rerolls | None = None) -> FearResult:
+              rerolls: Rerolls | None = None, purpose: RollPurpose | None = None) -> FearResult:
     """Fear test (p.29): a challenge test on the Ki statistic against the source's Fear (X).
 
     ``ki``: the tester's Ki statistic (not tokens) with its modifiers; ``modifier``: to the
@@ -592,7 +753,9 @@ def fear_test(ki: int, target_number: int, dice: Dice, *, own_fear: int | None =
     which also lowers the Ki by X (never below one die).
     Whole-test re-rolls (each test at most once): Bravery may re-roll a failed test;
     Cowardly or the source's Terror force re-rolling a passed one. Bravery cancels with
-    Cowardly and with Terror. Raises :class:`DiceError` from the dice source.
+    Cowardly and with Terror. ``purpose``: who tests (default :attr:`RollKind.FEAR`); a
+    re-taken test rolls for its :meth:`~RollPurpose.rerolled`. Raises :class:`DiceError`
+    from the dice source.
     """
     if fearless:
         return FearResult(True, True)
@@ -601,8 +764,9 @@ def fear_test(ki: int, target_number: int, dice: Dice, *, own_fear: int | None =
     pool = ki if dread is None else max(1, ki - dread)
     brave = bravery and not cowardly and not terror
     forced = (cowardly and not bravery) or (terror and not bravery)
-    first = challenge_test(pool, target_number, modifier, dice, rerolls=rerolls)
+    purpose = purpose or _FEAR
+    first = challenge_test(pool, target_number, modifier, dice, rerolls=rerolls, purpose=purpose)
     if (first.success and forced) or (not first.success and brave):
-        second = challenge_test(pool, target_number, modifier, dice, rerolls=rerolls)
+        second = challenge_test(pool, target_number, modifier, dice, rerolls=rerolls, purpose=purpose.rerolled())
         return FearResult(second.success, False, first, second)
     return FearResult(first.success, False, first)

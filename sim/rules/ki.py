@@ -26,7 +26,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sim.rules import conditions as cond
-from sim.rules.dice import ChallengeResult, Dice, OpposedResult, challenge_test, modified_stat, opposed_test
+from sim.rules.dice import (
+    ChallengeResult,
+    Dice,
+    OpposedResult,
+    RollKind,
+    RollPurpose,
+    challenge_test,
+    modified_stat,
+    opposed_test,
+)
 
 __all__ = [
     "KiError", "KiPool", "ki_generated", "focus_gain",
@@ -491,18 +500,25 @@ class FeatTest:
 
 
 def feat_test(feat: Feat, dice: Dice, *, user_ki: int, target_ki: int | None = None,
-              modifier: int = 0, target_modifier: int = 0, user_is_active: bool = True) -> FeatTest:
+              modifier: int = 0, target_modifier: int = 0, user_is_active: bool = True,
+              user: str | None = None, target: str | None = None) -> FeatTest:
     """Roll the feat's test with the Ki statistics (not tokens, p.27): OKi -- an opposed
     Ki test, the feat takes effect if the user wins (ties: the active side, p.27);
-    ``challenge`` -- a Ki challenge test against its TN. No test: success."""
+    ``challenge`` -- a Ki challenge test against its TN. No test: success.
+
+    ``user``, ``target``: the model ids, for what the dice roll for
+    (:attr:`~sim.rules.dice.RollKind.KI_FEAT` for the user,
+    :attr:`~sim.rules.dice.RollKind.KI_RESIST` for the target of an opposed test)."""
+    purpose = RollPurpose(RollKind.KI_FEAT, user, target if feat.opposed else None, feat.name)
     if feat.opposed:
         if target_ki is None:
             raise KiError(f"{feat.name}: an opposed Ki feat needs the target's Ki")
         res = opposed_test(user_ki, target_ki, dice, modifier, target_modifier,
-                           active="a" if user_is_active else "b")
+                           active="a" if user_is_active else "b", purpose=purpose,
+                           purpose_b=RollPurpose(RollKind.KI_RESIST, target, user, feat.name))
         return FeatTest(res.winner == "a", res)
     if feat.challenge is not None:
-        res = challenge_test(user_ki, feat.challenge, modifier, dice)
+        res = challenge_test(user_ki, feat.challenge, modifier, dice, purpose=purpose)
         return FeatTest(res.success, res)
     return FeatTest(True, None)
 

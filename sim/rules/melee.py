@@ -69,7 +69,7 @@ from models.traits import has_trait, trait_key, trait_values
 from sim.geometry import CONTACT, EPS
 from sim.geometry.primitives import heading
 from sim.rules.dice import (
-    Dice, RollOptions, RollResult, compare_results, evaluate_roll, modified_stat,
+    Dice, RollKind, RollOptions, RollPurpose, RollResult, compare_results, evaluate_roll, modified_stat,
     opposed_pools, reroll_order,
 )
 from sim.rules.conditions import condition_key
@@ -1004,9 +1004,11 @@ class _Exchange:
         strong, weak = roller.effective_strong, roller.effective_weak
         if roller.assassin and target.has("surprised"):
             strong, weak = True, False  # Assassin: 3 dice, keep two, ignoring Strong/Weak (p.49)
+        purpose = RollPurpose(RollKind.DAMAGE, roller.id, target.id, None if source == "attack" else source)
         res = resolve_damage(self.dice, sl, strength=strength, modifiers=mods, strong=strong, weak=weak,
                              armour=target.armour, pierce=w.trait_value("pierce"), tough=target.tough,
-                             sharp=w.trait_value("sharp"), durable=target.durable, halved=halved)
+                             sharp=w.trait_value("sharp"), durable=target.durable, halved=halved,
+                             purpose=purpose)
         is_crit = critical and res.roll.is_double
         ev = DamageEvent(roller.id, target.id, source, sl, bonus, halved, res, is_crit)
         self.damage.append(ev)
@@ -1294,7 +1296,9 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
     # step 7a: roll, the Initiative model first
     values: dict[Side, dict[str, list[int]]] = {}
     for s in (leader, other):
-        values[s] = {"attack": dice.roll(allocs[s].attack), "defence": dice.roll(allocs[s].defence)}
+        me, them = c[s].id, c[_other(s)].id
+        values[s] = {"attack": dice.roll(allocs[s].attack, RollPurpose(RollKind.MELEE_ATTACK, me, them)),
+                     "defence": dice.roll(allocs[s].defence, RollPurpose(RollKind.MELEE_DEFENCE, me, them))}
     initial = {s: {k: tuple(v) for k, v in values[s].items()} for s in values}
     ex.add(7, "; ".join(f"{c[s].id} rolls attack {list(initial[s]['attack'])}, defence "
                         f"{list(initial[s]['defence'])}" for s in (leader, other)))
@@ -1308,7 +1312,7 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
             picks = src.pick(tuple(values[on]["attack"]), tuple(values[on]["defence"]))
             if not picks:
                 continue
-            new = dice.roll(len(picks))
+            new = dice.roll(len(picks), RollPurpose(RollKind.MELEE_REROLL, c[by].id, c[on].id, src.name))
             for (kind, i), v in zip(picks, new):
                 r = MeleeReroll(c[by].id, src.name, c[on].id, kind, i, values[on][kind][i], v)
                 rerolls.append(r)

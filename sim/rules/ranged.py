@@ -79,7 +79,7 @@ from models.traits import has_trait, trait_values
 from sim.geometry import EPS, ZOC_RANGE, Scene, Size, within
 from sim.geometry.measure import Body, zoc_region
 from sim.geometry.sight import Obstacle, SightLine, disc_region, find_sight_line
-from sim.rules.dice import ChallengeResult, Dice, RollOptions, Rerolls, challenge_test
+from sim.rules.dice import ChallengeResult, Dice, RollKind, RollOptions, RollPurpose, Rerolls, challenge_test
 from sim.rules.wounds import DamageResult, resolve_damage
 
 __all__ = [
@@ -856,7 +856,8 @@ def resolve_btb_targeting(scene: Scene, attacker_id: str, target_id: str, ranged
     if size_mod is None:
         return BtbTargeting(True, in_contact, automatic=True)
     tn = BTB_TARGET_NUMBER + size_mod
-    test = challenge_test(ranged_pool, tn, modifier, dice, options=options, rerolls=rerolls)
+    test = challenge_test(ranged_pool, tn, modifier, dice, options=options, rerolls=rerolls,
+                          purpose=RollPurpose(RollKind.BTB_TARGETING, attacker_id, target_id, f"TN {tn}"))
     if test.success:
         return BtbTargeting(True, in_contact, False, tn, test, True, None)
     return BtbTargeting(True, in_contact, False, tn, test, False,
@@ -1021,7 +1022,8 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     # 2-3 roll and compare
     pool = ranged_pool + (1 if info.death_sentence else 0)
     mod = brutal + result_modifier
-    test = challenge_test(pool, tn, mod, dice, options=options, rerolls=rerolls)
+    test = challenge_test(pool, tn, mod, dice, options=options, rerolls=rerolls,
+                          purpose=RollPurpose(RollKind.RANGED_ATTACK, attacker_id, target, name))
     r = test.roll
     steps.append(Step("2 roll", f"{pool} dice{' (+1 Death Sentence)' if info.death_sentence else ''}: "
                                 f"{list(r.rolled)}; highest {r.highest} + {r.supports} support"
@@ -1073,7 +1075,7 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     dmg = resolve_damage(dice, sl, strength=w_strength, modifiers=dmg_mod,
                          strong=strong or has_trait(weapon, "strong"), weak=weak or has_trait(weapon, "weak"),
                          armour=hit_info.armour, pierce=w_pierce, tough=hit_info.tough, sharp=w_sharp,
-                         durable=hit_info.durable)
+                         durable=hit_info.durable, purpose=RollPurpose(RollKind.DAMAGE, attacker_id, hit, name))
     dr = dmg.roll
     steps.append(Step("5 damage", f"damage roll {list(dr.dice)} keep {list(dr.kept)} {dr.modifier:+d} = {dr.total} "
                                   f"(Strength {w_strength}, Armour {hit_info.armour} - Pierce {w_pierce}"

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-from sim.rules.dice import Dice
+from sim.rules.dice import Dice, RollKind, RollPurpose
 
 __all__ = ["WOUND_TABLE", "MIN_TOTAL", "MAX_TOTAL", "MAX_SUCCESS_LEVEL", "wounds_for",
            "DamageRoll", "damage_roll", "apply_wounds", "DamageResult", "resolve_damage"]
 
 MIN_TOTAL, MAX_TOTAL = 2, 12
+_DAMAGE = RollPurpose(RollKind.DAMAGE)
 #: Highest success level printed in the wound table; higher levels use this column.
 MAX_SUCCESS_LEVEL = 10
 
@@ -91,16 +92,18 @@ class DamageRoll:
 
 
 def damage_roll(dice: Dice, strength: int = 0, modifiers: int = 0, strong: bool = False,
-                weak: bool = False, *, armour: int = 0, pierce: int = 0) -> DamageRoll:
+                weak: bool = False, *, armour: int = 0, pierce: int = 0,
+                purpose: RollPurpose | None = None) -> DamageRoll:
     """Make a damage roll: 2D6 (3D6 keeping the two highest/lowest for Strong/Weak).
 
     ``strength``: the weapon's Strength; ``modifiers``: any other modifier (Charge +2, ...);
     ``armour``: the target's Armour (X), lowered by ``pierce`` (X) to a minimum of 0, is
-    subtracted from the result. 1s are kept. Raises :class:`~sim.rules.dice.DiceError`
-    from the dice source.
+    subtracted from the result. 1s are kept. ``purpose``: who rolls against whom (default
+    a bare :attr:`~sim.rules.dice.RollKind.DAMAGE`). Raises
+    :class:`~sim.rules.dice.DiceError` from the dice source.
     """
     mode = None if strong == weak else ("high" if strong else "low")
-    rolled = tuple(dice.roll(2 if mode is None else 3))
+    rolled = tuple(dice.roll(2 if mode is None else 3, purpose or _DAMAGE))
     if mode is None:
         kept = rolled
     else:
@@ -143,14 +146,15 @@ class DamageResult:
 def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifiers: int = 0,
                    strong: bool = False, weak: bool = False, armour: int = 0, pierce: int = 0,
                    tough: int = 0, sharp: int = 0, durable: bool = False,
-                   halved: bool = False) -> DamageResult:
-    """Damage roll, table lookup and trait effects in one call (p.38).
+                   halved: bool = False, purpose: RollPurpose | None = None) -> DamageResult:
+    """Damage roll, table lookup and trait effects in one call (p.38); ``purpose`` as
+    in :func:`damage_roll`.
 
     Raises ``ValueError`` for a negative success level (before rolling).
     """
     if success_level < 0:
         raise ValueError(f"no damage roll at a negative success level ({success_level})")
-    roll = damage_roll(dice, strength, modifiers, strong, weak, armour=armour, pierce=pierce)
+    roll = damage_roll(dice, strength, modifiers, strong, weak, armour=armour, pierce=pierce, purpose=purpose)
     table = wounds_for(success_level, roll.total)
     return DamageResult(roll, table, apply_wounds(table, tough=tough, sharp=sharp,
                                                   durable=durable, halved=halved))

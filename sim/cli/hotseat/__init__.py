@@ -28,7 +28,7 @@ player types a number, an action (``walk matsu 4.5 9``, ``charge kazuha asp``,
   ``events``); :func:`table_now` rebuilds the table where the state has the models.
 
 The package, by concept: :mod:`.console` (the two streams, end of input),
-:mod:`.dice` (physical dice that prompt, and what a roll is for), :mod:`.notation`
+:mod:`.dice` (physical dice that prompt with what each roll is for), :mod:`.notation`
 (actions as typed text, both ways), :mod:`.screens` (the text shown: views, menu, log,
 hand-over), :mod:`.session` (the loop, undo, save) and :mod:`.command` (``main.py
 hotseat``). Every name listed in ``__all__`` is importable from ``sim.cli.hotseat``.
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from .command import add_parser, run_cli
 from .console import MAX_DIGITS, Console, Quit, cut_word
-from .dice import PromptDice, parse_dice, roll_purpose
+from .dice import PromptDice, parse_dice, prompt_label
 from .notation import KNOWN_KINDS, InputError, action_text, parse_action
 from .screens import (
     ANSI_CLEAR,
@@ -56,6 +56,6 @@ from .session import Hotseat, check_save_path, run_hotseat
 __all__ = [
     "Quit", "InputError", "PromptDice", "run_hotseat", "Hotseat", "parse_action", "action_text",
     "describe_event", "table_now", "add_parser", "run_cli", "ANSI_CLEAR", "LINES_CLEAR", "DEFAULT_CLEAR",
-    "parse_dice", "roll_purpose", "brief_view", "full_state", "menu_text", "HELP", "KNOWN_KINDS", "MAX_DIGITS",
+    "parse_dice", "prompt_label", "brief_view", "full_state", "menu_text", "HELP", "KNOWN_KINDS", "MAX_DIGITS",
     "Console", "cut_word", "check_save_path",
 ]

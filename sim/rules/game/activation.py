@@ -16,7 +16,7 @@ from dataclasses import replace as dc_replace
 
 from sim.geometry.attributes import Size
 from sim.rules import conditions, movement
-from sim.rules.dice import challenge_test, size_test
+from sim.rules.dice import RollKind, RollPurpose, challenge_test, size_test
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.state import GamePart, ModelState
@@ -163,7 +163,8 @@ class Activation(GamePart):
     def _disguise_test(self, m: ModelState, target: str, x: int) -> bool:
         """The Ki (X) challenge test to act against a Disguised model (p.44). A pass removes
         the target's Disguised marker; a failure ends the activation (counters spent)."""
-        res = challenge_test(m.ki_stat, x, 0, self._roller)
+        res = challenge_test(m.ki_stat, x, 0, self._roller,
+                             purpose=RollPurpose(RollKind.DISGUISED, m.id, target, f"Ki ({x})"))
         self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.success,
                                   "text": f"{m.id} takes a Ki ({x}) test to see through {target}'s disguise and "
                                           f"{'passes' if res.success else 'fails: its activation ends'}"}))
@@ -179,7 +180,8 @@ class Activation(GamePart):
             return True
         size = self.table.model(m.id).size
         res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self._roller,
-                        strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0])
+                        strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0],
+                        purpose=RollPurpose(RollKind.IMMOBILISED, m.id))
         self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
                                   "passed": res.success,
                                   "text": f"{m.id} is Immobilised: Size (6) test "

@@ -14,8 +14,8 @@ declaring and resolving an activation (:mod:`~sim.rules.game.activation`), the b
 actions, the melee step, the shooting step, Ki, the scenario step, the cards and
 conditions, the offered actions and save/load. The action kinds are registered in
 :data:`~sim.rules.game.actions.ACTION_KINDS`; the events in
-:data:`~sim.rules.game.events.EVENT_KINDS`. The mixins keep the names of their methods
-(the hot-seat's dice prompts read them off the call stack).
+:data:`~sim.rules.game.events.EVENT_KINDS`. Every roll names what it is for
+(:class:`~sim.rules.dice.RollPurpose`), which the dice source receives.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from sim.rules import conditions
 from sim.rules import scenario as scen
-from sim.rules.dice import Dice, SeededDice
+from sim.rules.dice import Dice, RollPurpose, SeededDice
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.activation import Activation
 from sim.rules.game.basic_actions import BasicActions
@@ -49,17 +49,15 @@ from sim.table import Table
 class _RollRecorder:
     """What the engine rolls with: the game's dice source (``dice()``, it may be replaced
     during a game), each value recorded in the roll list of the current action (the last
-    list of ``rolls``)."""
-
-    records_rolls = True  # PromptDice looks past this frame for what a roll is for
+    list of ``rolls``). The purpose of each roll is handed on to the source, not recorded."""
 
     def __init__(self, dice: Callable[[], Dice], rolls: list[list[int]]) -> None:
         self.dice = dice
         self.rolls = rolls
 
-    def roll(self, n: int) -> list[int]:
-        """``n`` values from the game's dice, recorded."""
-        values = list(self.dice().roll(n))
+    def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
+        """``n`` values from the game's dice for ``purpose``, recorded."""
+        values = list(self.dice().roll(n, purpose))
         self.rolls[-1].extend(values)
         return values
 

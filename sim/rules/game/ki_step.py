@@ -183,7 +183,7 @@ class KiStep(GamePart):
         target_ki = st.models[action.target].ki_stat if f.opposed and action.target in st.models else None
         user_ki = m.ki_stat + (action.boost or 0)
         res = ki.feat_test(f, self._roller, user_ki=user_ki, target_ki=target_ki,
-                           user_is_active=m.player == st.active)
+                           user_is_active=m.player == st.active, user=m.id, target=action.target)
         if res.result is not None:
             self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.success,
                                       "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test "

@@ -14,7 +14,7 @@ import math
 from dataclasses import replace as dc_replace
 
 from sim.rules import conditions, movement
-from sim.rules.dice import FearOutcome, fear_test, fear_test_needed
+from sim.rules.dice import FearOutcome, RollKind, RollPurpose, fear_test, fear_test_needed
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.state import GameError, GamePart, ModelState
@@ -134,7 +134,9 @@ class MeleeStep(GamePart):
             res = fear_test(self.state.models[who].ki_stat, chk.target_number, self._roller,
                             own_fear=own[1] if own[0] else None,
                             fearless=self._trait(who, "fearless")[0] or self._trait(who, "soulless")[0],
-                            bravery=self._trait(who, "bravery")[0])
+                            bravery=self._trait(who, "bravery")[0],
+                            purpose=RollPurpose(RollKind.FEAR, who, enemy if who == active else active,
+                                                f"TN {chk.target_number}"))
             verdict = "passes" if res.passed else "fails"
             self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}) and {verdict}"}))
             if res.passed:

@@ -9,7 +9,7 @@ A mixin of :class:`~sim.rules.game.Game`.
 from __future__ import annotations
 
 from sim.rules import conditions
-from sim.rules.dice import fear_test, tactical_test
+from sim.rules.dice import RollKind, RollPurpose, fear_test, tactical_test
 from sim.rules.game.events import Event
 from sim.rules.game.state import MAX_TURNS, GamePart
 from sim.rules.scenario import final_result
@@ -25,7 +25,7 @@ class TurnPhases(GamePart):
         self._scenario_start()
         kind, x = self.length
         if kind == "variable" and turn >= x:
-            roll = self._roller.roll(1)[0]
+            roll = self._roller.roll(1, RollPurpose(RollKind.GAME_LENGTH))[0]
             self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
         elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
             self._emit(Event("game_length", {"roll": None, "last": True}))
@@ -80,7 +80,8 @@ class TurnPhases(GamePart):
         for m in st.alive():
             for name, tn in conditions.end_phase_tests(conditions.from_model(m)):
                 res = fear_test(m.ki_stat, tn, self._roller, fearless=self._trait(m.id, "fearless")[0],
-                                bravery=self._trait(m.id, "bravery")[0])
+                                bravery=self._trait(m.id, "bravery")[0],
+                                purpose=RollPurpose(RollKind.FEAR, m.id, detail=f"Frightened, TN {tn}"))
                 self._emit(Event("test", {"model": m.id, "test": "fear", "tn": tn, "passed": res.passed,
                                           "text": f"{m.id} re-takes its Fear test (TN {tn}) and "
                                                   f"{'passes: no longer Frightened' if res.passed else 'fails'}"}))
