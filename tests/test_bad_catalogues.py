@@ -242,7 +242,8 @@ def test_deeply_nested_catalogue_is_refused_not_recursion_error(tmp_path, capsys
 
 def test_deeply_nested_roster_is_refused_not_recursion_error(tmp_path, cs, data, capsys):
     n = 20_000
-    inner = ("<selections>" + '<selection id="y" name="Test Model" entryId="m-1" number="1" type="model"><selections>' * n
+    inner = ("<selections>"
+             + '<selection id="y" name="Test Model" entryId="m-1" number="1" type="model"><selections>' * n
              + "</selections></selection>" * n + "</selections>")
     p = tmp_path / "r.ros"
     p.write_text(roster(inner=inner))
@@ -281,7 +282,8 @@ def test_entry_links_that_multiply_are_refused_in_bounded_time(tmp_path, capsys)
 def test_info_group_linking_itself_is_read_once(tmp_path):
     """A cycle of info groups is not an error (nothing new below it): it is skipped."""
     extra = ('<sharedInfoGroups><infoGroup id="g-1" name="G"><infoLinks>'
-             '<infoLink id="il-2" name="G" targetId="g-1" type="infoGroup"/></infoLinks></infoGroup></sharedInfoGroups>')
+             '<infoLink id="il-2" name="G" targetId="g-1" type="infoGroup"/>'
+             '</infoLinks></infoGroup></sharedInfoGroups>')
     d = folder(tmp_path, {"t.cat": cat(inner='<infoLinks><infoLink id="il-1" name="G" targetId="g-1" '
                                              'type="infoGroup"/></infoLinks>', extra=extra)})
     with quick():
@@ -502,7 +504,8 @@ def test_long_fields_parse_in_linear_time(tmp_path):
 @pytest.mark.parametrize("value", ["inf", "nan", "abc", "1e400"])
 def test_card_max_constraint_that_is_not_a_number_is_no_limit(tmp_path, value):
     """``value="inf"`` used to raise OverflowError, ``nan`` and ``abc`` ValueError."""
-    inner = f'<constraints><constraint id="k-1" type="max" value="{value}" field="selections" scope="roster"/></constraints>'
+    inner = (f'<constraints><constraint id="k-1" type="max" value="{value}" field="selections" scope="roster"/>'
+             '</constraints>')
     d = folder(tmp_path, {"t.cat": cat(inner=inner)})
     with quick():
         cs = load_catalogues(d)
@@ -530,7 +533,8 @@ def test_trait_name_comparisons_are_bounded(tmp_path, monkeypatch):
 def test_parsed_fields_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(bsdata.limits, "MAX_PARSED_FIELDS", 5)
     d = folder(tmp_path, {})
-    refused(lambda: load_catalogues(d), file="t.cat", match="'Test Model': .*: more than 5 fields to parse in one import")
+    refused(lambda: load_catalogues(d), file="t.cat",
+            match="'Test Model': .*: more than 5 fields to parse in one import")
 
 
 # --- rosters: cost limits and numbers --------------------------------------------------------------------------
@@ -556,7 +560,8 @@ def test_roster_number_must_be_a_sane_whole_number(tmp_path, cs, data, capsys, v
     p = tmp_path / "r.ros"
     p.write_text(roster(number=value))
     refused(lambda: read_roster(p, cs), exc=WarbandError, file="r.ros",
-            match=f"selection 'Test Model' \\(id 's-1'\\): number: expected a whole number from 1 to 100, got '{value}'")
+            match=f"selection 'Test Model' \\(id 's-1'\\): number: expected a whole number from 1 to 100, "
+                  f"got '{value}'")
     cli(capsys, "warband", "check", p, "--data", data)
 
 
@@ -585,7 +590,8 @@ def test_roster_listing_many_unknown_entries_stays_short(tmp_path, cs):
 def test_fifo_given_as_catalogue_is_refused_without_blocking(tmp_path, capsys):
     d = folder(tmp_path, {"t.cat": None})
     with fifo_watchdog(d / "t.cat"):
-        refused(lambda: load_catalogues(d), file="t.cat", match=r"cannot read: a FIFO \(named pipe\), not a regular file")
+        refused(lambda: load_catalogues(d), file="t.cat",
+                match=r"cannot read: a FIFO \(named pipe\), not a regular file")
         cli(capsys, "catalogue", "import", d)
 
 
@@ -621,7 +627,8 @@ def test_fifo_roster_in_a_table_file_is_refused(tmp_path, data):
                  "models:\n  - {id: a, player: 1, profile: Test Model, position: [4, 4]}\n"
                  "warbands:\n  - {file: w.ros, player: 2, positions: [[6, 20]]}\n")
     with fifo_watchdog(tmp_path / "w.ros"):
-        refused(lambda: load_table(t), exc=TableError, file="t.yaml", match=r"warbands\[0\]: .*w\.ros: cannot read: a FIFO")
+        refused(lambda: load_table(t), exc=TableError, file="t.yaml",
+                match=r"warbands\[0\]: .*w\.ros: cannot read: a FIFO")
 
 
 # --- warband YAML files read by the warband command ---------------------------------------------------------------
@@ -672,7 +679,8 @@ from hypothesis import strategies as st  # noqa: E402
 #: a Ki feat link, categories, costs, constraints, a modifier with a condition, an entry
 #: link, shared entries and rules.
 RICH = (f'<?xml version="1.0"?><catalogue id="c-1" name="Test Clan" library="false" gameSystemId="{GID}">'
-        '<categoryEntries><categoryEntry id="k-1" name="Faction Profile Cards"/><categoryEntry id="k-2" name="Samurai"/>'
+        '<categoryEntries><categoryEntry id="k-1" name="Faction Profile Cards"/>'
+        '<categoryEntry id="k-2" name="Samurai"/>'
         '<categoryEntry id="k-3" name="Faction Enhancement Cards"/></categoryEntries>'
         '<rules><rule id="r-1" name="Fear"/><rule id="r-2" name="Armour"/></rules>'
         '<selectionEntries><selectionEntry id="u-1" name="Unit" type="unit">'
@@ -688,7 +696,8 @@ RICH = (f'<?xml version="1.0"?><catalogue id="c-1" name="Test Clan" library="fal
         '<characteristic name="Ki Cap">6</characteristic><characteristic name="Wounds">5 OOOOO</characteristic>'
         '<characteristic name="Size &amp; Base">Small 30mm</characteristic></characteristics></profile>'
         '<profile id="w-1" name="Bow" typeName="Ranged Weapon"><characteristics>'
-        '<characteristic name="Ranged Weapon Strength">+1</characteristic><characteristic name="Range Bands">4/8/12</characteristic>'
+        '<characteristic name="Ranged Weapon Strength">+1</characteristic>'
+        '<characteristic name="Range Bands">4/8/12</characteristic>'
         '<characteristic name="Traits">Ammo (2)</characteristic></characteristics></profile></profiles>'
         '<costs><cost name="Rice" typeId="a111-8656-5c05-7415" value="7"/></costs></selectionEntry></selectionEntries>'
         '<entryLinks><entryLink id="el-1" name="Charm" targetId="s-1" type="selectionEntry"/></entryLinks>'
@@ -702,7 +711,8 @@ RICH = (f'<?xml version="1.0"?><catalogue id="c-1" name="Test Clan" library="fal
         '</profile></profiles><costs><cost name="Rice" typeId="a111-8656-5c05-7415" value="2"/></costs>'
         '</selectionEntry></sharedSelectionEntries>'
         '<sharedInfoGroups><infoGroup id="g-1" name="Feat"><profiles><profile id="f-1" name="Feat" typeName="Ki Feat">'
-        '<characteristics><characteristic name="Cost">1</characteristic><characteristic name="Timing">Active</characteristic>'
+        '<characteristics><characteristic name="Cost">1</characteristic>'
+        '<characteristic name="Timing">Active</characteristic>'
         '<characteristic name="Subject">Target 8&quot;, Opp. Ki</characteristic></characteristics></profile></profiles>'
         '</infoGroup></sharedInfoGroups></catalogue>')
 _ATTRS = ["id", "name", "targetId", "childId", "type", "value", "field", "scope", "primary", "hidden", "typeId",
@@ -742,11 +752,13 @@ def test_any_attribute_or_text_gives_a_catalogue_or_one_clean_line(tmp_path_fact
             assert len(msg.splitlines()) == 1 and msg.isprintable() and ("t.cat" in msg or "g.gst" in msg), msg
             return
         cs.summary()
-        assert all(len(line.splitlines()) == 1 for line in cs.report(("unparsed", "link", "missing", "skipped", "repaired")))
+        assert all(len(line.splitlines()) == 1
+                   for line in cs.report(("unparsed", "link", "missing", "skipped", "repaired")))
         bsdata.write_profiles(cs, d / "out")
 
 
-_ROSTER_ATTRS = ["id", "name", "entryId", "number", "type", "value", "typeId", "catalogueId", "gameSystemId", "customName"]
+_ROSTER_ATTRS = ["id", "name", "entryId", "number", "type", "value", "typeId", "catalogueId", "gameSystemId",
+                 "customName"]
 _ROSTER_VALUES = ["", "x", "0", "1", "2", "100", "101", "-1", "2.5", "inf", "nan", "1e400", "m-1", "u-1", "s-1", "c-1",
                   "m-1::s-1", "::", GID, "a111-8656-5c05-7415", "a\u2028b\x85c", "9" * 500]
 

@@ -184,9 +184,11 @@ def test_takashi_akira(cs):
     assert (cp.wound_tracks, cp.max_copies, cp.recruitable, cp.ronin) == (1, 1, True, False)
     assert cp.factions == ("Prefecture of Ryu",)
     (katana,) = p.weapons
-    assert (katana.strength, katana.special_attacks, katana.special_defences) == (1, ("Critical Attack (0)",), ("Push Defence (0)",))
+    assert (katana.strength, katana.special_attacks, katana.special_defences) == \
+        (1, ("Critical Attack (0)",), ("Push Defence (0)",))
     do_kote = cp.ki_feats[0]
-    assert (do_kote.name, do_kote.cost, do_kote.timing, do_kote.area, do_kote.range) == ("Do-Kote", 2, "active", "personal", None)
+    assert (do_kote.name, do_kote.cost, do_kote.timing, do_kote.area, do_kote.range) == \
+        ("Do-Kote", 2, "active", "personal", None)
     assert "Feint" in do_kote.description
 
 
@@ -248,7 +250,8 @@ def test_units_and_links(cs):
     assert (kami.wound_tracks, kami.max_copies, kami.profile.rice, kami.profile.wounds) == (2, 2, 8, None)
     assert kami.printed["Wounds"] == "Special"
     # a shared profile linked three times, named by the links' modifiers
-    assert [cs.profile(n).profile.name for n in ("Heimin A", "Heimin B", "Heimin C")] == ["Heimin A", "Heimin B", "Heimin C"]
+    heimin = ["Heimin A", "Heimin B", "Heimin C"]
+    assert [cs.profile(n).profile.name for n in heimin] == heimin
     assert cs.profile("Heimin A").wound_tracks == 3
     # two unique models on one card
     aki = cs.profile("Aki")
@@ -303,7 +306,8 @@ def test_special_cards(cs):
     assert cs.card("Confession").max_copies == 3 and cs.card("Confession").required == ("Passing the Night theme",)
     flag = cs.card("Signal Flag")
     assert flag.kind == "terrain"
-    assert (flag.terrain.base, flag.terrain.passage, flag.terrain.visibility, flag.terrain.size) == (30, "normal", "clear", "small")
+    assert (flag.terrain.base, flag.terrain.passage, flag.terrain.visibility, flag.terrain.size) == \
+        (30, "normal", "clear", "small")
     assert flag.terrain.destructible
     theme = cs.card("Blood of the Dragon")
     assert theme.kind == "theme" and theme.permitted == ("Samurai, Ronin Kami, Shugenja, Ronin Seishin na Goei",)

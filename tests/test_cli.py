@@ -82,7 +82,8 @@ def test_unknown_model_exits_2(capsys):
 
 def test_bad_file_exits_2_without_traceback(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("format: bushido-table/1\nname: x\nmodels:\n  - {id: akira, player: 1, base: 30, position: [0.1, 5]}\n")
+    bad.write_text("format: bushido-table/1\nname: x\nmodels:\n"
+                   "  - {id: akira, player: 1, base: 30, position: [0.1, 5]}\n")
     proc = subprocess.run([sys.executable, str(ROOT / "main.py"), "measure", str(bad), "--json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
@@ -111,7 +112,8 @@ def test_charge_text_and_json(capsys):
     assert code == 0 and "reaches yatsumata" in out
     code, out, _ = run_main(capsys, "charge", str(DEFAULT_TABLE), "matsu", "ishi", "--json")
     doc = json.loads(out)
-    assert doc["reached"] is False and doc["stop"]["code"] == "stopped-by-impassable" and doc["stop"]["element"] == "house"
+    assert doc["reached"] is False
+    assert doc["stop"]["code"] == "stopped-by-impassable" and doc["stop"]["element"] == "house"
 
 
 def test_charge_at_a_friend_exits_2(capsys):

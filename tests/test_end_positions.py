@@ -149,8 +149,8 @@ def test_disengage_walk_may_pass_through_but_not_end_on_the_base_of_the_enemy_it
     a, m = TABLE.model("akira"), TABLE.model("masunagi")
     d = a.radius + m.radius
     below = (m.position[0], m.position[1] - d)
-    t = dataclasses.replace(TABLE, models=tuple(dataclasses.replace(x, position=below, facing=90.0) if x.id == "akira" else x
-                                                for x in TABLE.models), _scene=[])
+    t = dataclasses.replace(TABLE, models=tuple(dataclasses.replace(x, position=below, facing=90.0)
+                                                if x.id == "akira" else x for x in TABLE.models), _scene=[])
     g = Game(t, seed=0)
     _wait_until_active(g, 1)
     for on_it in (m.position, (m.position[0], m.position[1] + d - 0.3)):
@@ -172,7 +172,8 @@ def _special_after(t, res):
 def test_special_move_of_a_cloudwalk_defender_stops_at_a_base(move):
     # d (Cloudwalk) is driven away from a, straight at f: it must stop at f's base, not pass over it
     t = make_table([{"id": "a", "position": [5, 5], "base": 40},
-                    {"id": "d", "player": 2, "position": [5 + R30 + base_radius(40), 5], "traits": ["cloudwalk", "intangible"]},
+                    {"id": "d", "player": 2, "position": [5 + R30 + base_radius(40), 5],
+                     "traits": ["cloudwalk", "intangible"]},
                     {"id": "f", "position": [5 + 2 * R30 + base_radius(40) + base_radius(50) + 0.3, 5], "base": 50}])
     res = special_move(t, "a", "d", move, direction=0.0 if move.startswith(("throw", "sidestep")) else None)
     assert position_problems(_special_after(t, res), tolerance=1e-6) == []
@@ -220,7 +221,8 @@ def crowded_tables(draw):
         cx, cy = ax + draw(st.floats(-4, 4)), ay + draw(st.floats(-4, 4))
         if draw(st.booleans()):
             w, d, rot = draw(st.floats(0.3, 3)), draw(st.floats(0.3, 3)), draw(st.floats(0, 90))
-            entry, shape = {"rect": {"center": [cx, cy], "width": w, "depth": d, "rotation": rot}}, Footprint.rect((cx, cy), w, d, rot)
+            entry = {"rect": {"center": [cx, cy], "width": w, "depth": d, "rotation": rot}}
+            shape = Footprint.rect((cx, cy), w, d, rot)
         else:
             rad = draw(st.floats(0.3, 2))
             entry, shape = {"circle": {"center": [cx, cy], "radius": rad}}, Footprint.circle((cx, cy), rad)
@@ -266,4 +268,5 @@ def test_state_problems_finds_counters_ki_and_damage_out_of_range():
     g.state.models["ishi"].ki = -1
     assert sorted(state_problems(g.state)) == sorted([
         "akira has -1 activation counters", f"akira has {m.ki} Ki (limit {m.ki_limit})",
-        f"akira has {m.damage} damage of {m.wounds} wounds", f"ishi has -1 Ki (limit {g.state.models['ishi'].ki_limit})"])
+        f"akira has {m.damage} damage of {m.wounds} wounds",
+        f"ishi has -1 Ki (limit {g.state.models['ishi'].ki_limit})"])

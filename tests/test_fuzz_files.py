@@ -347,7 +347,8 @@ def test_fuzzed_files_load_cleanly_or_fail_with_one_line(tmp_path, bases, kind):
             signal.signal(signal.SIGALRM, old)
     figures = {"kind": kind, "seed": SEED, "seconds": round(time.perf_counter() - start, 1), "cases": index,
                "loaded": outcomes["load"], "clean_errors": sum(v for k, v in outcomes.items() if k != "load"),
-               "failures": len(failures), "failure_kinds": dict(failure_kinds.most_common()), "slowest_s": round(slowest[0], 3), "slowest_case": slowest[1],
+               "failures": len(failures), "failure_kinds": dict(failure_kinds.most_common()),
+               "slowest_s": round(slowest[0], 3), "slowest_case": slowest[1],
                "outcomes": dict(outcomes.most_common()), "mutations": dict(ops.most_common())}
     print(json.dumps(figures))
     if REPORT:

@@ -251,7 +251,8 @@ def test_fear_test_when_charging_a_fearful_enemy():
     g.push(a)
     log = "\n".join(g.log())
     assert "kenta takes a Fear test" in log
-    passed = "kenta takes a Fear test (TN 6) and passes" in log or "and passes" in log.split("kenta takes a Fear test")[1][:40]
+    passed = ("kenta takes a Fear test (TN 6) and passes" in log
+              or "and passes" in log.split("kenta takes a Fear test")[1][:40])
     assert (g.state.exchange is not None) == passed  # a failed test ends the activation: no exchange
 
 
@@ -293,7 +294,8 @@ def test_pop_rewinds_seeded_dice_and_a_save_keeps_the_dice_position(tmp_path):
     g = Game(TABLE, seed=11, length=("fixed", 3))
     p = g.state.active
     m = next(x for x in g.state.alive(p))
-    foe = min(g.state.alive(3 - p), key=lambda e: (e.position[0] - m.position[0]) ** 2 + (e.position[1] - m.position[1]) ** 2)
+    foe = min(g.state.alive(3 - p),
+              key=lambda e: (e.position[0] - m.position[0]) ** 2 + (e.position[1] - m.position[1]) ** 2)
     g.push(Action("wait", m.id))
     before = g.dice.state()
     g.save(tmp_path / "g.json")

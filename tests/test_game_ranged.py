@@ -102,7 +102,8 @@ def test_ammo_tokens_are_kept_between_shots():
     source = {card.id: card}
     add_profile_source(source)
     try:
-        g = game(YAML.replace("takashi-matsu", "matsu-one-arrow").replace("[8, 13.4], facing: 270", "[8, 20], facing: 270"))
+        g = game(YAML.replace("takashi-matsu", "matsu-one-arrow")
+                 .replace("[8, 13.4], facing: 270", "[8, 20], facing: 270"))
         g.push(Action("shoot", "matsu", target="masunagi"))
         assert g.state.models["matsu"].ammo == {bow.name: 0}
         set_active(g, 1)

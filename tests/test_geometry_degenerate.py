@@ -178,7 +178,8 @@ def lined_up_scene(draw):
     step = draw(st.sampled_from([0.5, 1.0]))
     fps = [draw(grid_piece_footprint(step)) for _ in range(draw(st.integers(1, 3)))]
     fp0 = fps[0]
-    anchors = [tuple(fp0.center)] if fp0.is_circle else [tuple(fp0.vertices.mean(axis=0))] + [tuple(v) for v in fp0.vertices]
+    anchors = ([tuple(fp0.center)] if fp0.is_circle
+               else [tuple(fp0.vertices.mean(axis=0))] + [tuple(v) for v in fp0.vertices])
     ax, ay = draw(st.sampled_from(anchors))
     ux, uy = draw(st.sampled_from([(1, 0), (0, 1), (1, 1), (1, -1), (2, 1), (1, 2)]))
     k1 = step * draw(st.integers(2, int(8 / step)))

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from sim.geometry import Body, Footprint, Piece, Scene, base_radius
 from sim.geometry.reference import sampled_los
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 coord = st.floats(1.5, 22.5, allow_nan=False)
 angle = st.floats(0, 360, allow_nan=False, exclude_max=True)
@@ -48,7 +49,8 @@ def pieces(draw, n_max=4):
     out: list[Piece] = []
     for i in range(draw(st.integers(0, n_max))):
         if draw(st.booleans()):
-            fp = Footprint.rect((draw(coord), draw(coord)), draw(st.floats(0.3, 5)), draw(st.floats(0.3, 5)), draw(angle))
+            fp = Footprint.rect((draw(coord), draw(coord)), draw(st.floats(0.3, 5)), draw(st.floats(0.3, 5)),
+                                draw(angle))
         else:
             fp = Footprint.circle((draw(coord), draw(coord)), draw(st.floats(0.3, 2.5)))
         vis = draw(st.sampled_from(["blocking", "blocking", "obscuring", "enhancing", "open"]))
@@ -75,7 +77,8 @@ def _transform(s: Scene, rot: float, dx: float, dy: float) -> Scene:
 
     bs = [Body(b.id, tp(b.center), b.radius, b.size, (b.facing + rot) % 360, b.aware, b.prone, b.elsewhere, b.blind,
                b.construct, b.player) for b in s.bodies.values()]
-    ps = [Piece(p.id, p.footprint.transformed(rot, (dx, dy)), p.visibility, p.size, p.passage) for p in s.pieces.values()]
+    ps = [Piece(p.id, p.footprint.transformed(rot, (dx, dy)), p.visibility, p.size, p.passage)
+          for p in s.pieces.values()]
     return Scene(bs, ps)
 
 

@@ -162,7 +162,8 @@ def test_parse_action_shapes_and_round_trip_of_the_menu():
     assert parse_action(g, "pass") == Action("pass")
     assert parse_action(g, 'shoot kokkio masunagi weapon="Long Bow"') == \
         Action("shoot", "kokkio", target="masunagi", weapon="Long Bow")
-    assert parse_action(g, "allocate akira 2 1 push") == Action("allocate", "akira", attack=2, defence=1, special="push")
+    assert parse_action(g, "allocate akira 2 1 push") == \
+        Action("allocate", "akira", attack=2, defence=1, special="push")
     for bad in ("", "walk", "walk k 1 2", "charge matsu", "walk matsu 1 2 3", "walk matsu 1 2 colour=red",
                 "allocate matsu 1", 'walk "matsu'):
         with pytest.raises(InputError):
@@ -242,7 +243,8 @@ def test_physical_dice_melee_names_each_roll_and_the_save_replays(tmp_path):
     assert "Roll 4 dice for masunagi's attack dice: " in text
     assert "Roll 4 dice for akira's defence dice: " in text
     if "Damage: attack" in text:
-        assert re.search(r"Roll [23] dice for a damage roll \((masunagi against akira|akira against masunagi)\): ", text)
+        assert re.search(r"Roll [23] dice for a damage roll \((masunagi against akira|akira against masunagi)\): ",
+                         text)
     saved = Game.load(tmp_path / "phys.json")
     assert saved.snapshot() == g.snapshot() == saved.replay().snapshot()
     assert any(e.kind == "exchange" for e in saved.events)

@@ -75,7 +75,8 @@ def test_aya_and_chiyo_worked_example():
     assert r.initiative == "aya"
     first, second = r.comparisons
     assert (first.attacker, first.attack, first.defence, first.winner, first.success_level) == ("aya", 5, 4, "aya", 1)
-    assert (second.attacker, second.attack, second.defence, second.winner, second.success_level) == ("chiyo", 6, 5, "chiyo", 1)
+    assert (second.attacker, second.attack, second.defence, second.winner, second.success_level) == \
+        ("chiyo", 6, 5, "chiyo", 1)
     assert not r.moves, "Chiyo's Sidestep Defence failed: no move"
     d1, d2 = r.damage
     assert (d1.by, d1.success_level, d1.result.roll.total, d1.wounds) == ("aya", 1, 9, wounds_for(1, 9))
@@ -641,7 +642,8 @@ def test_combatant_from_profile_reads_traits_and_weapon():
 ALL_SPECIALS = weapon(1, ["Slam Attack (1)", "Combo Attack (0)", "Critical Attack (0)", "Sweep Attack (1)",
                           "Push Attack (0)", "Stun Attack (1)", "Grapple Attack (0)", "Powerful Attack (1)"],
                       ["Sidestep Defence (0)", "Counterstrike Defence (1)", "Sweep Defence (1)"])
-CONDS = st.sets(st.sampled_from(["prone", "blind", "stunned", "frightened", "exhausted", "ran", "surprised"]), max_size=3)
+CONDS = st.sets(st.sampled_from(["prone", "blind", "stunned", "frightened", "exhausted", "ran", "surprised"]),
+                max_size=3)
 
 
 @st.composite

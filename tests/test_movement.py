@@ -107,7 +107,8 @@ def test_difficult_terrain_costs_double():
 
 def test_difficult_terrain_halves_distance_covered_in_a_charge():
     pond = {"id": "pond", "preset": "pond", "rect": {"center": [12, 5], "width": 16, "depth": 6}}
-    t = table([{"id": "a", "position": [2, 5], "move": 4}, {"id": "e", "player": 2, "position": [22, 5], "facing": 180}], [pond])
+    t = table([{"id": "a", "position": [2, 5], "move": 4},
+               {"id": "e", "player": 2, "position": [22, 5], "facing": 180}], [pond])
     r = plan_charge(t, "a", "e")
     # 8" of charge: 4 - R30 - ... the base enters the pond after (4 - R30) inches, then moves at half speed
     free = 4 - R30 - 2
@@ -288,7 +289,8 @@ def test_only_one_enemy_in_btb_per_activation():
 
 
 def test_move_needs_a_move_value():
-    doc = {"format": "bushido-table/1", "name": "x", "models": [{"id": "a", "player": 1, "base": 30, "position": [5, 5]}]}
+    doc = {"format": "bushido-table/1", "name": "x",
+           "models": [{"id": "a", "player": 1, "base": 30, "position": [5, 5]}]}
     t = parse_table(yaml.safe_dump(doc), "x.yaml")
     with pytest.raises(MoveError, match="no Move"):
         check_walk(t, "a", [(6, 5)])

@@ -614,7 +614,8 @@ def _sampled_crossing(s, n=300, seed=1):
     rng = random.Random(seed)
     fx, fy = A.facing_vector
     for _ in range(n):
-        r1, t1, r2, t2 = A.radius * math.sqrt(rng.random()), rng.random() * 6.3, T.radius * math.sqrt(rng.random()), rng.random() * 6.3
+        r1, t1 = A.radius * math.sqrt(rng.random()), rng.random() * 6.3
+        r2, t2 = T.radius * math.sqrt(rng.random()), rng.random() * 6.3
         p = (A.center[0] + r1 * math.cos(t1), A.center[1] + r1 * math.sin(t1))
         q = (T.center[0] + r2 * math.cos(t2), T.center[1] + r2 * math.sin(t2))
         if (q[0] - A.center[0]) * fx + (q[1] - A.center[1]) * fy < 0:

@@ -114,7 +114,8 @@ def test_bundled_scenario_fits_the_default_table(name, table):
 def test_bundled_scenarios_are_the_described_ones():
     sh = scen("shrines")
     assert sh.types == ("objectives",) and sh.base_mm == 30 and len(sh.objectives) == 3
-    assert [(i.kind, i.action, i.tokens) for i in sh.interactions] == [("prayer", "simple", 3), ("influence", "simple", None)]
+    assert [(i.kind, i.action, i.tokens) for i in sh.interactions] == \
+        [("prayer", "simple", 3), ("influence", "simple", None)]
     assert [(a.kind, a.vp, a.at) for a in sh.victory] == [("scenario_points", 2, "end"), ("objectives", 1, "end")]
     six = scen("six_stones")
     assert len(six.objectives) == 6 and six.base_mm == 50 and six.rules == ("decreasing_scorer",)

@@ -157,7 +157,8 @@ def test_slam_against_impassable_terrain_stops_prone():
 
 
 def test_slam_stops_at_the_table_edge():
-    t = table([{"id": "a", "position": [20, 12]}, {"id": "d", "player": 2, "position": [20 + 2 * R30, 12], "facing": 180}])
+    t = table([{"id": "a", "position": [20, 12]},
+               {"id": "d", "player": 2, "position": [20 + 2 * R30, 12], "facing": 180}])
     r = special_move(t, "a", "d", "slam")
     assert r.moves["d"].end[0] == pytest.approx(24 - R30) and r.collisions[0].kind == "edge"
 
@@ -191,7 +192,8 @@ def crowds(draw):
     db = draw(st.sampled_from([30, 40, 50, 60]))
     ang = draw(st.floats(0, 2 * math.pi))
     rd = base_radius(db)
-    models.append({"id": "d", "player": 2, "base": db, "position": [12 + (ra + rd) * math.cos(ang), 12 + (ra + rd) * math.sin(ang)],
+    models.append({"id": "d", "player": 2, "base": db,
+                   "position": [12 + (ra + rd) * math.cos(ang), 12 + (ra + rd) * math.sin(ang)],
                    "traits": ["immovable"] if draw(st.booleans()) and draw(st.booleans()) else []})
     for i in range(draw(st.integers(0, 8))):
         b = draw(st.sampled_from([30, 30, 40, 50]))

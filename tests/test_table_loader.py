@@ -62,7 +62,8 @@ def test_formats_example_loads_exactly():
     assert tree.footprint.is_circle and tree.footprint.radius == 1.25
     assert bamboo.footprint.area == pytest.approx(5 * 3.5)
     akira, ima = t.models
-    assert akira.traits == ("aware",) and akira.size is Size.SMALL and akira.radius == pytest.approx(1.1811 / 2, abs=1e-4)
+    assert akira.traits == ("aware",) and akira.size is Size.SMALL
+    assert akira.radius == pytest.approx(1.1811 / 2, abs=1e-4)
     assert ima.size is Size.MEDIUM  # default from a 40 mm base
 
 
@@ -133,33 +134,48 @@ BAD = {
     "yaml-syntax": ("format: bushido-table/1\nname: [unclosed\n", None, "YAML syntax error"),
     "missing-field": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30}\n",
                       "models[id=a]", "position: missing field"),
-    "unknown-field": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [5, 5], colour: red}\n",
+    "unknown-field": ("format: bushido-table/1\nname: x\nmodels:\n"
+                      "  - {id: a, player: 1, base: 30, position: [5, 5], colour: red}\n",
                       "models[id=a]", "colour: unknown field"),
     "wrong-type": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [5, five]}\n",
                    "models[id=a]", "position.1"),
-    "unknown-enum": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: t, passage: swampy, visibility: open, size: zero, circle: {center: [5, 5], radius: 1}}\n",
+    "unknown-enum": ("format: bushido-table/1\nname: x\nterrain:\n"
+                     "  - {id: t, passage: swampy, visibility: open, size: zero, "
+                     "circle: {center: [5, 5], radius: 1}}\n",
                      "terrain[0] (id=t)", "unknown value 'swampy'"),
     "nan": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [.nan, 5]}\n",
             "models[id=a]", "finite number"),
-    "infinite": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: t, passage: normal, visibility: open, size: zero, circle: {center: [5, 5], radius: .inf}}\n",
+    "infinite": ("format: bushido-table/1\nname: x\nterrain:\n"
+                 "  - {id: t, passage: normal, visibility: open, size: zero, circle: {center: [5, 5], radius: .inf}}\n",
                  "terrain[0] (id=t)", "finite number"),
-    "self-intersecting": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: bow, passage: normal, visibility: open, size: zero, polygon: [[4, 4], [8, 8], [8, 4], [4, 8]]}\n",
+    "self-intersecting": ("format: bushido-table/1\nname: x\nterrain:\n"
+                          "  - {id: bow, passage: normal, visibility: open, size: zero, "
+                          "polygon: [[4, 4], [8, 8], [8, 4], [4, 8]]}\n",
                           "terrain[0] (id=bow)", "not simple"),
-    "degenerate": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: flat, passage: normal, visibility: open, size: zero, polygon: [[4, 4], [6, 6], [8, 8]]}\n",
+    "degenerate": ("format: bushido-table/1\nname: x\nterrain:\n"
+                   "  - {id: flat, passage: normal, visibility: open, size: zero, polygon: [[4, 4], [6, 6], [8, 8]]}\n",
                    "terrain[0] (id=flat)", "degenerate"),
-    "duplicate-id": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: a, preset: pond, center: [12, 12]}\nmodels:\n  - {id: a, player: 1, base: 30, position: [3, 3]}\n",
+    "duplicate-id": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: a, preset: pond, center: [12, 12]}\n"
+                     "models:\n  - {id: a, player: 1, base: 30, position: [3, 3]}\n",
                      "models[id=a]", "duplicate id 'a'"),
-    "overlapping-bases": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [5, 5]}\n  - {id: b, player: 2, base: 40, position: [6, 5]}\n",
+    "overlapping-bases": ("format: bushido-table/1\nname: x\nmodels:\n"
+                          "  - {id: a, player: 1, base: 30, position: [5, 5]}\n"
+                          "  - {id: b, player: 2, base: 40, position: [6, 5]}\n",
                           "models[id=b]", "overlaps the base of 'a'"),
     "off-table": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [0.3, 5]}\n",
                   "models[id=a]", "not wholly on the 24\" x 24\" table"),
-    "inside-impassable": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: house, preset: house, center: [10, 10]}\nmodels:\n  - {id: a, player: 1, base: 30, position: [10, 8.3]}\n",
+    "inside-impassable": ("format: bushido-table/1\nname: x\nterrain:\n"
+                          "  - {id: house, preset: house, center: [10, 10]}\nmodels:\n"
+                          "  - {id: a, player: 1, base: 30, position: [10, 8.3]}\n",
                           "models[id=a]", "inside Impassable terrain 'house'"),
-    "two-shapes": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: t, passage: normal, visibility: open, size: zero, circle: {center: [5, 5], radius: 1}, rect: {center: [5, 5], width: 1, depth: 1}}\n",
+    "two-shapes": ("format: bushido-table/1\nname: x\nterrain:\n"
+                   "  - {id: t, passage: normal, visibility: open, size: zero, circle: {center: [5, 5], radius: 1}, "
+                   "rect: {center: [5, 5], width: 1, depth: 1}}\n",
                    "terrain[0] (id=t)", "exactly one of polygon, circle, rect"),
     "unknown-preset": ("format: bushido-table/1\nname: x\nterrain:\n  - {id: t, preset: castle, center: [5, 5]}\n",
                        "terrain[0] (id=t)", "unknown preset 'castle'"),
-    "unknown-profile": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, profile: nobody-at-all, position: [5, 5]}\n",
+    "unknown-profile": ("format: bushido-table/1\nname: x\nmodels:\n"
+                        "  - {id: a, player: 1, profile: nobody-at-all, position: [5, 5]}\n",
                         "models[id=a]", "unknown profile"),
     "wrong-format": ("format: bushido-table/9\nname: x\n", "format", "unknown value"),
     "not-a-mapping": ("- just\n- a list\n", None, "must be a YAML mapping"),
@@ -167,7 +183,8 @@ BAD = {
                    "models[id=a]", "player"),
     "bad-base": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 35, position: [5, 5]}\n",
                  "models[id=a]", "base"),
-    "bool-as-number": ("format: bushido-table/1\nname: x\nmodels:\n  - {id: a, player: 1, base: 30, position: [5, 5], facing: true}\n",
+    "bool-as-number": ("format: bushido-table/1\nname: x\nmodels:\n"
+                       "  - {id: a, player: 1, base: 30, position: [5, 5], facing: true}\n",
                        "models[id=a]", "facing"),
 }
 

@@ -227,7 +227,8 @@ def trait_lookups(path: Path) -> set[str]:
     bound: set[str] = set()  # local names holding a trait-lookup function
     keyed: set[str] = set()  # local names holding a trait key
     for node in ast.walk(tree):
-        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and isinstance(node.iter, (ast.Tuple, ast.List, ast.Set)):
+        if (isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+                and isinstance(node.iter, (ast.Tuple, ast.List, ast.Set))):
             loops.setdefault(node.target.id, []).extend(_literals(node.iter))
         if isinstance(node, ast.Assign):
             pairs = []

@@ -53,7 +53,8 @@ BASE = ["Takashi Akira", "Kokkio"]  # 30 rice, legal
 
 
 def test_legal_warband(cs):
-    res = check_warband(wb(cs, BASE + ["Guardsman of Ryu A", "Guardsman of Ryu B"], rice=70, events=["Heroic Stand"]), cs)
+    res = check_warband(wb(cs, BASE + ["Guardsman of Ryu A", "Guardsman of Ryu B"], rice=70, events=["Heroic Stand"]),
+                        cs)
     assert res.legal, res.violations
     assert res.cost == 18 + 12 + 8 + 8 + 1
     assert [p.name for p in warband_profiles(res.warband, cs)][:2] == ["Takashi Akira", "Kokkio"]
@@ -245,7 +246,8 @@ def test_selectors():
                             "Takashi Hida or Fujitaka"], ["Jung Pirates"])
     assert [(s.kind, s.value) for s in sels] == [
         ("type", "wolf"), ("ronin-type", "kami"), ("faction", "Jung Pirates"), ("trait", "blood of orochi"),
-        ("all", ""), ("theme", "passing the night"), ("unsupported", ""), ("type", "takashi hida"), ("type", "fujitaka")]
+        ("all", ""), ("theme", "passing the night"), ("unsupported", ""), ("type", "takashi hida"),
+        ("type", "fujitaka")]
 
 
 # --- warband files ----------------------------------------------------------------------------------
@@ -295,13 +297,17 @@ ROSTER = """<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         </selection>
         <selection id="s-3" name="Guardsmen of Ryu" entryId="ab36-dbe0-7a54-bada" number="1" type="unit">
           <selections>
-            <selection id="s-4" name="Guardsman of Ryu A" entryId="097b-965d-1300-f56a::1b09-d9ec-a2a3-410b" number="1" type="model"/>
-            <selection id="s-5" name="Guardsman of Ryu B" entryId="3f4d-d08d-ca58-ccdc::1b09-d9ec-a2a3-410b" number="1" type="model"/>
+            <selection id="s-4" name="Guardsman of Ryu A" entryId="097b-965d-1300-f56a::1b09-d9ec-a2a3-410b"
+                       number="1" type="model"/>
+            <selection id="s-5" name="Guardsman of Ryu B" entryId="3f4d-d08d-ca58-ccdc::1b09-d9ec-a2a3-410b"
+                       number="1" type="model"/>
           </selections>
         </selection>
-        <selection id="s-6" name="Golden Sentinel" entryId="90af-3b54-3e2a-9168::49fb-d207-3a25-9327" number="1" type="unit">
+        <selection id="s-6" name="Golden Sentinel" entryId="90af-3b54-3e2a-9168::49fb-d207-3a25-9327" number="1"
+                   type="unit">
           <selections>
-            <selection id="s-7" name="Golden Sentinel A" entryId="90af-3b54-3e2a-9168::a218-b749-8176-e97c" number="1" type="model"/>
+            <selection id="s-7" name="Golden Sentinel A" entryId="90af-3b54-3e2a-9168::a218-b749-8176-e97c"
+                       number="1" type="model"/>
           </selections>
         </selection>
         <selection id="s-8" name="Heroic Stand" entryId="5048-3a52-5689-6d0b" number="1" type="upgrade"/>
@@ -368,9 +374,11 @@ def test_roster_bad_input(cs, tmp_path):
 def test_roster_kami_card_with_two_models(cs, tmp_path):
     kami = cs.profile("Kami of Evening Flame")
     link = next(e for e in kami.entry_ids if e not in (kami.card_id,) and e != kami.element_id)
-    extra = (f'<selection id="k-1" name="Kami of Evening Flame" entryId="{link}::{kami.card_id}" number="1" type="unit">'
+    extra = (f'<selection id="k-1" name="Kami of Evening Flame" entryId="{link}::{kami.card_id}" '
+             'number="1" type="unit">'
              '<selections>'
-             + "".join(f'<selection id="k-{i}" name="Kami of Evening Flame {ab}" entryId="{link}::{eid}" number="1" type="model"/>'
+             + "".join(f'<selection id="k-{i}" name="Kami of Evening Flame {ab}" entryId="{link}::{eid}" '
+                       'number="1" type="model"/>'
                        for i, (ab, eid) in enumerate(zip("AB", kami.entry_ids[-3:-1]), 2))
              + "</selections></selection>")
     w = read_roster(roster(tmp_path, extra=extra), cs)

@@ -45,7 +45,8 @@ def test_zoc_region_behind_blockers(blocker):
     elif blocker == "square":
         s = scene(a, piece("w", rect(11.1, 10.2, 0.4, 0.6)))
     else:
-        s = scene(a, piece("w", Footprint.polygon([[10.8, 9.5], [11.0, 9.5], [11.0, 10.2], [11.5, 10.2], [11.5, 10.4], [10.8, 10.4]])))
+        s = scene(a, piece("w", Footprint.polygon([[10.8, 9.5], [11.0, 9.5], [11.0, 10.2], [11.5, 10.2], [11.5, 10.4],
+                                                   [10.8, 10.4]])))
     reg = zoc_region(s, "a")
     ring_half = math.pi * ((a.radius + 1) ** 2 - a.radius**2) / 2
     assert reg.area < ring_half - 0.01  # something is hidden
