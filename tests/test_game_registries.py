@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.rules import conditions
-from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, Event, GameError, GameState, apply_event
+from sim.rules import action_kinds, conditions
+from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, ActionKind, Event, GameError, GameState, apply_event
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sim" / "rules" / "game"
@@ -32,6 +32,25 @@ def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     simple = {k for k, v in ACTION_KINDS.items() if v.counters == 1}
     assert set(conditions.SIMPLE_ACTIONS) - simple == {"heal"}  # a condition-table action the engine does not offer
     assert simple <= set(conditions.SIMPLE_ACTIONS)
+
+
+def test_action_complexity_is_defined_once_in_the_rules_table():
+    # the conditions and the game's registry read the same table (p.24)
+    assert conditions.SIMPLE_ACTIONS is action_kinds.SIMPLE_ACTIONS
+    assert conditions.COMPLEX_ACTIONS is action_kinds.COMPLEX_ACTIONS
+    for key, kind in ACTION_KINDS.items():
+        rule = action_kinds.ACTION_RULES[key]
+        assert (kind.name, kind.page, kind.counters, kind.timing, kind.boost) == \
+            (rule.name, rule.page, rule.counters, rule.timing, rule.boost)
+    # every automated kind of the table is registered; heal (Heal (X), a card action) is not
+    assert {k for k, r in action_kinds.ACTION_RULES.items() if r.automated} == set(ACTION_KINDS)
+    assert not action_kinds.ACTION_RULES["heal"].automated and action_kinds.counters_of("heal") == 1
+
+
+def test_an_action_kind_outside_the_rules_table_cannot_be_registered():
+    for key in ("fly", "heal"):
+        with pytest.raises(ValueError, match=f"action kind '{key}' is not an automated kind"):
+            ActionKind(key, lambda *a: (True, ""), lambda *a: None)
 
 
 def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry():

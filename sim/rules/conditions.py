@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from models.traits import trait_key
+from sim.rules.action_kinds import COMPLEX_ACTIONS, SIMPLE_ACTIONS
 
 __all__ = [
     "Condition", "CONDITIONS", "ACTIONS", "SIMPLE_ACTIONS", "COMPLEX_ACTIONS", "MOVING_ACTIONS",
@@ -56,13 +57,11 @@ class ConditionError(ValueError):
 
 
 # ----------------------------------------------------------------------- actions
-#: Action kinds (p.24-26). The names the game uses (``walk``, ``run``, ``charge``,
-#: ``melee``, ``shoot``, ``focus``, ``wait``, ``stand_up``) plus the other basic actions:
-#: ``disengage``, ``ki_feat`` (Simple Ki Feat), ``complex_ki_feat``, ``scenario``
-#: (Simple Scenario), ``complex_scenario``, and ``heal`` (card actions named in Immobilised).
-SIMPLE_ACTIONS = frozenset({"melee", "disengage", "ki_feat", "shoot", "run", "scenario",
-                            "stand_up", "wait", "walk", "heal"})
-COMPLEX_ACTIONS = frozenset({"charge", "complex_ki_feat", "focus", "complex_scenario"})
+#: Action kinds a model declares when it activates (p.24-26): the Simple
+#: (``SIMPLE_ACTIONS``: walk, run, melee, disengage, shoot, wait, stand_up, ki_feat,
+#: scenario, and ``heal``, the Heal (X) card action Immobilised names) and Complex
+#: (``COMPLEX_ACTIONS``: charge, focus, complex_ki_feat, complex_scenario) ones, both read
+#: from the one table of action kinds, :data:`sim.rules.action_kinds.ACTION_RULES`.
 ACTIONS = SIMPLE_ACTIONS | COMPLEX_ACTIONS
 #: Actions that include movement (a change of facing counts, p.22). Shoot, Ki feats and
 #: Disengage move only if the model declares/takes its walk: see :func:`immobilised_test_needed`.

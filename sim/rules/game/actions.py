@@ -2,9 +2,11 @@
 
 :class:`Action` is what a player declares (a model's action, a pass, an allocation of
 melee dice, an interceptor, an Instant/Active Ki feat). :data:`ACTION_KINDS` holds every
-kind once (:class:`ActionKind`): its rulebook name and page, the activation counters it
-removes, the stat a Ki boost raises, when it is taken, and the functions that judge and
-resolve it. Each kind is registered by the module of its step of the game:
+kind the engine plays once (:class:`ActionKind`): the functions that judge and resolve
+it, and its rulebook data -- name and page, the activation counters it removes (Simple or
+Complex), the stat a Ki boost raises, when it is taken -- read from the rules layer's one
+table, :data:`sim.rules.action_kinds.ACTION_RULES` (which the condition rules read too).
+Each kind is registered by the module of its step of the game:
 
 =====================================  ==========================================
 ``walk``, ``run``, ``focus``, ``wait``,  :mod:`sim.rules.game.basic_actions`
@@ -21,42 +23,51 @@ resolve it. Each kind is registered by the module of its step of the game:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
-from typing import Literal
+from dataclasses import asdict, dataclass, field, fields
 
 from sim.files import quote
 from sim.rules import movement
+from sim.rules.action_kinds import ACTION_RULES, Timing
 from sim.rules.game.state import GameError
 from sim.rules.game.values import finite, finite_point, short
 
 
 @dataclass(frozen=True)
 class ActionKind:
-    """One kind of action.
+    """One kind of action the engine plays: ``ActionKind(key, legal, resolve)``.
 
     Attributes:
-        key: the :attr:`Action.kind` string.
-        name: its name in the rulebook.
-        page: the rulebook page(s).
-        counters: activation counters it removes: 0, 1 (Simple) or 2 (Complex) (p.24).
-        timing: ``"activation"`` (declared by activating a model, p.24), ``"pass"`` (a
-            pass token, p.21) or ``"answer"`` (made out of turn: an allocation, an
-            interceptor, an Instant/Active feat).
+        key: the :attr:`Action.kind` string, a key of
+            :data:`~sim.rules.action_kinds.ACTION_RULES`.
         legal: ``legal(game, model_state, action) -> (ok, why)``: the checks of this kind
             after those every declaration passes (``Game.is_legal``).
         resolve: ``resolve(game, action)``: what it does once declared and legal.
-        boost: the stat a Ki boost on it raises (``move``, ``ranged``, ``melee``, ``ki``),
-            or None (p.10, p.47).
+        name, page, counters, timing, boost: the kind's rulebook data, copied from its
+            :class:`~sim.rules.action_kinds.ActionRule`: its name in the rulebook, the
+            page(s), the activation counters it removes (0, 1 Simple, 2 Complex, p.24),
+            ``"activation"`` / ``"pass"`` / ``"answer"``, the stat a Ki boost on it raises
+            (``move``, ``ranged``, ``melee``, ``ki`` or None, p.10, p.47).
+
+    Raises:
+        ValueError: a key that is not in the table, or a kind the table marks as not
+            automated.
     """
 
     key: str
-    name: str
-    page: str
-    counters: int
-    timing: Literal["activation", "pass", "answer"]
     legal: Callable
     resolve: Callable
-    boost: str | None = None
+    name: str = field(init=False)
+    page: str = field(init=False)
+    counters: int = field(init=False)
+    timing: Timing = field(init=False)
+    boost: str | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        rule = ACTION_RULES.get(self.key)
+        if rule is None or not rule.automated:
+            raise ValueError(f"action kind {self.key!r} is not an automated kind of sim.rules.action_kinds")
+        for name in ("name", "page", "counters", "timing", "boost"):
+            object.__setattr__(self, name, getattr(rule, name))
 
 
 #: Every kind of action, by its key (filled by the step modules).

@@ -112,11 +112,10 @@ class BasicActions(GamePart):
 
     # the kinds of this step, registered where they are defined
     register(
-        ActionKind("walk", "Walk", "p.24", 1, "activation", _legal_walk, _resolve_walk, "move"),
-        ActionKind("run", "Run", "p.24", 1, "activation", _legal_run, _resolve_run, "move"),
-        ActionKind("focus", "Focus", "p.25", 2, "activation", _legal_always, _resolve_focus),
-        ActionKind("wait", "Wait", "p.25", 1, "activation", _legal_always, _resolve_wait),
-        ActionKind("stand_up", "Stand Up", "p.25, p.45", 1, "activation", _legal_stand_up,
-                   _resolve_stand_up),
-        ActionKind("pass", "Pass", "p.21", 0, "pass", _legal_pass, _spend_pass_token),
+        ActionKind("walk", _legal_walk, _resolve_walk),
+        ActionKind("run", _legal_run, _resolve_run),
+        ActionKind("focus", _legal_always, _resolve_focus),
+        ActionKind("wait", _legal_always, _resolve_wait),
+        ActionKind("stand_up", _legal_stand_up, _resolve_stand_up),
+        ActionKind("pass", _legal_pass, _spend_pass_token),
     )

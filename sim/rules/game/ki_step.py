@@ -227,10 +227,7 @@ class KiStep(GamePart):
 
     # the kinds of this step, registered where they are defined
     register(
-        ActionKind("ki_feat", "Ki feat (Simple)", "p.25, p.46", 1, "activation", _feat_legal,
-                   _resolve_ki_feat, "ki"),
-        ActionKind("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", _feat_legal,
-                   _resolve_ki_feat, "ki"),
-        ActionKind("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", _legal_instant_feat,
-                   _use_instant_feat, "ki"),
+        ActionKind("ki_feat", _feat_legal, _resolve_ki_feat),
+        ActionKind("complex_ki_feat", _feat_legal, _resolve_ki_feat),
+        ActionKind("feat", _legal_instant_feat, _use_instant_feat),
     )

@@ -347,10 +347,8 @@ class MeleeStep(GamePart):
 
     # the kinds of this step, registered where they are defined
     register(
-        ActionKind("charge", "Charge", "p.24", 2, "activation", _legal_charge, _resolve_charge, "move"),
-        ActionKind("melee", "Melee", "p.24", 1, "activation", _legal_melee, _resolve_melee),
-        ActionKind("disengage", "Disengage", "p.24", 1, "activation", _legal_disengage,
-                   _resolve_disengage),
-        ActionKind("allocate", "allocation of melee dice", "p.33", 0, "answer", _legal_allocate,
-                   _allocate, "melee"),
+        ActionKind("charge", _legal_charge, _resolve_charge),
+        ActionKind("melee", _legal_melee, _resolve_melee),
+        ActionKind("disengage", _legal_disengage, _resolve_disengage),
+        ActionKind("allocate", _legal_allocate, _allocate),
     )

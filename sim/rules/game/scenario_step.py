@@ -193,8 +193,6 @@ class ScenarioStep(GamePart):
 
     # the kinds of this step, registered where they are defined
     register(
-        ActionKind("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation", _legal_scenario,
-                   _resolve_scenario),
-        ActionKind("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation",
-                   _legal_scenario, _resolve_scenario),
+        ActionKind("scenario", _legal_scenario, _resolve_scenario),
+        ActionKind("complex_scenario", _legal_scenario, _resolve_scenario),
     )

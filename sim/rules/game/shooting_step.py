@@ -185,8 +185,6 @@ class ShootingStep(GamePart):
 
     # the kinds of this step, registered where they are defined
     register(
-        ActionKind("shoot", "Ranged Attack", "p.25, p.30-32", 1, "activation", _legal_shoot,
-                   _resolve_shoot, "ranged"),
-        ActionKind("intercept", "interception", "p.30", 0, "answer", _legal_intercept,
-                   _answer_interception),
+        ActionKind("shoot", _legal_shoot, _resolve_shoot),
+        ActionKind("intercept", _legal_intercept, _answer_interception),
     )

@@ -1,0 +1,101 @@
+"""The kinds of action as rulebook data: one table, :data:`ACTION_RULES`.
+
+Each kind once (:class:`ActionRule`): its key (the ``Action.kind`` string), its name in
+the rulebook and the page, the activation counters it removes -- Simple 1, Complex 2,
+none 0 (Actions p.24-26) --, when it is taken, the statistic a Ki boost on it raises
+(p.10, p.47) and whether the engine plays it.
+
+This is the one place that says which actions are Simple and which Complex. The
+condition rules (:mod:`sim.rules.conditions`: Controlled with one marker and a model with
+one counter may not declare a Complex action, Immobilised tests before some Simple ones)
+and the game's registry (:data:`sim.rules.game.actions.ACTION_KINDS`, which adds each
+kind's legality and resolution) both read it; the action notation
+(:mod:`sim.rules.notation`) reads the game's registry. Pure data, no imports from the
+rest of the project.
+
+``heal`` is the one kind the engine does not play: the Heal (X) trait (p.52) gives its
+model a Simple action (the trait text) that Immobilised names (p.44). It is listed so the
+conditions know it (Simple, a moving action), and marked ``automated=False``: the game
+neither offers nor resolves it (the trait is played by hand), and registers no function
+for it (docs/rulings-project.md, reading 35).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Literal
+
+__all__ = ["Timing", "ActionRule", "ACTION_RULES", "SIMPLE_ACTIONS", "COMPLEX_ACTIONS", "FREE_ACTIONS",
+           "counters_of"]
+
+#: When an action is taken: by activating a model (p.24), with a pass token (p.21), or out
+#: of turn as an answer (an allocation, an interceptor, an Instant/Active Ki feat).
+Timing = Literal["activation", "pass", "answer"]
+
+
+@dataclass(frozen=True)
+class ActionRule:
+    """One kind of action as the rulebook defines it.
+
+    Attributes:
+        key: the ``Action.kind`` string (``walk``, ``complex_ki_feat`` ...).
+        name: its name in the rulebook.
+        page: the rulebook page(s).
+        counters: activation counters it removes: 0, 1 (Simple) or 2 (Complex) (p.24).
+        timing: ``"activation"``, ``"pass"`` or ``"answer"`` (:data:`Timing`).
+        boost: the statistic a Ki boost on it raises (``move``, ``ranged``, ``melee``,
+            ``ki``), or None (p.10, p.47).
+        automated: whether the engine offers and resolves it (False: a card action
+            played by hand, known to the condition rules only).
+    """
+
+    key: str
+    name: str
+    page: str
+    counters: int
+    timing: Timing
+    boost: str | None = None
+    automated: bool = True
+
+
+#: Every kind of action, by key, in the order of the rulebook's Actions section (p.24-26),
+#: then the actions taken out of turn.
+ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
+    ActionRule("walk", "Walk", "p.24", 1, "activation", "move"),
+    ActionRule("run", "Run", "p.24", 1, "activation", "move"),
+    ActionRule("charge", "Charge", "p.24", 2, "activation", "move"),
+    ActionRule("melee", "Melee", "p.24", 1, "activation"),
+    ActionRule("disengage", "Disengage", "p.24", 1, "activation"),
+    ActionRule("shoot", "Ranged Attack", "p.25, p.30-32", 1, "activation", "ranged"),
+    ActionRule("focus", "Focus", "p.25", 2, "activation"),
+    ActionRule("wait", "Wait", "p.25", 1, "activation"),
+    ActionRule("stand_up", "Stand Up", "p.25, p.45", 1, "activation"),
+    ActionRule("ki_feat", "Ki feat (Simple)", "p.25, p.46", 1, "activation", "ki"),
+    ActionRule("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", "ki"),
+    ActionRule("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation"),
+    ActionRule("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation"),
+    ActionRule("heal", "Heal (X)", "p.52, p.44", 1, "activation", automated=False),
+    ActionRule("pass", "Pass", "p.21", 0, "pass"),
+    ActionRule("allocate", "allocation of melee dice", "p.33", 0, "answer", "melee"),
+    ActionRule("intercept", "interception", "p.30", 0, "answer"),
+    ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
+)})
+
+#: Simple actions: one activation counter (p.24).
+SIMPLE_ACTIONS = frozenset(k for k, r in ACTION_RULES.items() if r.counters == 1)
+#: Complex actions: two activation counters (p.24).
+COMPLEX_ACTIONS = frozenset(k for k, r in ACTION_RULES.items() if r.counters == 2)
+#: Kinds that remove no counter: a pass, an allocation, an interceptor, an Instant/Active feat.
+FREE_ACTIONS = frozenset(k for k, r in ACTION_RULES.items() if r.counters == 0)
+
+
+def counters_of(kind: str) -> int:
+    """Activation counters ``kind`` removes; 1 (Simple) for a kind not in the table.
+
+    >>> counters_of("charge"), counters_of("heal"), counters_of("pass"), counters_of("fly")
+    (2, 1, 0, 1)
+    """
+    rule = ACTION_RULES.get(kind)
+    return rule.counters if rule is not None else 1
