@@ -12,7 +12,7 @@ Commands::
     python main.py reach TABLE MODEL [--png FILE.png] [--json]
     python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json] [--sandbox]
     python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
-    python main.py replay FILE [--unverified]
+    python main.py replay FILE [--unverified] [--actions]
     python main.py hotseat [TABLE] [--seed N] [--turns N] [--dice seeded|physical] [--bot P=NAME ...]
                            [--save FILE] [--load FILE]
     python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
@@ -39,6 +39,7 @@ from sim.cli import hotseat as hotseat_cli
 from sim.files import check_output_path, is_png
 from sim.rules import bots, movement
 from sim.rules.game import Game, is_save_head
+from sim.rules.notation import action_text
 from sim.rules.planning import reach, shortest_walk
 from sim.rules.scenario import ScenarioError, check_against_table, list_scenarios, load_scenario, objective_pieces
 from sim.rules.special import ALIASES, MOVES, SpecialMoveError, special_move, special_refusals, throw_directions
@@ -143,6 +144,8 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="a save written by play --save")
     rp.add_argument("--unverified", action="store_true",
                     help="apply the saved events without re-simulating them (an old physical-dice save)")
+    rp.add_argument("--actions", action="store_true",
+                    help="also list the saved actions in the action notation of the hot-seat (exact numbers)")
     hotseat_cli.add_parser(sub)
     catalogue_cli.add_parsers(sub)
     return p
@@ -207,7 +210,10 @@ def _play(args) -> int:
 
 def _replay(args) -> int:
     """``replay FILE``: re-simulate the saved actions (Game.load) and say so; a save whose
-    events, dice or result differ is an error (status 2, one line from GameError)."""
+    events, dice or result differ is an error (status 2, one line from GameError).
+    ``--actions``: list the actions, numbered, in the action notation
+    (:func:`sim.rules.notation.action_text`, exact: typed in a hot-seat they replay
+    the game)."""
     game = Game.load(args.file, verify=not args.unverified)
     if game.verified:
         dice = f"seed {game.seed}" if game.seeded else "the recorded dice values"
@@ -216,6 +222,10 @@ def _replay(args) -> int:
     else:
         print(f"NOT verified: applied the {len(game.events)} saved events of {args.file} without re-simulating "
               "them (--unverified)")
+    if args.actions:
+        print(f"Actions ({len(game.actions)}):")
+        for i, a in enumerate(game.actions, 1):
+            print(f"  {i:>4}. {action_text(a, exact=True)}")
     print(_game_summary(game))
     return 0
 

@@ -28,18 +28,20 @@ player types a number, an action (``walk matsu 4.5 9``, ``charge kazuha asp``,
   ``events``); :func:`table_now` rebuilds the table where the state has the models.
 
 The package, by concept: :mod:`.console` (the two streams, end of input),
-:mod:`.dice` (physical dice that prompt with what each roll is for), :mod:`.notation`
-(actions as typed text, both ways), :mod:`.screens` (the text shown: views, menu, log,
-hand-over), :mod:`.session` (the loop, undo, save) and :mod:`.command` (``main.py
-hotseat``). Every name listed in ``__all__`` is importable from ``sim.cli.hotseat``.
+:mod:`.dice` (physical dice that prompt with what each roll is for), :mod:`.screens`
+(the text shown: views, menu, log, hand-over), :mod:`.session` (the loop, undo, save)
+and :mod:`.command` (``main.py hotseat``). The action notation (actions as typed text,
+both ways) is :mod:`sim.rules.notation`, re-exported here. Every name listed in
+``__all__`` is importable from ``sim.cli.hotseat``.
 """
 
 from __future__ import annotations
 
+from sim.rules.notation import KNOWN_KINDS, InputError, action_text, parse_action
+
 from .command import add_parser, run_cli
 from .console import MAX_DIGITS, Console, Quit, cut_word
 from .dice import PromptDice, parse_dice, prompt_label
-from .notation import KNOWN_KINDS, InputError, action_text, parse_action
 from .screens import (
     ANSI_CLEAR,
     DEFAULT_CLEAR,

@@ -1,6 +1,7 @@
 """The hot-seat's terminal: reading and writing lines on two text streams (secret lines
-without echo on a terminal), the end of the input as :class:`Quit`, and the limits on
-what a typed word may be (:data:`MAX_DIGITS`, :func:`cut_word` for messages).
+without echo on a terminal), the end of the input as :class:`Quit`. The limits on what a
+typed word may be (:data:`MAX_DIGITS`, :func:`cut_word` for messages) belong to the
+action notation (:mod:`sim.rules.notation`) and are re-exported here.
 """
 
 from __future__ import annotations
@@ -8,6 +9,10 @@ from __future__ import annotations
 import getpass
 import sys
 from typing import IO
+
+from sim.rules.notation import MAX_DIGITS, cut_word
+
+__all__ = ["Quit", "Console", "isatty", "cut_word", "MAX_DIGITS"]
 
 
 class Quit(Exception):
@@ -57,13 +62,3 @@ def isatty(stream) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
-
-
-def cut_word(word: str, limit: int = 24) -> str:
-    """A typed word cut for a message (a 5000-digit number is shown as its start)."""
-    return word if len(word) <= limit else word[:limit] + "..."
-
-
-#: The most digits a typed whole number may have (menu numbers, dice counts, log lines).
-MAX_DIGITS = 6
-

@@ -9,8 +9,8 @@ exchange, and how the screen is cleared.
 from __future__ import annotations
 
 from sim.rules.game import Action, Event, Game
+from sim.rules.notation import action_text
 
-from .notation import action_text
 
 #: ANSI: clear the screen and the scrollback, cursor home.
 ANSI_CLEAR = "\x1b[2J\x1b[3J\x1b[H"

@@ -13,9 +13,9 @@ from typing import IO
 
 from sim.files import check_output_path
 from sim.rules.game import Action, Game, GameError, is_save_head
+from sim.rules.notation import action_text, parse_action
 
 from .console import MAX_DIGITS, Console, Quit, cut_word
-from .notation import action_text, parse_action
 from .screens import (
     DEFAULT_CLEAR,
     HELP,

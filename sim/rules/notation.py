@@ -1,8 +1,24 @@
-"""The hot-seat's action notation: an :class:`~sim.rules.game.Action` as the player
-types it (``walk matsu 4.50 9.00``, ``charge kazuha asp``, ``shoot kenta asp before 3
-4``, ``allocate akira 2 1``, ``pass``, ``KIND MODEL [TARGET] [X Y] [field=value ...]``)
-and back: :func:`action_text` writes it, :func:`parse_action` reads it against a game
-(model ids may be unique prefixes), raising :class:`InputError` for what cannot be read.
+"""The action notation: an :class:`~sim.rules.game.Action` as a player types it and as
+the hot-seat, the ``replay`` listing and the logs of decisions write it.
+
+``walk matsu 4.50 9.00``, ``charge kazuha asp``, ``shoot kenta asp before 3 4``,
+``allocate akira 2 1``, ``pass``, ``intercept ishi``; any kind of the game's registry
+(:data:`~sim.rules.game.actions.ACTION_KINDS`, Actions p.21, p.24-26, p.30, p.33, p.46,
+p.63) as ``KIND MODEL [TARGET] [X Y] [field=value ...]``. :func:`action_text` writes it
+(``exact=True``: numbers that read back to the very same floats), :func:`parse_action`
+reads it against a game (model ids may be unique prefixes), raising
+:class:`NotationError` for what cannot be read. Pure: no I/O, nothing of the views.
+
+The game's own log keeps its saved wording of an action (``walk to (4.50, 9.00)``, the
+``activate`` event's text, :meth:`Action.__str__`): it is part of the save format, which
+old saves are verified against.
+
+>>> action_text(Action("walk", "matsu", point=(4.5, 9.0)))
+'walk matsu 4.50 9.00'
+>>> action_text(Action("walk", "matsu", point=(1 / 3, 9.0)), exact=True)
+'walk matsu 0.3333333333333333 9.00'
+>>> action_text(Action("allocate", "akira", attack=2, defence=1, special="push"))
+'allocate akira 2 1 push'
 """
 
 from __future__ import annotations
@@ -12,33 +28,61 @@ import math
 import re
 import shlex
 
-from sim.rules.game import Action, Game
+from sim.rules.action_kinds import ACTION_RULES
+from sim.rules.game import ACTION_KINDS, Action, Game
 
-from .console import MAX_DIGITS, cut_word
+__all__ = ["NotationError", "InputError", "MAX_DIGITS", "cut_word", "known_kinds", "KNOWN_KINDS", "ALIASES",
+           "action_text", "parse_action"]
 
 
-class InputError(ValueError):
+class NotationError(ValueError):
     """A typed action that cannot be read (unknown kind, model, field or number)."""
+
+
+#: The name the hot-seat has always used for :class:`NotationError`.
+InputError = NotationError
+
+#: The most digits a typed whole number may have (menu numbers, dice counts, log lines).
+MAX_DIGITS = 6
+
+
+def cut_word(word: str, limit: int = 24) -> str:
+    """A typed word cut for a message (a 5000-digit number is shown as its start)."""
+    return word if len(word) <= limit else word[:limit] + "..."
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Action)}
 _INT_FIELDS = {"attack", "defence", "x", "boost"}
 _FLOAT_FIELDS = {"facing", "direction"}
-_ALIASES = {"stand": "stand_up", "stand-up": "stand_up", "standup": "stand_up", "alloc": "allocate",
-            "charges": "charge", "shoots": "shoot"}
-#: Kinds the engine knows today (others are passed through to :meth:`Game.is_legal`).
-KNOWN_KINDS = ("walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up", "pass",
-               "allocate", "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "intercept")
+#: Other words for a kind: ``stand`` is ``stand_up``, ``alloc`` is ``allocate`` ...
+ALIASES = {"stand": "stand_up", "stand-up": "stand_up", "standup": "stand_up", "alloc": "allocate",
+           "charges": "charge", "shoots": "shoot"}
 
 
-def _num(v: float) -> str:
-    return f"{v:.2f}"
+def known_kinds() -> tuple[str, ...]:
+    """The kinds the notation reads: those of the game's registry
+    (:data:`~sim.rules.game.actions.ACTION_KINDS`), in the order of the rulebook table
+    (:data:`~sim.rules.action_kinds.ACTION_RULES`)."""
+    return tuple(k for k in ACTION_RULES if k in ACTION_KINDS) + tuple(k for k in ACTION_KINDS if k not in ACTION_RULES)
 
 
-def action_text(a: Action) -> str:
+#: :func:`known_kinds` when the game package was loaded.
+KNOWN_KINDS = known_kinds()
+
+
+def _num(v: float, exact: bool = False, fmt: str = ".2f") -> str:
+    s = format(v, fmt)
+    if exact and float(s) != v:
+        s = repr(float(v))
+    return s
+
+
+def action_text(a: Action, exact: bool = False) -> str:
     """An action as the player would type it (``walk matsu 4.50 9.00``, ``charge kazuha
-    asp``, ``allocate akira 2 1``); :func:`parse_action` reads it back (points rounded to
-    0.01")."""
+    asp``, ``allocate akira 2 1``); :func:`parse_action` reads it back. Points are written
+    to 0.01" and an allocation's direction to 6 digits, unless ``exact``: then a number
+    that would not read back as the same float is written in full (``repr``), so that
+    ``parse_action(game, action_text(a, exact=True)) == a``."""
     if a.kind == "pass":
         return "pass"
     words = [a.kind]
@@ -52,17 +96,17 @@ def action_text(a: Action) -> str:
             words.append(a.special)
             done.add("special")
             if a.direction is not None:
-                words.append(f"{a.direction:g}")
+                words.append(_num(a.direction, exact, "g"))
                 done.add("direction")
     else:
         if a.target is not None:
             words.append(a.target)
             done.add("target")
         if a.kind == "shoot" and a.walk in ("before", "after") and a.point is not None:
-            words += [a.walk, _num(a.point[0]), _num(a.point[1])]
+            words += [a.walk, _num(a.point[0], exact), _num(a.point[1], exact)]
             done |= {"walk", "point"}
         elif a.point is not None:
-            words += [_num(a.point[0]), _num(a.point[1])]
+            words += [_num(a.point[0], exact), _num(a.point[1], exact)]
             done.add("point")
         if a.kind == "wait" and a.special is not None and " " not in a.special:
             words.append(a.special)
@@ -74,9 +118,9 @@ def action_text(a: Action) -> str:
         if v is None or v == ():
             continue
         if name == "path":
-            v = ";".join(f"{p[0]:.2f},{p[1]:.2f}" for p in v)
+            v = ";".join(f"{_num(p[0], exact)},{_num(p[1], exact)}" for p in v)
         elif name == "point":
-            v = f"{v[0]:.2f},{v[1]:.2f}"
+            v = f"{_num(v[0], exact)},{_num(v[1], exact)}"
         v = str(v)
         words.append(f"{name}={shlex.quote(v) if (' ' in v or not v) else v}")
     return " ".join(words)
@@ -92,23 +136,23 @@ def _model_id(game: Game, word: str, what: str = "model") -> str:
     if len(hits) == 1:
         return hits[0]
     if hits:
-        raise InputError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
-    raise InputError(f"no {what} {word!r} (models: {', '.join(ids)})")
+        raise NotationError(f"{what} {word!r} is ambiguous: {', '.join(hits)}")
+    raise NotationError(f"no {what} {word!r} (models: {', '.join(ids)})")
 
 
 def _number(word: str, what: str) -> float:
     try:
         v = float(word)
     except ValueError:
-        raise InputError(f"{what}: {cut_word(word)!r} is not a number") from None
+        raise NotationError(f"{what}: {cut_word(word)!r} is not a number") from None
     if not math.isfinite(v):
-        raise InputError(f"{what}: {cut_word(word)!r} is not a finite number")
+        raise NotationError(f"{what}: {cut_word(word)!r} is not a finite number")
     return v
 
 
 def _field(name: str, text: str, game: Game):
     if name not in _FIELDS or name == "kind":
-        raise InputError(f"unknown field {name!r} (fields: {', '.join(n for n in _FIELDS if n != 'kind')})")
+        raise NotationError(f"unknown field {name!r} (fields: {', '.join(n for n in _FIELDS if n != 'kind')})")
     if name in _INT_FIELDS:
         return _int(text, name)
     if name in _FLOAT_FIELDS:
@@ -116,14 +160,14 @@ def _field(name: str, text: str, game: Game):
     if name == "point":
         parts = text.split(",")
         if len(parts) != 2:
-            raise InputError(f"point: expected X,Y, got {text!r}")
+            raise NotationError(f"point: expected X,Y, got {text!r}")
         return (_number(parts[0], "point x"), _number(parts[1], "point y"))
     if name == "path":
         pts = []
         for p in text.split(";"):
             xy = p.split(",")
             if len(xy) != 2:
-                raise InputError(f"path: expected X,Y;X,Y..., got {text!r}")
+                raise NotationError(f"path: expected X,Y;X,Y..., got {text!r}")
             pts.append((_number(xy[0], "path x"), _number(xy[1], "path y")))
         return tuple(pts)
     if name in ("model", "target"):
@@ -143,19 +187,20 @@ def parse_action(game: Game, text: str) -> Action:
     :meth:`Game.is_legal`.
 
     Raises:
-        InputError: empty text, unbalanced quotes, an unknown kind, model, field, or a
-            word that is not where it can be read.
+        NotationError: empty text, unbalanced quotes, a kind the game's registry does not
+            hold (nor :data:`ALIASES`), an unknown model or field, or a word that is not
+            where it can be read.
     """
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise InputError(f"cannot read {text!r}: {exc}") from None
+        raise NotationError(f"cannot read {text!r}: {exc}") from None
     if not words:
-        raise InputError("nothing typed")
+        raise NotationError("nothing typed")
     kind = words[0].lower().replace("-", "_")
-    kind = _ALIASES.get(words[0].lower(), kind)
-    if kind not in KNOWN_KINDS:
-        raise InputError(f"unknown action {words[0]!r} (actions: {', '.join(KNOWN_KINDS)}; type help)")
+    kind = ALIASES.get(words[0].lower(), kind)
+    if kind not in ACTION_KINDS:
+        raise NotationError(f"unknown action {words[0]!r} (actions: {', '.join(known_kinds())}; type help)")
     fields: dict = {}
     pos: list[str] = []
     for w in words[1:]:
@@ -166,11 +211,11 @@ def parse_action(game: Game, text: str) -> Action:
             pos.append(w)
     if kind == "pass":
         if pos:
-            raise InputError("pass takes no model")
+            raise NotationError("pass takes no model")
         return Action("pass", **fields)
     if kind == "intercept":  # step 1d: "intercept" (nobody) or "intercept MODEL"
         if len(pos) > 1:
-            raise InputError("intercept takes at most one model (the interceptor)")
+            raise NotationError("intercept takes at most one model (the interceptor)")
         return Action("intercept", target=_model_id(game, pos[0]) if pos else None)
     if kind == "allocate":
         if pos and not _is_int(pos[0]):
@@ -186,13 +231,13 @@ def parse_action(game: Game, text: str) -> Action:
         if pos:
             fields.setdefault("direction", _number(pos.pop(0), "direction"))
         if pos:
-            raise InputError(f"cannot read {' '.join(pos)!r} (allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]])")
+            raise NotationError(f"cannot read {' '.join(pos)!r} (allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]])")
         if "attack" not in fields or "defence" not in fields:
-            raise InputError("allocate needs ATTACK and DEFENCE dice (allocate [MODEL] ATTACK DEFENCE)")
+            raise NotationError("allocate needs ATTACK and DEFENCE dice (allocate [MODEL] ATTACK DEFENCE)")
         return Action("allocate", **fields)
     if "model" not in fields:
         if not pos:
-            raise InputError(f"{kind} needs a model (e.g. {kind} MODEL ...; type help)")
+            raise NotationError(f"{kind} needs a model (e.g. {kind} MODEL ...; type help)")
         fields["model"] = _model_id(game, pos.pop(0))
     if kind == "shoot" and pos and "target" not in fields and not _is_num(pos[0]) \
             and pos[0].lower() not in ("before", "after"):
@@ -207,13 +252,13 @@ def parse_action(game: Game, text: str) -> Action:
         fields["point"] = (_number(pos[0], "x"), _number(pos[1], "y"))
         pos = pos[2:]
     if pos:
-        raise InputError(f"cannot read {' '.join(pos)!r} in {text!r} (type help)")
+        raise NotationError(f"cannot read {' '.join(pos)!r} in {text!r} (type help)")
     if kind in ("walk", "run") and "point" not in fields and not fields.get("path"):
-        raise InputError(f"{kind} needs a destination: {kind} MODEL X Y")
+        raise NotationError(f"{kind} needs a destination: {kind} MODEL X Y")
     if kind in ("charge", "melee", "disengage", "shoot") and "target" not in fields:
-        raise InputError(f"{kind} needs a target: {kind} MODEL TARGET")
+        raise NotationError(f"{kind} needs a target: {kind} MODEL TARGET")
     if fields.get("walk") and "point" not in fields:
-        raise InputError("a declared walk needs a point: shoot MODEL TARGET before|after X Y")
+        raise NotationError("a declared walk needs a point: shoot MODEL TARGET before|after X Y")
     return Action(kind, **fields)
 
 
@@ -230,20 +275,20 @@ def _is_int(w: str) -> bool:
 
 
 def _int(w: str, what: str) -> int:
-    """A typed whole number of at most :data:`MAX_DIGITS` digits. Raises InputError."""
+    """A typed whole number of at most :data:`MAX_DIGITS` digits. Raises NotationError."""
     if not _is_int(w):
-        raise InputError(f"{what}: {cut_word(w)!r} is not a whole number")
+        raise NotationError(f"{what}: {cut_word(w)!r} is not a whole number")
     if len(w.lstrip("+-")) > MAX_DIGITS:
-        raise InputError(f"{what}: {cut_word(w)!r} is too large (at most {MAX_DIGITS} digits)")
+        raise NotationError(f"{what}: {cut_word(w)!r} is too large (at most {MAX_DIGITS} digits)")
     return int(w)
 
 
 def _waiting_model(game: Game) -> str:
     ex = game.state.exchange
     if ex is None:
-        raise InputError("no melee exchange is waiting for allocations")
+        raise NotationError("no melee exchange is waiting for allocations")
     for mid in (ex["attacker"], ex["defender"]):
         if mid not in ex["allocations"]:
             return mid
-    raise InputError("both models have allocated")
+    raise NotationError("both models have allocated")
 
