@@ -7,6 +7,8 @@
   what each roll is for (``RollPurpose``).
 * :mod:`sim.rules.action_kinds` -- the kinds of action as rulebook data: Simple, Complex
   or free, page, timing (p.24-26).
+* :mod:`sim.rules.notation` -- actions as typed text and back (``walk matsu 4.50 9.00``),
+  for the hot-seat, ``replay --actions`` and bots' logs.
 * :mod:`sim.rules.wounds` -- damage rolls and the wound table (p.38).
 * :mod:`sim.rules.invariants` -- what every game position must keep (no overlapping
   bases, none off the table or in Impassable terrain; counters, Ki, damage in range).
