@@ -277,7 +277,7 @@ class Scene:
         return got
 
     def _region(self, origin: Body, target: Body, extra_discs=()) -> Region:
-        f = self._facing.get(origin.id) if self.bodies.get(origin.id) is origin else tuple(origin.facing_vector)
+        f = self._facing[origin.id] if self.bodies.get(origin.id) is origin else tuple(origin.facing_vector)
         arc = None if origin.aware else (origin.center, f)
         return disc_region(target.center, target.radius, arc, extra_discs)
 
@@ -296,7 +296,7 @@ class Scene:
         O, T = self.body(origin), self.body(target)
         if O.aware:
             return True
-        fx, fy = self._facing.get(O.id) if self.bodies.get(O.id) is O else tuple(O.facing_vector)
+        fx, fy = self._facing[O.id] if self.bodies.get(O.id) is O else tuple(O.facing_vector)
         return (T.center[0] - O.center[0]) * fx + (T.center[1] - O.center[1]) * fy + T.radius >= -EPS
 
     def point_in_arc(self, origin, p) -> bool:
@@ -351,7 +351,7 @@ class Scene:
         L = math.hypot(dx, dy) or 1.0
         bx, by = tx - dx / L * T.radius, ty - dy / L * T.radius  # T's rim nearest O
         if not O.aware:
-            f = self._facing.get(O.id) if self.bodies.get(O.id) is O else tuple(O.facing_vector)
+            f = self._facing[O.id] if self.bodies.get(O.id) is O else tuple(O.facing_vector)
             fx, fy = float(f[0]), float(f[1])
             if (bx - ox) * fx + (by - oy) * fy < 0:
                 # nearest point of T's base on the arc line (through O's centre, normal f)
@@ -508,7 +508,7 @@ def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
             if np.all(verts @ np.array([nx, ny]) - d >= -1e-9):
                 out.append(((nx, ny), d, (vx0, vy0)))
     # keep two distinct lines (a line along an edge is found at both of its vertices)
-    uniq = []
+    uniq: list = []
     for n, d, t in out:
         if all(abs(n[0] - m[0]) + abs(n[1] - m[1]) > 1e-9 for m, _, _ in uniq):
             uniq.append((n, d, t))

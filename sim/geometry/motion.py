@@ -298,7 +298,7 @@ def half_disc_dilated_interval(a, b, center, R: float, facing, r: float) -> Inte
     fx, fy = float(facing[0]), float(facing[1])
     ax, ay = float(a[0]), float(a[1])
     dx, dy = float(b[0]) - ax, float(b[1]) - ay
-    parts = []
+    parts: list[Interval | None] = []
     iv = _line_disc(ax, ay, dx, dy, cx, cy, R + r)
     if iv is not None:
         s0 = fx * (ax - cx) + fy * (ay - cy)
@@ -315,10 +315,10 @@ def half_disc_dilated_interval(a, b, center, R: float, facing, r: float) -> Inte
             parts.append((lo, hi))
     px, py = -fy, fx
     parts.append(capsule_interval(a, b, (cx - px * R, cy - py * R), (cx + px * R, cy + py * R), r))
-    parts = [p for p in parts if p is not None]
-    if not parts:
+    found = [p for p in parts if p is not None]
+    if not found:
         return None
-    return _clip((min(p[0] for p in parts), max(p[1] for p in parts)))
+    return _clip((min(p[0] for p in found), max(p[1] for p in found)))
 
 
 def first_entry(intervals: Sequence[Interval]) -> float | None:
@@ -352,7 +352,7 @@ def first_contact(start, direction, length: float, radius: float, discs=(), foot
     if length <= 0:
         return 0.0, None, None
     b = (ax + ux * length, ay + uy * length)
-    best = (length, None, None)
+    best: tuple[float, str | None, object] = (length, None, None)
     for key, c, r in discs:
         iv = disc_interval((ax, ay), b, c, radius + r - tol)
         if iv is not None and iv[1] - iv[0] > 1e-12:
@@ -364,11 +364,11 @@ def first_contact(start, direction, length: float, radius: float, discs=(), foot
     for key, fp in footprints:
         ivs = [iv for iv in footprint_intervals((ax, ay), b, fp, radius, tol) if iv[1] - iv[0] > 1e-12]
         if ivs:
-            touch = footprint_intervals((ax, ay), b, fp, radius, 0.0)
+            touching = footprint_intervals((ax, ay), b, fp, radius, 0.0)
             t0 = ivs[0][0]
-            for iv in touch:
-                if iv[0] <= t0 <= iv[1] + 1e-12:
-                    t0 = iv[0]
+            for span in touching:
+                if span[0] <= t0 <= span[1] + 1e-12:
+                    t0 = span[0]
                     break
             t = max(0.0, t0)
             if t * length < best[0]:

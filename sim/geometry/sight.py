@@ -130,7 +130,7 @@ class Obstacle:
     def floats(self) -> tuple:
         """Plain-float copies for the scalar fast path: ``(cx, cy, r, edges)``, inches;
         ``edges`` the :attr:`block_edges` as ``(px, py, qx, qy)`` tuples (empty for a disc)."""
-        edges = ()
+        edges: tuple = ()
         if not self.is_disc:
             P, Q = self.block_edges
             edges = tuple(zip(P[:, 0].tolist(), P[:, 1].tolist(), Q[:, 0].tolist(), Q[:, 1].tolist()))
@@ -672,13 +672,15 @@ def _meets_hull(ob: Obstacle, src_c, src_r: float, kc, kr: float) -> bool:
     return False
 
 
-def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross) -> list:
+def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float,
+                  must_cross) -> list[tuple[float, float, float, float]]:
     """A few lines likely to be clear, as ``(px, py, ux, uy)`` tuples: from the centre
     and the two side points of the source base to the centre and side points of the
     region, the four common tangents of the two discs, and lines from the source to the
     cover piece's corners."""
     sx, sy = float(src_c[0]), float(src_c[1])
     q = region.point
+    assert q is not None, "the caller returns on an empty region"
     qx, qy = float(q[0]), float(q[1])
     dx, dy = qx - sx, qy - sy
     L = math.hypot(dx, dy) or 1.0
@@ -703,11 +705,12 @@ def _likely_lines(src_c, src_r: float, region: Region, kc, kr: float, must_cross
     return lines
 
 
-def _tangents_py(x0: float, y0: float, r0: float, x1: float, y1: float, r1: float) -> list:
+def _tangents_py(x0: float, y0: float, r0: float, x1: float, y1: float,
+                 r1: float) -> list[tuple[float, float, float, float]]:
     """The (up to four) common tangents of two circles as ``(px, py, ux, uy)``."""
     vx, vy = x0 - x1, y0 - y1
     L2 = vx * vx + vy * vy
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     if L2 <= _TINY:
         return out
     for s in (1.0, -1.0):
@@ -771,6 +774,7 @@ def _stage1(src_c, src_r: float, region: Region, blockers, must_cross):
     """The line from the source centre through ``region.point``: witness or ``None``."""
     sx, sy = float(src_c[0]), float(src_c[1])
     q = region.point
+    assert q is not None, "the caller returns on an empty region"
     ux, uy = float(q[0]) - sx, float(q[1]) - sy
     L = math.hypot(ux, uy)
     ux, uy = (ux / L, uy / L) if L > _TINY else (1.0, 0.0)
@@ -867,7 +871,7 @@ def _evaluate(cols, src_c, src_r, region: Region, blockers, must_cross):
         free = ~hits.any(axis=1)
         alive = np.flatnonzero(free)
         if len(alive) == 0:
-            used = hits.any(axis=0)
+            used = np.asarray(hits.any(axis=0))
             blocked_by = tuple(ob.key for ob, u in zip(blockers, used) if u)
     if len(alive) == 0:
         return None, None, blocked_by

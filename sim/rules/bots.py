@@ -50,7 +50,7 @@ from shapely.geometry import LineString
 from models.profiles import get_profile
 from sim.geometry import CONTACT, ZOC_RANGE, Passage
 from sim.rules import movement
-from sim.rules.game import Action, Game
+from sim.rules.game import Action, Game, ModelState
 from sim.rules.ki import KiError
 from sim.rules.melee import Allocation, Combatant, MeleeError, SpecialOption, melee_pools, validate_allocation
 from sim.rules.ranged import RangedModifiers, TargetInfo, has_trait, max_range, range_band, target_number
@@ -351,6 +351,19 @@ def exposure(scene, body, shooters, limit: float = math.inf) -> float:
     return total
 
 
+def _active(game: Game) -> int:
+    """The active player (every position a bot decides in has one: the game is not over)."""
+    p = game.state.active
+    assert p is not None, "no active player: the game is over"
+    return p
+
+
+def _charge_reaches(game: Game, action: Action) -> bool:
+    """Whether the Charge ``action`` (which names its model and target) reaches its target."""
+    assert action.model is not None and action.target is not None, "a Charge names its model and target"
+    return bool(game.charge(action.model, action.target).reached)
+
+
 def _gap(a, b) -> float:
     """Edge-to-edge distance of two table models."""
     return math.dist(a.position, b.position) - a.radius - b.radius
@@ -382,7 +395,7 @@ class Verdicts:
 
     LIMIT = 20_000
 
-    def __init__(self, table=None):
+    def __init__(self, table=None) -> None:
         self.table = table
         self.refused: set = set()
 
@@ -412,7 +425,7 @@ class Verdicts:
         ok = game.is_legal(action)[0]
         if ok and action.kind == "charge":
             try:
-                ok = game.charge(action.model, action.target).reached
+                ok = _charge_reaches(game, action)
             except movement.MoveError:
                 ok = False
         if not ok and key is not None:
@@ -502,7 +515,7 @@ class RandomBot:
         if game.state.exchange is not None:
             return self.allocate(game)
         a = game.random_action(self.rng)
-        if game.is_legal(a)[0] and (a.kind != "charge" or game.charge(a.model, a.target).reached):
+        if game.is_legal(a)[0] and (a.kind != "charge" or _charge_reaches(game, a)):
             return a
         return _fallback(game, self.rng)
 
@@ -608,7 +621,7 @@ class GreedyBot:
         return m.wounds - m.damage
 
     def _charge(self, game: Game, table, ready) -> Action | None:
-        pairs = []
+        pairs: list[tuple[tuple, ModelState, ModelState]] = []
         ideal = any(t.passage is Passage.IDEAL for t in table.terrain)  # +2" to a Charge over it
         for m in ready:
             if m.counters < 2 or "prone" in m.conditions:
@@ -621,7 +634,7 @@ class GreedyBot:
             pairs.extend(((self._left(e), g, m.id, e.id), m, e) for e, g in cands if g <= reach + _EPS)
         # a charge whose straight line meets another enemy's ZoC or Impassable terrain
         # is likely to stop short, and costly to plan: try the clear ones first
-        foes = [table.model(e.id) for e in game.state.alive(3 - game.state.active)]
+        foes = [table.model(e.id) for e in game.state.alive(3 - _active(game))]
         keyed = [((not _clear_line(table, table.model(m.id), table.model(e.id), foes),) + k, m, e)
                  for k, m, e in pairs]
         return self._first_legal(game, table, keyed, "charge", max_blocked=2)
@@ -644,7 +657,7 @@ class GreedyBot:
 
     def _melee(self, game: Game, table, ready) -> Action | None:
         opts = []
-        foes = game.state.alive(3 - game.state.active)
+        foes = game.state.alive(3 - _active(game))
         for m in ready:
             if "prone" in m.conditions:
                 continue
@@ -656,9 +669,9 @@ class GreedyBot:
                 elif g <= (tm.move or 0) + _EPS:
                     opts.append(((1, self._left(e), g, m.id, e.id), m, e))
         fts = [table.model(e.id) for e in foes]
-        opts = [((k[0] > 0 and not _clear_line(table, table.model(m.id), table.model(e.id), fts),) + k, m, e)
-                for k, m, e in opts]
-        return self._first_legal(game, table, opts, "melee", max_blocked=1)
+        keyed = [((k[0] > 0 and not _clear_line(table, table.model(m.id), table.model(e.id), fts),) + k, m, e)
+                 for k, m, e in opts]
+        return self._first_legal(game, table, keyed, "melee", max_blocked=1)
 
     def _sight(self, table, scene, a_id: str, b_id: str, at_a=None, at_b=None, cover: bool = False):
         """:meth:`Scene.los` (``cover``: ``(los, Scene.cover)``) from ``a_id`` to ``b_id``,
@@ -701,9 +714,10 @@ class GreedyBot:
 
     def _shoot(self, game: Game, table, ready) -> Action | None:
         st = game.state
-        foes = st.alive(3 - st.active)
+        foes = st.alive(3 - _active(game))
         scene = table.scene()
         cards = self.cards
+        assert cards is not None, "read in choose()"
         direct, later = [], []
         for m in ready:
             if "prone" in m.conditions:
@@ -745,7 +759,7 @@ class GreedyBot:
                 return self._walk_after(game, table, m, e, w, tn) or a
             failed.add(mid)  # in range and LoS: what stops it is the shooter's (ZoC, a condition)
         later.sort(key=lambda x: x[0])
-        seen = set()
+        seen: set[str] = set()
         for _, m, e, reach in later:
             if m.id in seen or m.id in failed or len(seen) >= 2:
                 continue
@@ -753,9 +767,9 @@ class GreedyBot:
             if any(_gap(tm, table.model(x.id)) <= ZOC_RANGE + CONTACT for x in foes):
                 continue  # in (or at) an enemy ZoC: a Walk must first go directly away
             seen.add(m.id)
-            a = self._walk_before(game, table, m, e, reach)
-            if a is not None:
-                return a
+            walk = self._walk_before(game, table, m, e, reach)
+            if walk is not None:
+                return walk
         return None
 
     def _walk_before(self, game: Game, table, m, e, reach: float) -> Action | None:
@@ -822,7 +836,7 @@ class GreedyBot:
 
     def _advance(self, game: Game, table, ready) -> Action | None:
         st = game.state
-        foes = st.alive(3 - st.active)
+        foes = st.alive(3 - _active(game))
         if not foes:
             return None
         fts = [table.model(e.id) for e in foes]
@@ -836,7 +850,7 @@ class GreedyBot:
                 continue
             movers.append((m.counters, near, m.id, m))
         movers.sort(key=lambda x: x[:3])
-        shooters = enemy_shooters(game, 3 - st.active, self.cards)
+        shooters = enemy_shooters(game, 3 - _active(game), self.cards)
         for *_, m in movers[:3]:
             a = self._walk_towards(game, table, m, fts, shooters)
             if a is not None:
@@ -862,7 +876,8 @@ class GreedyBot:
         if gap0 - keep < 0.3:
             return None
         base = math.atan2(e.position[1] - tm.position[1], e.position[0] - tm.position[0])
-        first, second = [], []
+        first: list[list] = []  # [progress, point], best first
+        second: list[list] = []
         for off in (0, 30, -30, 60, -60):
             t = base + math.radians(off)
             u = (math.cos(t), math.sin(t))
@@ -900,6 +915,7 @@ class GreedyBot:
         or fewer left) and the friend has at least two more wounds left; else nobody."""
         st = game.state
         ic = st.interception
+        assert ic is not None, "called while an interception waits"
         t = st.models[ic["target"]]
         left = t.wounds - t.damage
         best = None
@@ -940,7 +956,7 @@ class GreedyBot:
         if not game.scenario.objectives:
             return self._zone(game, table, ready)
         sc = game.scenario_state()
-        p = game.state.active
+        p = _active(game)
         r_obj = game.scenario.objective_radius
         useful = []
         for obj in game.scenario.objectives:
@@ -1073,6 +1089,7 @@ class GreedyBot:
                 return a
         except KiError:
             return a
+        assert ex is not None, "an allocation is made in an exchange"
         is_att = a.model == ex["attacker"]
         other = ex["defender"] if is_att else ex["attacker"]
         me1 = game.combatant(a.model, is_att, ex["charge"] and is_att, boost=1)
@@ -1179,5 +1196,7 @@ def play(game: Game, bots: tuple, max_actions: int = 10_000) -> Game:
         n += 1
         if n > max_actions:
             raise RuntimeError(f"the game did not end within {max_actions} actions")
-        game.push(bots[game.to_move() - 1].choose(game))
+        player = game.to_move()
+        assert player is not None, "a game not over has a player to move"
+        game.push(bots[player - 1].choose(game))
     return game

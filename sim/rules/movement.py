@@ -66,7 +66,7 @@ class Reason:
 
     def to_json(self) -> dict:
         """As plain JSON values (inches, degrees)."""
-        out = {"code": self.code, "message": self.message, "ruling": self.ruling}
+        out: dict = {"code": self.code, "message": self.message, "ruling": self.ruling}
         if self.at is not None:
             out["at"] = [round(self.at[0], 4), round(self.at[1], 4)]
         if self.element is not None:
@@ -334,7 +334,7 @@ class Mover:
     def collisions(self, a: Point, b: Point) -> list[tuple[float, Reason]]:
         """Where the segment passes through another base or Impassable terrain:
         ``(t of first contact, reason)`` for each (touching is allowed)."""
-        out = []
+        out: list[tuple[float, Reason]] = []
         if self.ignores_terrain_and_models:
             return out
         for m in self.table.models:
@@ -623,6 +623,7 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     if kind is not None:
         t = dist / max_len
         at = lerp(a, b, t)
+        why: Reason | None
         if kind == "base":
             why = Reason("stopped-by-base", f"stops against {key}'s base", "Move p.22; rulings.md 7", at, key)
         elif kind == "terrain":

@@ -139,7 +139,7 @@ def _unit(dx: float, dy: float) -> tuple[float, float]:
 class _Board:
     """Positions during a special move (a scratch copy of the table's models)."""
 
-    def __init__(self, table):
+    def __init__(self, table, result: SpecialResult):
         self.table = table
         self.models = {m.id: m for m in table.models}
         self.pos: dict[str, Point] = {m.id: (float(m.position[0]), float(m.position[1])) for m in table.models}
@@ -149,7 +149,8 @@ class _Board:
         self.impassable = [(t.id, t.footprint) for t in table.terrain if t.passage is Passage.IMPASSABLE]
         self.huge_enhancing = [t.footprint for t in table.terrain
                                if t.visibility is Visibility.ENHANCING and t.size is Size.HUGE]
-        self.result: SpecialResult | None = None
+        #: What the move did, filled in as it goes.
+        self.result = result
 
     def gap(self, a: str, b: str) -> float:
         return math.dist(self.pos[a], self.pos[b]) - self.radius[a] - self.radius[b]
@@ -401,9 +402,8 @@ def special_move(table, attacker: str, defender: str, move: str, direction: floa
         raise SpecialMoveError(f"unknown special move {move!r} (one of: {', '.join(MOVES)})")
     table.model(attacker)
     table.model(defender)
-    board = _Board(table)
     res = SpecialResult(move, attacker, defender)
-    board.result = res
+    board = _Board(table, res)
     A, D = attacker, defender
 
     def away(m: str, frm: str):

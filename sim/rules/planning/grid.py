@@ -209,7 +209,8 @@ def solve(mover: Mover, resolution: float, want_pred: bool, conservative: bool =
     has = nb >= 0
     nbc = np.where(has, nb, 0)
     valid = has & passable[:, None] & passable[nbc]
-    cross = (ideal_n[:, None] | ideal_n[nbc]) if layered else None
+    # edges that cross Ideal terrain (none counted when the graph is not layered)
+    cross = (ideal_n[:, None] | ideal_n[nbc]) if layered else np.zeros_like(valid)
     # an edge between free nodes may still clip a forbidden area (or Ideal terrain)
     # only if one of its ends is within half its length of it
     for s, sel, d in subsets:
@@ -270,19 +271,19 @@ def solve(mover: Mover, resolution: float, want_pred: bool, conservative: bool =
     else:
         far_pts = []
         ray_ctx = ray_context(mover, los=False, max_len=reach_max)
-        for u in away_dirs(mover):
-            lim = ray_walk_limit(mover, u, reach_max, ray_ctx)
+        for away_u in away_dirs(mover):
+            lim = ray_walk_limit(mover, away_u, reach_max, ray_ctx)
             if lim <= 0:
                 continue
-            far_pts.append((sx + u[0] * lim, sy + u[1] * lim))
-            t_exit = _zoc_exit(mover, u, lim + 1.0)
+            far_pts.append((sx + away_u[0] * lim, sy + away_u[1] * lim))
+            t_exit = _zoc_exit(mover, away_u, lim + 1.0)
             if t_exit > lim:
                 continue
-            cost_at = _ray_cost(mover, u, lim)
+            cost_at = _ray_cost(mover, away_u, lim)
             n_seed = max(1, int(math.floor((lim - t_exit) / h)) + 1)
             for k in range(n_seed + 1):
                 tt = min(lim, t_exit + k * h)
-                p = (sx + u[0] * tt, sy + u[1] * tt)
+                p = (sx + away_u[0] * tt, sy + away_u[1] * tt)
                 c, crossed = cost_at(tt)
                 if c > reach_max + EPS:
                     break

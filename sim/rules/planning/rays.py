@@ -16,6 +16,7 @@ rulings.md 7. Inches; ray directions are unit vectors, angles radians here.
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 import shapely
@@ -41,7 +42,7 @@ _RUN_BACKOFF = 1e-4
 
 
 def ray_intervals(mover: Mover, u, max_len: float, allowance: float, los: bool,
-                   zoc_skip: set[str] = frozenset(), ctx: dict | None = None,
+                   zoc_skip: AbstractSet[str] = frozenset(), ctx: dict | None = None,
                    sel: dict | None = None) -> list[tuple[float, float]]:
     """Distances (inches, as ``[(d0, d1), ...]``) along the ray from the start in unit
     direction ``u`` at which a straight move may legally end: stops at bases and
@@ -178,7 +179,7 @@ def precompute_rays(mover: Mover, ctx: dict, dirs, max_len: float) -> list[dict]
     vectorised form of ``footprint_intervals``)."""
     a = mover.start
     D = np.asarray(dirs, float) * max_len
-    out = [dict() for _ in range(len(D))]
+    out: list[dict] = [dict() for _ in range(len(D))]
     for cat in ("items", "diff", "ideal"):
         for kind, _, obj in ctx[cat]:
             if kind not in ("impassable", "diff", "ideal") or not obj[0].footprint.convex:
@@ -201,7 +202,7 @@ def _in_span(theta: float, span) -> bool:
 
 def select_many(ctx: dict, thetas: np.ndarray) -> list[dict]:
     """For each ray angle (radians), the items of ``ctx`` whose span holds it."""
-    out = [{cat: [] for cat in _CATS} for _ in range(len(thetas))]
+    out: list[dict] = [{cat: [] for cat in _CATS} for _ in range(len(thetas))]
     for cat in _CATS:
         for it in ctx[cat]:
             span = it[1]
@@ -256,7 +257,7 @@ def ray_context(mover: Mover, los: bool, max_len: float = math.inf) -> dict:
     a = mover.start
     r = mover.r
     ghost = mover.ignores_terrain_and_models
-    items = []
+    items: list[tuple[str, tuple[float, float] | None, tuple]] = []
     enemy_ids = {e.id for e in mover.enemies}
     started = set(mover.start_contacts)
 

@@ -17,7 +17,7 @@ Inches.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Sequence, cast
 
 import numpy as np
 import shapely
@@ -35,7 +35,7 @@ from .grid import Plan, solve
 try:
     import contourpy
 except ImportError:  # pragma: no cover - contourpy comes with matplotlib
-    contourpy = None
+    contourpy = None  # type: ignore[assignment]  # the optional module's stand-in
 
 
 # ------------------------------------------------------------------ Walk region
@@ -71,14 +71,16 @@ def _filled_contour(xs, ys, Z) -> BaseGeometry:
     if contourpy is not None and Z.max() > 0:
         XX, YY = np.meshgrid(xs, ys, indexing="ij")
         cg = contourpy.contour_generator(XX, YY, Z, fill_type="OuterOffset")
-        pts_list, offs_list = cg.filled(0.0, float(Z.max()) + 1.0)
+        # fill type OuterOffset: a list of point arrays and a list of ring offsets
+        pts_list, offs_list = cast("tuple[list[np.ndarray], list[np.ndarray]]",
+                                   cg.filled(0.0, float(Z.max()) + 1.0))
         polys = []
         for pts, offs in zip(pts_list, offs_list):
             rings = [pts[offs[k]: offs[k + 1]] for k in range(len(offs) - 1)]
             rings = [rg for rg in rings if len(rg) >= 4]
             if rings:
                 polys.append(Polygon(rings[0], rings[1:]))
-        parts = []
+        parts: list[Polygon] = []
         for p in polys:
             g = p if p.is_valid else shapely.make_valid(p)
             parts.extend(q for q in getattr(g, "geoms", [g]) if isinstance(q, Polygon) and q.area > 0)
@@ -213,7 +215,7 @@ def shortest_walk(table, model_id: str, dest: Sequence[float], facing: float | N
                             + (" (+2\" Ideal)" if ideal_possible else ""), None, facing)
     best: MoveResult | None = straight if straight.legal else None
     last_fail: MoveResult | None = None
-    plan = None
+    plan: Plan  # set by the first pass of the loop
     for conservative in (False, True):
         plan = solve(mover, resolution, want_pred=True, conservative=conservative)
         path = _plan_path(plan, dest)
@@ -268,7 +270,10 @@ def _cheapest_beyond(plan: Plan, dest: Point) -> float | None:
 
 
 def _plan_path(plan: Plan, dest: Point) -> list[Point] | None:
-    """Grid path from the start to ``dest`` (exact last segment), or None."""
+    """Grid path from the start to ``dest`` (exact last segment), or None. ``plan``
+    comes from ``solve(..., want_pred=True)``."""
+    assert plan.pred is not None, "a plan solved with want_pred=True"
+    pred = plan.pred
     mover = plan.mover
     N = plan.N
     nl = 2 if plan.layered else 1
@@ -308,7 +313,7 @@ def _plan_path(plan: Plan, dest: Point) -> list[Point] | None:
     guard = 0
     while g != plan.source and g >= 0 and guard < 10 * N:
         nodes.append(g)
-        prev = int(plan.pred[g])
+        prev = int(pred[g])
         if prev == plan.source:
             seed = plan.seed_of.get(g)
         g = prev
