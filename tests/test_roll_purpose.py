@@ -71,7 +71,8 @@ def test_purpose_labels_name_the_roll():
     assert RollPurpose(RollKind.MELEE_DEFENCE, "akira", "masunagi").label() == "akira's defence dice"
     assert RollPurpose(RollKind.MELEE_REROLL, "akira", "masunagi", "Dodge (1)").label() == \
         "akira's re-roll of masunagi's dice (Dodge (1))"
-    assert RollPurpose(RollKind.RANGED_ATTACK, "kenta", "asp", "Bow").label() == "a ranged attack (kenta shooting at asp, Bow)"
+    assert RollPurpose(RollKind.RANGED_ATTACK, "kenta", "asp", "Bow").label() == \
+        "a ranged attack (kenta shooting at asp, Bow)"
     assert RollPurpose(RollKind.GAME_LENGTH).label() == "the variable game length roll"
     assert RollPurpose(RollKind.SIZE).rerolled().label() == "a re-roll of a Size test"
 

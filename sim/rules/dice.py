@@ -380,7 +380,8 @@ def reroll_order(leader: Side) -> tuple[tuple[Side, Side], ...]:
     Model A is the ``leader`` (the model with Initiative, else the active one), B its
     opponent: 1. B on A's dice, 2. B on its own, 3. A on B's dice, 4. A on its own.
     """
-    a, b = leader, ("b" if leader == "a" else "a")
+    a: Side = leader
+    b: Side = "b" if leader == "a" else "a"
     return ((b, a), (b, b), (a, b), (a, a))
 
 
@@ -481,9 +482,9 @@ def evaluate_roll(values: Iterable[int], modifier: int = 0, options: RollOptions
     if any(not 1 <= v <= 6 for v in rolled):
         raise ValueError(f"d6 values are 1..6, got {rolled}")
     ones = () if options.keep_ones else tuple(v for v in rolled if v == 1)
-    kept = sorted((v for v in rolled if options.keep_ones or v != 1), reverse=True)
+    ordered = sorted((v for v in rolled if options.keep_ones or v != 1), reverse=True)
     drop = max(0, options.drop_highest)
-    dropped, kept = tuple(kept[:drop]), tuple(kept[drop:])
+    dropped, kept = tuple(ordered[:drop]), tuple(ordered[drop:])
     if kept:
         highest = kept[0]
         supports = min(len(kept) - 1, options.support_limit)

@@ -68,11 +68,19 @@ from typing import Literal
 from models.traits import has_trait, trait_key, trait_values
 from sim.geometry import CONTACT, EPS
 from sim.geometry.primitives import heading
-from sim.rules.dice import (
-    Dice, RollKind, RollOptions, RollPurpose, RollResult, compare_results, evaluate_roll, modified_stat,
-    opposed_pools, reroll_order,
-)
 from sim.rules.conditions import condition_key
+from sim.rules.dice import (
+    Dice,
+    RollKind,
+    RollOptions,
+    RollPurpose,
+    RollResult,
+    compare_results,
+    evaluate_roll,
+    modified_stat,
+    opposed_pools,
+    reroll_order,
+)
 from sim.rules.special import special_move
 from sim.rules.wounds import DamageResult, resolve_damage
 

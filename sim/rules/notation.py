@@ -231,7 +231,8 @@ def parse_action(game: Game, text: str) -> Action:
         if pos:
             fields.setdefault("direction", _number(pos.pop(0), "direction"))
         if pos:
-            raise NotationError(f"cannot read {' '.join(pos)!r} (allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]])")
+            raise NotationError(f"cannot read {' '.join(pos)!r} "
+                                "(allocate [MODEL] ATTACK DEFENCE [SPECIAL [DIRECTION]])")
         if "attack" not in fields or "defence" not in fields:
             raise NotationError("allocate needs ATTACK and DEFENCE dice (allocate [MODEL] ATTACK DEFENCE)")
         return Action("allocate", **fields)

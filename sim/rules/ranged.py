@@ -73,13 +73,14 @@ from enum import Enum
 from typing import Any, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
-from shapely.geometry import Point as SPoint, Polygon as SPolygon
+from shapely.geometry import Point as SPoint
+from shapely.geometry import Polygon as SPolygon
 
 from models.traits import has_trait, trait_values
 from sim.geometry import EPS, ZOC_RANGE, Scene, Size, within
 from sim.geometry.measure import Body, zoc_region
 from sim.geometry.sight import Obstacle, SightLine, disc_region, find_sight_line
-from sim.rules.dice import ChallengeResult, Dice, RollKind, RollOptions, RollPurpose, Rerolls, challenge_test
+from sim.rules.dice import ChallengeResult, Dice, Rerolls, RollKind, RollOptions, RollPurpose, challenge_test
 from sim.rules.wounds import DamageResult, resolve_damage
 
 __all__ = [

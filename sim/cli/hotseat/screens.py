@@ -11,7 +11,6 @@ from __future__ import annotations
 from sim.rules.game import Action, Event, Game
 from sim.rules.notation import action_text
 
-
 #: ANSI: clear the screen and the scrollback, cursor home.
 ANSI_CLEAR = "\x1b[2J\x1b[3J\x1b[H"
 #: Enough blank lines to push the last screen out of sight on a terminal without ANSI.
