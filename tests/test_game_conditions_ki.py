@@ -12,6 +12,9 @@ from sim.rules.game import Action, Game, GameError
 from sim.table import parse_table
 from tests.conftest import set_active, set_model
 
+#: Akira's Ki feats as TABLE_YAML lists them.
+AKIRA_FEATS = "feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]"
+
 # Akira (Ki 2/8, Melee 4, boosts: Melee 3) and Kenta face Masunagi (Ki 2/6) and Ishi (Ki 1/6).
 TABLE_YAML = """
 format: bushido-table/1
@@ -19,7 +22,8 @@ name: duel
 table: {width: 24, depth: 24}
 terrain: []
 models:
-  - {id: akira, player: 1, profile: takashi-akira, position: [6, 6], facing: 0, feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]}
+  - {id: akira, player: 1, profile: takashi-akira, position: [6, 6],
+     facing: 0, feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]}
   - {id: kenta, player: 1, profile: takashi-kenta, position: [6, 18], facing: 0}
   - {id: masunagi, player: 2, profile: ito-masunagi, position: [11, 6], facing: 180}
   - {id: ishi, player: 2, profile: ishi, position: [20, 18], facing: 180}
@@ -274,7 +278,8 @@ def test_instant_feat_costs_no_counter_and_keeps_the_player_active():
     with pytest.raises(GameError, match="Once per turn"):
         g.push(a)  # once per turn
     end_turn(g)
-    assert g.is_legal(Action("feat", "akira", feat="Inner Calm"))[0] or "stunned" not in g.state.models["akira"].conditions
+    assert (g.is_legal(Action("feat", "akira", feat="Inner Calm"))[0]
+            or "stunned" not in g.state.models["akira"].conditions)
     assert g.state.feat_usage["akira"]["turn"] == []
 
 
@@ -406,7 +411,7 @@ def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
     a = GreedyBot(1).choose(g)
     assert a.kind == "ki_feat" and a.feat == "Spirit Bolt" and a.target == "masunagi"
     # in an exchange with Ki to spare, the greedy bot buys +1 Melee
-    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("feats: [Spirit Bolt, Inner Calm, Mind Clash, Warding Presence, Shockwave, Puppet Strings]", ""))
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace(AKIRA_FEATS, ""))
     make_active(g, 1)
     set_ki(g, "akira", 6)
     g.push(Action("melee", "akira", target="masunagi"))
@@ -419,8 +424,9 @@ def test_greedy_bot_uses_a_feat_and_buys_a_melee_boost():
 # ------------------------------------------------------------------ Surprised (p.31)
 def _behind(facing: float, target_profile: str = "ito-masunagi") -> Game:
     # akira 3" behind masunagi (masunagi faces away when facing is 0)
-    yaml = TABLE_YAML.replace("[11, 6], facing: 180", f"[11, 6], facing: {facing}").replace("ito-masunagi", target_profile)
-    return game(yaml=yaml.replace("[6, 6], facing: 0", "[7.5, 6], facing: 0"))
+    yaml = (TABLE_YAML.replace("[11, 6], facing: 180", f"[11, 6], facing: {facing}")
+            .replace("ito-masunagi", target_profile))
+    return game(yaml=yaml.replace("position: [6, 6]", "position: [7.5, 6]"))
 
 
 def test_a_charge_from_out_of_sight_surprises_the_target_until_the_action_ends():
@@ -465,7 +471,8 @@ def test_melee_assist_costs_a_die_per_other_free_enemy_in_contact(kenta_at, assi
 
 
 def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
-    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]").replace("facing: 0, feats", "facing: 0, prone: true, feats"))
+    g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]")
+             .replace("facing: 0, feats", "facing: 0, prone: true, feats"))
     make_active(g, 1)
     g.push(Action("stand_up", "akira"))
     assert "stood_up" in g.state.models["akira"].conditions
