@@ -188,3 +188,21 @@ models:
     crossing = next(z for z in g.scenario.zones if z.id == "crossing")
     tm = g.table_now().model("akira")
     assert zone_contains_base(crossing, tm.position, tm.radius)
+
+
+def test_complex_scenario_action_influences_the_relic_for_two_counters():
+    """Marked for Death's relic is swayed by a Complex Scenario action (p.25, p.63): it is
+    offered, costs both activation counters, and a Simple one is refused."""
+    relic = load_scenario("marked_for_death").objective("relic").position
+    at_relic = YAML.replace(f"position: [{CENTRE[0]}, {CENTRE[1] - 2 * R30}]",
+                            f"position: [{relic[0]}, {relic[1] - 2 * R30}]")
+    g = game(at_relic, scenario="marked_for_death")
+    make_active(g, 1)
+    complex_action = Action("complex_scenario", "akira", objective="relic", special="influence")
+    assert complex_action in g.legal_actions()
+    ok, why = g.is_legal(Action("scenario", "akira", objective="relic", special="influence"))
+    assert not ok and "complex Scenario action" in why
+    assert g.state.models["akira"].counters == 2
+    g.push(complex_action)
+    assert g.state.models["akira"].counters == 0
+    assert g.scenario_state().alignment["relic"] == 1

@@ -356,6 +356,16 @@ def test_grapple_attack_holds_no_damage_and_no_strike_back():
     assert "Held" in r.steps(13)[0].detail
 
 
+def test_entangling_weapon_immobilises_instead_of_rolling_damage():
+    """Entangling (Traits p.51): a hit with the weapon makes the Defender Immobilised
+    instead of taking a damage roll; the Defender still strikes back."""
+    a, b = duel(weapon(1, traits=["Entangling"]))
+    r = play(a, b, Allocation(2, 1), Allocation(2, 1), [6, 5, 2,  3, 2, 3,  4, 4])
+    assert r.conditions == {"b": frozenset({"immobilised"})}
+    assert [d.by for d in r.damage] == ["b"] and r.wounds["b"] == 0
+    assert "Entangling" in r.steps(10)[1].detail
+
+
 def test_powerful_attack_adds_three_strength():
     a, b = duel(weapon(2, ["Powerful Attack (1)"]))
     r = play(a, b, Allocation(2, 0, "Powerful Attack"), Allocation(3, 0), [6, 4, 1, 1, 1, 2, 2])
