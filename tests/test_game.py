@@ -13,6 +13,7 @@ from sim.rules.dice import PhysicalDice
 from sim.rules.game import Action, Game, GameError
 from sim.rules.scenario import list_scenarios
 from sim.table import load_table
+from tests.conftest import set_active
 
 TABLE = load_table()
 
@@ -228,6 +229,18 @@ def _game_with_player_first(player: int) -> Game:
         if g.state.active == player:
             return g
     raise AssertionError("no seed gives that player the first activation")
+
+
+def test_run_action_goes_one_and_a_half_move_for_one_counter():
+    """Run (p.24): Kenta (Move 4) runs 6" straight for one activation counter and is
+    marked as having Ran (-1 die in melee this turn); 6.5" is refused."""
+    g = Game(TABLE, seed=1)
+    set_active(g, 1)
+    ok, why = g.is_legal(Action("run", "kenta", point=(21.5, 3.5)))
+    assert not ok and "only 6.000\" are allowed" in why
+    g.push(Action("run", "kenta", point=(21.5, 4.0)))
+    kenta = g.state.models["kenta"]
+    assert kenta.position == (21.5, 4.0) and kenta.counters == 1 and "ran" in kenta.conditions
 
 
 def test_ranged_attack_with_a_declared_walk_before():

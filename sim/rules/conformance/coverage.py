@@ -6,7 +6,8 @@ in a ``Test*`` class) the scan gathers its *evidence*:
 
 * every string constant (``"prone"``, ``"Armour (2)"``, ``"slam-attack"``), docstrings
   excluded;
-* the kind of every ``Action(...)`` it builds (first argument or ``kind=``);
+* the kind of every ``Action(...)`` it builds (first argument or ``kind=``) or compares
+  (``a.kind == "walk"``, ``doc["kind"] in ("walk", "run")``);
 * every identifier it uses (names and attribute names: ``special_move``, ``los``);
 * every module it uses, through the names the test file imports
   (``from sim.rules.melee import resolve_exchange`` -> ``sim.rules.melee``).
@@ -34,7 +35,7 @@ from models.traits import parse_trait_text
 from sim.rules.conditions import CONDITIONS, condition_key
 from sim.rules.melee import parse_special
 
-__all__ = ["Evidence", "Probe", "TestIndex", "scan_tests", "special_key", "trait_of"]
+__all__ = ["SELF_TESTS", "Evidence", "Probe", "TestIndex", "scan_tests", "special_key", "trait_of"]
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Evidence:
     strings: set[str] = field(default_factory=set)
     actions: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
+    attrs: set[str] = field(default_factory=set)
     keywords: set[str] = field(default_factory=set)
     trait_strings: set[str] = field(default_factory=set)
     modules: set[str] = field(default_factory=set)
@@ -55,6 +57,7 @@ class Evidence:
         self.strings |= other.strings
         self.actions |= other.actions
         self.names |= other.names
+        self.attrs |= other.attrs
         self.keywords |= other.keywords
         self.trait_strings |= other.trait_strings
         self.modules |= other.modules
@@ -75,8 +78,10 @@ class Probe:
     * ``strings``: exact strings, compared case-blind (event kinds, feat names, scenario
       terms: each checked against its registry by the tests of this package);
     * ``symbols``: dotted paths of public functions, classes or methods
-      (``sim.geometry.measure.Scene.los``), met by the use of the last name (``los``) as a
-      name or an attribute;
+      (``sim.geometry.measure.Scene.los``), met by the use of the last name: as an
+      attribute (``scene.los(...)``) when the name before it is capitalised (a member of a
+      class: ``Scene.los``, ``Size.HUGE``), else also as a plain name
+      (``check_walk(...)``);
     * ``modules``: dotted module names, met by a test that uses a name imported from that
       module or from a module inside it;
     * ``titles``: patterns of test names (``*melee_assist*``, :mod:`fnmatch`), met by a
@@ -194,6 +199,13 @@ def _names_traits(node: ast.AST, child: ast.AST | None) -> bool:
     return False
 
 
+def _is_kind(node: ast.AST) -> bool:
+    """``x.kind`` or ``x["kind"]``: an action's kind."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "kind"
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "kind"
+
+
 def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set[str]]:
     """The evidence found in ``node`` itself and the module-level names it refers to."""
     ev = Evidence()
@@ -222,7 +234,7 @@ def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set
             if n.id in imports:
                 ev.modules.add(imports[n.id])
         elif isinstance(n, ast.Attribute):
-            ev.names.add(n.attr)
+            ev.attrs.add(n.attr)
         elif isinstance(n, ast.arg):
             refs.add(n.arg)  # a fixture of that name
         elif isinstance(n, ast.keyword) and n.arg:
@@ -231,6 +243,11 @@ def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set
             kind = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "kind"), None)
             if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
                 ev.actions.add(kind.value)
+        elif isinstance(n, ast.Compare) and _is_kind(n.left):  # a.kind == "walk", a["kind"] in ("walk", "run")
+            for c in n.comparators:
+                for k in (c.elts if isinstance(c, (ast.Tuple, ast.List, ast.Set)) else [c]):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                        ev.actions.add(k.value)
         elif isinstance(n, ast.Dict):  # Action.from_json({"kind": "walk", ...})
             for k, v in zip(n.keys, n.values):
                 if (isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Constant)
@@ -249,6 +266,7 @@ class TestIndex:
     Args:
         tests_dir: the folder of ``test_*.py`` files (and ``conftest.py``, whose helpers
             and fixtures the tests may use).
+        exclude: names of test files to leave out.
 
     Attributes:
         evidence: test id (``test_melee.py::test_slam_halves_the_damage``) -> its evidence.
@@ -256,13 +274,15 @@ class TestIndex:
 
     __test__ = False  # not a pytest class
 
-    def __init__(self, tests_dir: Path) -> None:
+    def __init__(self, tests_dir: Path, exclude: Iterable[str] = ()) -> None:
         self.tests_dir = Path(tests_dir)
         self.evidence: dict[str, Evidence] = {}
         self._facts: dict[str, _Facts] | None = None
         conftest = self.tests_dir / "conftest.py"
         shared = _Module(conftest, ast.parse(conftest.read_text(encoding="utf-8"))) if conftest.exists() else None
         for path in sorted(self.tests_dir.glob("test_*.py")):
+            if path.name in exclude:
+                continue
             mod = _Module(path, ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
             cache: dict[tuple[int, str], Evidence] = {}
             for test_id, node in mod.tests:
@@ -347,6 +367,7 @@ class _Facts:
     actions: frozenset[str]
     strings: frozenset[str]
     names: frozenset[str]
+    attrs: frozenset[str]
     modules: frozenset[str]
     title: str
 
@@ -357,13 +378,13 @@ class _Facts:
         # in a test name, "control" is a control character, not the condition Controlled
         conditions = _keys(ev.strings, _condition_of) | _keys(_spans(ev.title, 2) - {"control"}, _condition_of)
         specials = _keys(ev.strings, special_key) | _title_specials(ev.title)
-        actions = ev.actions | _spans(ev.title, 2)
         modules = set()
         for m in ev.modules:
             parts = m.split(".")
             modules |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
-        return cls(frozenset(traits), frozenset(conditions), frozenset(specials), frozenset(actions),
-                   frozenset(x.lower() for x in ev.strings), frozenset(ev.names), frozenset(modules), ev.title)
+        return cls(frozenset(traits), frozenset(conditions), frozenset(specials), frozenset(ev.actions),
+                   frozenset(x.lower() for x in ev.strings), frozenset(ev.names | ev.attrs),
+                   frozenset(ev.attrs), frozenset(modules), ev.title)
 
     def meet(self, probe: Probe) -> bool:
         """Whether ``probe`` is met (see :class:`Probe`)."""
@@ -373,19 +394,31 @@ class _Facts:
             or self.conditions.intersection(probe.conditions)
             or self.specials.intersection(probe.specials)
             or self.strings.intersection(x.lower() for x in probe.strings)
-            or self.names.intersection(x.rsplit(".", 1)[-1] for x in probe.symbols)
+            or any(_uses(self, x) for x in probe.symbols)
             or self.modules.intersection(probe.modules)
             or any(fnmatch.fnmatchcase(self.title, t) for t in probe.titles))
 
 
+def _uses(facts: _Facts, symbol: str) -> bool:
+    """Whether a test uses ``symbol`` (see :attr:`Probe.symbols`)."""
+    parts = symbol.split(".")
+    member = len(parts) > 1 and parts[-2][:1].isupper()
+    return parts[-1] in (facts.attrs if member else facts.names)
+
+
+#: Test files :func:`scan_tests` leaves out: the tests of the scan itself, whose probes and
+#: sample tests name traits and conditions without testing them.
+SELF_TESTS = ("test_conformance.py",)
+
+
 @lru_cache(maxsize=4)
 def _scan(tests_dir: str, stamp: tuple[tuple[str, int], ...]) -> TestIndex:
-    return TestIndex(Path(tests_dir))
+    return TestIndex(Path(tests_dir), exclude=SELF_TESTS)
 
 
 def scan_tests(tests_dir: str | Path) -> TestIndex:
-    """The :class:`TestIndex` of ``tests_dir``, cached while no test file changes (by
-    name, modification time and size)."""
+    """The :class:`TestIndex` of ``tests_dir`` without :data:`SELF_TESTS`, cached while no
+    test file changes (by name, modification time and size)."""
     path = Path(tests_dir).resolve()
     stamp = tuple((p.name, p.stat().st_mtime_ns ^ p.stat().st_size) for p in sorted(path.glob("*.py")))
     return _scan(str(path), stamp)

@@ -478,9 +478,9 @@ CONDITION_STATUS: Mapping[str, Status] = {
 #: Specials (:data:`sim.rules.melee.SPECIAL_RULES`) the engine does not apply whole; the
 #: others are ``automated``.
 SPECIAL_STATUS: Mapping[str, Status] = {
-    "ivory-prison-attack": Status("partly", "the target is removed; the Prone Kairai that replaces it is placed by "
-                                            "the players"),
-    "eagles-flight-defence": Status("partly", "the exchange records the 3\" move; the game does not play it"),
+    "ivory-prison-attack": Status("partly", "the Prone Kairai that replaces the target is placed by the players"),
+    "eagles-flight-defence": Status("partly", "the exchange records the move; the game does not play it (the players "
+                                              "move the model)"),
 }
 
 #: Pages of the specials (p.39-42), by kind; the exceptional ones have their own.
