@@ -604,13 +604,13 @@ def _sampled_crossing(s, n=300, seed=1):
 
     from shapely.geometry import LineString, Point, Polygon
 
-    from sim.rules.ranged import _zoc_area
+    from sim.rules.ranged import zoc_area
 
     A, T = s.bodies["a"], s.bodies["t"]
     geoms = [Point(ob.center).buffer(ob.radius - 1e-6, quad_segs=64) if ob.is_disc else Polygon(ob.vertices)
              for ob in s.blockers(s.los_threshold(A, T), ("a", "t"))]
     bases = Point(A.center).buffer(A.radius, quad_segs=64).union(Point(T.center).buffer(T.radius, quad_segs=64))
-    area = _zoc_area(s, s.bodies["f"]).buffer(-1e-4)
+    area = zoc_area(s, s.bodies["f"]).buffer(-1e-4)
     rng = random.Random(seed)
     fx, fy = A.facing_vector
     for _ in range(n):

@@ -629,6 +629,7 @@ def model_feats(profile: Any, extra: Iterable[str] = ()) -> dict[str, Feat]:
     for name in extra:
         f = generic.get(name.lower())
         if f is None:
-            raise KiError(f"unknown Ki feat {name!r}: the engine knows {', '.join(sorted(g.name for g in generic.values()))}")
+            known = ", ".join(sorted(g.name for g in generic.values()))
+            raise KiError(f"unknown Ki feat {name!r}: the engine knows {known}")
         out[f.name] = f
     return out

@@ -667,7 +667,8 @@ def initiative_reason(a: Combatant, b: Combatant) -> tuple[Side, str]:
         m = c[s]
         if m.ki_initiative and holder != s:
             if second[s]:
-                why.append(f"{m.id}'s Ki feat cannot change the Initiative ({'Prone' if m.has('prone') else 'Surprised'})")
+                why.append(f"{m.id}'s Ki feat cannot change the Initiative "
+                           f"({'Prone' if m.has('prone') else 'Surprised'})")
             else:
                 holder = s
                 why.append(f"{m.id}'s Ki feat takes the Initiative")
@@ -1069,7 +1070,8 @@ class _Exchange:
                          + ("" if self.in_contact else "; they leave contact"))
             return
         res = special_move(self.table, A.id, D.id, rule.move, direction)
-        self.moves.append(PendingMove(rule.move, A.id, D.id, res.direction if res.direction is not None else direction, res))
+        self.moves.append(PendingMove(rule.move, A.id, D.id,
+                                      res.direction if res.direction is not None else direction, res))
         for mid in res.prone:
             self.gain(mid, "prone")
         self.halving_blocked |= set(res.damage_not_halved)

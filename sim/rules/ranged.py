@@ -593,7 +593,8 @@ def can_shoot(scene: Scene, attacker_id: str, target_id: str, weapon: Any, *,
             reasons.append(Reason("no-los", f"no LoS to {target_id}: {los.reason}", "Targeting, p.4-9", target_id))
         d = scene.distance(attacker_id, target_id)
         if range_band(weapon, d) is None:
-            reasons.append(Reason("out-of-range", f"{d:.2f}\" is beyond {weapon.name}'s range of {max_range(weapon):g}\"",
+            reasons.append(Reason("out-of-range",
+                                  f"{d:.2f}\" is beyond {weapon.name}'s range of {max_range(weapon):g}\"",
                                   "step 1c, p.30", target_id))
     why = (ammo if ammo is not None else AmmoState()).why_not(weapon)
     if why is not None:
@@ -625,10 +626,21 @@ def _polygon_obstacles(key: Any, geom) -> list[Obstacle]:
     return out
 
 
-def _zoc_area(scene: Scene, F: Body):
-    """F's ZoC area (shapely): :func:`sim.geometry.measure.zoc_region` (1" ring, front arc,
-    LoS shadows), with the part of F's own base in its arc added so that it is one filled
-    shape (a sight line cannot reach the base without crossing the ring in the arc)."""
+def zoc_area(scene: Scene, F: Body):
+    """The Zone of Control of ``F`` as one filled shapely area, in inches (p.22; rulings.md
+    section 6): :func:`sim.geometry.measure.zoc_region` (the points within 1" of F's base,
+    in F's front arc, that F sees) with the part of F's own base in its arc added, so that
+    it is one filled shape (a sight line cannot reach the base without crossing the ring in
+    the arc). The interception test (step 1d, p.30) asks whether a sight line crosses it.
+
+    Args:
+        scene: the :class:`~sim.geometry.Scene` with F in it.
+        F: the friend's :class:`~sim.geometry.measure.Body` (its centre, radius in inches,
+            facing; an Aware model's front arc is 360 degrees, p.22).
+
+    Returns:
+        A shapely (Multi)Polygon; empty when F sees nothing around it.
+    """
     area = zoc_region(scene, F.id)
     base = SPoint(F.center).buffer(F.radius, quad_segs=32)
     if not F.aware:
@@ -680,7 +692,7 @@ def interception_line(scene: Scene, attacker_id: str, target_id: str, friend_id:
                  if math.dist(ob.center, F.center) < ob.radius + reach + EPS]
     if F.aware and not shadowing:
         return found.line
-    for ob in _polygon_obstacles(("zoc", F.id), _zoc_area(scene, F)):
+    for ob in _polygon_obstacles(("zoc", F.id), zoc_area(scene, F)):
         hit = find_sight_line(A.center, A.radius, region, blockers, must_cross=ob)
         if hit:
             return hit.line
@@ -719,12 +731,14 @@ def check_interceptor(scene: Scene, attacker_id: str, target_id: str, friend_id:
         reasons.append(Reason("not-friend", f"{friend_id} is not another friendly model of {target_id}",
                               "step 1d, p.30", friend_id))
     if info.insignificant:
-        reasons.append(Reason("insignificant", "an Insignificant model cannot intercept", "step 1d I; Insignificant", friend_id))
+        reasons.append(Reason("insignificant", "an Insignificant model cannot intercept", "step 1d I; Insignificant",
+                              friend_id))
     if info.exhausted:
         reasons.append(Reason("exhausted", "an Exhausted model cannot intercept", "step 1d III", friend_id))
     if not reasons:
         if not scene.los(friend_id, attacker_id).visible:
-            reasons.append(Reason("no-los-to-attacker", f"{friend_id} has no LoS to {attacker_id}", "step 1d II", friend_id))
+            reasons.append(Reason("no-los-to-attacker", f"{friend_id} has no LoS to {attacker_id}", "step 1d II",
+                                  friend_id))
         if not scene.los(attacker_id, friend_id).visible:
             reasons.append(Reason("not-visible", f"{attacker_id} has no LoS to {friend_id}", "step 1d II", friend_id))
         if weapon is not None and range_band(weapon, scene.distance(attacker_id, friend_id)) is None:

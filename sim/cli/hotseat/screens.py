@@ -74,7 +74,8 @@ def _scenario_lines(game: Game, player: int | None) -> list[str]:
         if o.id in sc.removed:
             objs.append(f"{o.id} removed")
         elif player is None:
-            objs.append(f"{o.id} ({o.position[0]:g}, {o.position[1]:g}) " + ("neutral" if owner is None else f"player {owner}"))
+            objs.append(f"{o.id} ({o.position[0]:g}, {o.position[1]:g}) "
+                        + ("neutral" if owner is None else f"player {owner}"))
         else:
             rel = "neutral" if owner is None else ("friendly" if owner == player else "enemy")
             objs.append(f"{o.id} ({o.position[0]:g}, {o.position[1]:g}) {rel}")

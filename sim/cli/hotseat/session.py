@@ -210,7 +210,8 @@ class Hotseat:
         g = self.game
         if p not in self.history:
             self.io.write("Nothing of yours to take back in this session"
-                          + (" (a loaded game is not taken back past the load)." if g.events and not self.history else "."))
+                          + (" (a loaded game is not taken back past the load)."
+                             if g.events and not self.history else "."))
             return False
         taken = []
         while self.history:

@@ -46,7 +46,8 @@ class Activation(GamePart):
         forced = self.berserk_forced(m.id) if "berserk" in m.conditions else (None, None, None)
         why = conditions.forbidden_reason(action.kind, conditions.from_model(m), counters=m.counters,
                                           weapon_has_reload=self._reload_weapon(m.id, action),
-                                          contacts_fear_enemy=action.kind in ("melee", "charge") and self._fear_enemy(action.target),
+                                          contacts_fear_enemy=(action.kind in ("melee", "charge")
+                                                               and self._fear_enemy(action.target)),
                                           berserk_forced=forced[0])
         if why:
             return why
@@ -185,7 +186,8 @@ class Activation(GamePart):
         self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
                                   "passed": res.success,
                                   "text": f"{m.id} is Immobilised: Size (6) test "
-                                          f"{'passed, the markers are removed' if res.success else 'failed: the action ends'}"}))
+                                          + ("passed, the markers are removed" if res.success
+                                             else "failed: the action ends")}))
         if res.success:
             self._emit(Event("condition", {"model": m.id, "name": "immobilised", "on": False}))
         return res.success
@@ -227,7 +229,8 @@ class Activation(GamePart):
         if points:
             for pt in points:
                 moved = tuple(dc_replace(x, position=pt) if x.id == m.id else x for x in table.models)
-                if Table(table.name, table.width, table.depth, table.terrain, moved, table.source).scene().los(t.id, m.id).visible:
+                moved_table = Table(table.name, table.width, table.depth, table.terrain, moved, table.source)
+                if moved_table.scene().los(t.id, m.id).visible:
                     return None
         return t.id
 

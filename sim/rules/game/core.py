@@ -412,7 +412,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                 if st.models[m.id].alive:
                     self._emit(Event("counter", {"model": m.id, "n": action.counters}))
             if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:
-                self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]), spent))
+                self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]),
+                                                                              spent))
             self._after_action()
         if not self.is_over() and st.exchange is None and st.interception is None:
             self._next_active(3 - p)

@@ -47,7 +47,8 @@ class KiStep(GamePart):
         if not ok:
             self._unmark()
             raise GameError(f"{action.feat!r} cannot be used now: {why}")
-        self._emit(Event("note", {"text": f"player {st.models[action.model].player}: {action.model} uses {action.feat}"}))
+        self._emit(Event("note", {"text": f"player {st.models[action.model].player}: "
+                                          f"{action.model} uses {action.feat}"}))
         self._use_feat(st.models[action.model], action)
         self._after_action()
 
@@ -73,7 +74,8 @@ class KiStep(GamePart):
             elif f.name == "Inner Calm":
                 cands = [Action(kind, m.id, feat=f.name)] if "stunned" in m.conditions else []
             elif f.area == "aura":
-                friends = [x for x in self.state.alive(m.player) if x.id != m.id and scene.distance(m.id, x.id) <= f.range]
+                friends = [x for x in self.state.alive(m.player)
+                           if x.id != m.id and scene.distance(m.id, x.id) <= f.range]
                 cands = [Action(kind, m.id, feat=f.name)] if friends else []
             elif f.area == "pulse":
                 foes = [e for e in self.state.alive(3 - m.player) if scene.distance(m.id, e.id) <= f.range + 1e-6]
@@ -196,7 +198,8 @@ class KiStep(GamePart):
             self._gain(action.target, "stunned")
         elif f.name == "Puppet Strings":
             self._gain(action.target, "controlled")
-            self._emit(Event("note", {"text": f"{action.target} now fights for player {st.models[action.target].player}"}))
+            self._emit(Event("note", {"text": f"{action.target} now fights for player "
+                                              f"{st.models[action.target].player}"}))
         elif f.name == "Inner Calm":
             self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "stunned", 1))
         elif f.name == "Shockwave":

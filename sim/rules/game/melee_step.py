@@ -53,7 +53,8 @@ class MeleeStep(GamePart):
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
-        if action.target not in st.models or not st.models[action.target].alive or st.models[action.target].player == m.player:
+        if (action.target not in st.models or not st.models[action.target].alive
+                or st.models[action.target].player == m.player):
             return False, f"{action.target!r} is not an enemy on the table"
         try:
             res = self._melee_move(m.id, action.target)

@@ -117,7 +117,8 @@ def compact_position(state: GameState, base: GameState) -> dict:
             out["models"] = {}
             for mid, entry in full["models"].items():
                 d = _model_defaults(base.models[mid])
-                out["models"][mid] = {k: v for k, v in entry.items() if k in ("position", "facing") or not _same(v, d[k])}
+                out["models"][mid] = {k: v for k, v in entry.items()
+                                      if k in ("position", "facing") or not _same(v, d[k])}
         elif key in ("turn", "phase", "active") or not _same(full[key], POSITION_DEFAULTS[key]):
             out[key] = full[key]
     return out
@@ -214,14 +215,17 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         markers = entry["markers"]
         if not (isinstance(markers, dict) and all(isinstance(v, list) and all(_whole(x, 0, 99) for x in v)
                                                   for v in markers.values())):
-            raise bad(f"{where}.markers", f"expected a mapping of marker kinds to lists of values, got {short(markers)}")
+            raise bad(f"{where}.markers",
+                      f"expected a mapping of marker kinds to lists of values, got {short(markers)}")
         if not (isinstance(entry["ammo"], dict) and all(_whole(v, 0, 99) for v in entry["ammo"].values())):
-            raise bad(f"{where}.ammo", f"expected a mapping of weapon names to Ammo tokens left, got {short(entry['ammo'])}")
+            raise bad(f"{where}.ammo",
+                      f"expected a mapping of weapon names to Ammo tokens left, got {short(entry['ammo'])}")
         out["models"][mid] = {k: entry[k] for k in MODEL_KEYS}
     ex = out["exchange"]
     if ex is not None:
         if not isinstance(ex, dict) or not {"attacker", "defender"} <= set(ex) or not set(ex) <= set(_EXCHANGE_KEYS):
-            raise bad("exchange", f"expected null or a mapping with attacker, defender (and {', '.join(_EXCHANGE_KEYS[2:])}),"
+            raise bad("exchange", "expected null or a mapping with attacker, defender "
+                                  f"(and {', '.join(_EXCHANGE_KEYS[2:])}),"
                                   f" got {short(ex)}")
         for key in ("attacker", "defender"):
             if ex[key] not in ids:
@@ -239,7 +243,8 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
     ic = out["interception"]
     if ic is not None:
         if not isinstance(ic, dict) or set(ic) != set(_INTERCEPTION_KEYS):
-            raise bad("interception", f"expected null or a mapping with {', '.join(_INTERCEPTION_KEYS)}, got {short(ic)}")
+            raise bad("interception",
+                      f"expected null or a mapping with {', '.join(_INTERCEPTION_KEYS)}, got {short(ic)}")
         if ic["attacker"] not in ids or ic["target"] not in ids or not isinstance(ic["candidates"], list) \
                 or any(c not in ids for c in ic["candidates"]):
             raise bad("interception", f"attacker, target and candidates must be models of the table, got {short(ic)}")
@@ -249,7 +254,8 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
             mid in ids and isinstance(u, dict) and set(u) == {"turn", "game"}
             and all(isinstance(x, list) and all(isinstance(n, str) for n in x) for x in u.values())
             for mid, u in usage.items())):
-        raise bad("feat_usage", f'expected {{model id: {{"turn": [feat names], "game": [feat names]}}}}, got {short(usage)}')
+        raise bad("feat_usage",
+                  f'expected {{model id: {{"turn": [feat names], "game": [feat names]}}}}, got {short(usage)}')
     auras = out["auras"]
     if not (isinstance(auras, list) and all(isinstance(a, dict) and set(a) == {"feat", "source", "player"}
                                             and a["source"] in ids and a["player"] in (1, 2) for a in auras)):

@@ -248,7 +248,8 @@ class SaveLoad(GamePart):
             where, what = diff
             k = int(where[7:-1]) if where.startswith("events[") else len(g.events)
             j = sum(1 for m in g._marks if m <= k) - 1
-            origin = "the set-up" if j < 0 else f"actions[{j}]: {cut(str(actions[j].model or 'player'), 40)} {cut(str(actions[j]), 90)}"
+            origin = ("the set-up" if j < 0
+                      else f"actions[{j}]: {cut(str(actions[j].model or 'player'), 40)} {cut(str(actions[j]), 90)}")
             return bad(where, f"{what} (from {origin}){hint}")
 
         def set_by_hand() -> None:

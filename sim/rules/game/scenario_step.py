@@ -101,7 +101,8 @@ class ScenarioStep(GamePart):
         if vims and self.scenario.vim == "hidden":
             notes.append("VIMs: chosen in secret (revealed in the End phase of the last turn)")
         elif vims:
-            notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}" for k, v in sorted(vims.items())))
+            notes.append("VIMs: " + ", ".join(f"player {k}: {v or 'none (counts as killed)'}"
+                                              for k, v in sorted(vims.items())))
         return st, notes
 
     def _scenario_update(self, new, notes) -> None:
@@ -166,7 +167,8 @@ class ScenarioStep(GamePart):
         if not self._trait(m.id, "immovable")[0]:
             f = scen.facing_towards(m.position, obj)
             if abs((f - m.facing + 180) % 360 - 180) > 1e-9:
-                self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position), "facing": f, "cost": 0.0}))
+                self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position), "facing": f,
+                                          "cost": 0.0}))
         new, notes = scen.interact(self.scenario, self.scenario_state(), m.player, obj.id, kind, model_id=m.id,
                                    action="complex" if action.kind == "complex_scenario" else "simple")
         self._scenario_update(new, notes)

@@ -139,8 +139,8 @@ class ShootingStep(GamePart):
         scene = self._table_now().scene()
         if interceptor is None and w is not None:
             try:
-                cands = interceptors(scene, mid, target, [x.id for x in self.state.alive(self.state.models[target].player)],
-                                     weapon=w, infos=infos)
+                friends = [x.id for x in self.state.alive(self.state.models[target].player)]
+                cands = interceptors(scene, mid, target, friends, weapon=w, infos=infos)
             except (KeyError, ValueError):
                 cands = []
             if cands:

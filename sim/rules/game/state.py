@@ -112,7 +112,8 @@ def initial_state(table) -> GameState:
                 prof = None
         st.models[m.id] = ModelState(
             id=m.id, player=m.player, position=(float(m.position[0]), float(m.position[1])), facing=float(m.facing),
-            wounds=(prof.wounds if prof and prof.wounds else 5), ki_stat=(prof.ki if prof and prof.ki is not None else 1),
+            wounds=(prof.wounds if prof and prof.wounds else 5),
+            ki_stat=(prof.ki if prof and prof.ki is not None else 1),
             ki_limit=(prof.ki_limit if prof and prof.ki_limit is not None else 6),
             conditions={"prone": 1} if m.prone else {})
     return st

@@ -53,7 +53,8 @@ class TurnPhases(GamePart):
         for m in self.state.alive():
             eff = conditions.start_phase_effects(conditions.from_model(m), ki=m.ki)
             if eff.counters_lost:
-                self._emit(Event("note", {"text": f"{m.id} is Diseased: one marker and one activation counter removed"}))
+                self._emit(Event("note", {"text": f"{m.id} is Diseased: one marker and one activation counter "
+                                                  "removed"}))
                 self._emit(Event("counter", {"model": m.id, "n": eff.counters_lost}))
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "diseased", 1))
             if eff.death_sentence_option:
