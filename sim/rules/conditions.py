@@ -381,7 +381,8 @@ def forbidden_reason(action_kind: str, conditions: Mapping[str, Any] | None, *,
     conds = normalise(conditions)
     if "prone" in conds and action_kind != "stand_up":
         return "Prone: the only action it may declare is Stand Up (p.45)"
-    if "held" in conds and action_kind not in CONDITIONS["held"].only_actions:
+    held_only = CONDITIONS["held"].only_actions
+    if "held" in conds and held_only is not None and action_kind not in held_only:
         return "Held: only Disengage, a Ki feat usable in melee or Stand Up (p.44)"
     if "blind" in conds and action_kind in CONDITIONS["blind"].forbids:
         return f"Blind: may not declare {action_kind.replace('_', ' ').title()} (p.43)"

@@ -376,7 +376,9 @@ def can_use(feat: Feat, user_state: Any, *, in_btb: bool, moved_this_activation:
         if phase != "main" or not is_active_model:
             reasons.append(f"{feat.timing.title()}: only as an action in the model's own activation (p.47)")
         counters = getattr(user_state, "counters", None)
-        why = cond.forbidden_reason(feat.action_kind, conds, counters=counters)
+        kind = feat.action_kind
+        assert kind is not None  # a Simple or Complex feat is declared as an action
+        why = cond.forbidden_reason(kind, conds, counters=counters)
         if why:
             reasons.append(why)
         elif counters is not None and counters < 1:
@@ -518,8 +520,8 @@ def feat_test(feat: Feat, dice: Dice, *, user_ki: int, target_ki: int | None = N
                            purpose_b=RollPurpose(RollKind.KI_RESIST, target, user, feat.name))
         return FeatTest(res.winner == "a", res)
     if feat.challenge is not None:
-        res = challenge_test(user_ki, feat.challenge, modifier, dice, purpose=purpose)
-        return FeatTest(res.success, res)
+        ch = challenge_test(user_ki, feat.challenge, modifier, dice, purpose=purpose)
+        return FeatTest(ch.success, ch)
     return FeatTest(True, None)
 
 

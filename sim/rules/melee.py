@@ -81,7 +81,7 @@ from sim.rules.dice import (
     opposed_pools,
     reroll_order,
 )
-from sim.rules.special import special_move
+from sim.rules.special import SpecialResult, special_move
 from sim.rules.wounds import DamageResult, resolve_damage
 
 __all__ = [
@@ -95,6 +95,8 @@ __all__ = [
 
 Side = Literal["a", "b"]
 Kind = Literal["attack", "defence"]
+#: The two sides of an exchange, in order.
+SIDES: tuple[Side, Side] = ("a", "b")
 
 
 class MeleeError(ValueError):
@@ -895,7 +897,7 @@ class PendingMove:
     attacker: str
     defender: str
     direction: float | None = None
-    result: object | None = None
+    result: SpecialResult | None = None
 
 
 @dataclass(frozen=True)
@@ -1060,17 +1062,19 @@ class _Exchange:
     # -- moves ---------------------------------------------------------------------------
     def play_move(self, rule: SpecialRule, att: Side, dfn: Side, direction: float | None) -> None:
         A, D = self.c[att], self.c[dfn]
+        move, mover_role = rule.move, rule.mover
+        assert move is not None and mover_role is not None  # called for a special with a move
         if self.table is None:
-            pm = PendingMove(rule.move, A.id, D.id, direction)
+            pm = PendingMove(move, A.id, D.id, direction)
             self.moves.append(pm)
-            mover = {"attacker": A, "defender": D, "both": None}[rule.mover]
+            mover = {"attacker": A, "defender": D, "both": None}[mover_role]
             if rule.breaks_contact and mover is not None and not mover.immovable:
                 self.in_contact = False
             self.add(10, f"{rule.move}: {A.id} (attacker), {D.id} (defender) -- to be played by the game"
                          + ("" if self.in_contact else "; they leave contact"))
             return
-        res = special_move(self.table, A.id, D.id, rule.move, direction)
-        self.moves.append(PendingMove(rule.move, A.id, D.id,
+        res = special_move(self.table, A.id, D.id, move, direction)
+        self.moves.append(PendingMove(move, A.id, D.id,
                                       res.direction if res.direction is not None else direction, res))
         for mid in res.prone:
             self.gain(mid, "prone")
@@ -1295,13 +1299,14 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
     ex.add(4, "; ".join(expl))
     # step 5
     specials: dict[Side, SpecialOption | None] = {}
-    for s in ("a", "b"):
+    for s in SIDES:
         specials[s] = validate_allocation(c[s], pools[s], allocs[s])
         sp = specials[s]
         cost = (f", pays {sp.cost} dice for {sp.text}" if sp.cost else f", uses {sp.text} (no dice)") if sp else ""
         ex.add(5, f"{c[s].id} secretly allocates {allocs[s].attack} attack and {allocs[s].defence} defence{cost}")
     # step 6
-    ex.add(6, "; ".join(f"{c[s].id}: {specials[s].text if specials[s] else 'no special'}" for s in (other, leader)))
+    declared = [(c[s].id, specials[s]) for s in (other, leader)]
+    ex.add(6, "; ".join(f"{mid}: {sp.text if sp else 'no special'}" for mid, sp in declared))
 
     # step 7a: roll, the Initiative model first
     values: dict[Side, dict[str, list[int]]] = {}
@@ -1330,7 +1335,7 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
                 ex.add(7, f"{c[by].id} re-rolls {c[on].id}'s {kind} die {r.old} -> {v} ({src.name})")
     # dice removed (Impenetrable Defence p.54, Unblockable p.58); Kata, Adept (p.48, p.54)
     rolls: dict[Side, SideRolls] = {}
-    for s in ("a", "b"):
+    for s in SIDES:
         m, e = c[s], c[_other(s)]
         drop_att = 1 if e.impenetrable_defence else 0
         drop_def = e.unblockable_value
@@ -1349,14 +1354,14 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
             _roll_side(values[s]["defence"], parry, opts_def, initial[s]["defence"], def_r))
     # step 8
     for s in (leader, other):
-        r = rolls[s]
+        sr = rolls[s]
         extra = []
-        if r.attack.modifier:
-            extra.append(f"Brutal {r.attack.modifier:+d}")
-        if r.defence.modifier:
-            extra.append(f"Parry {r.defence.modifier:+d}")
-        ones = len(r.attack.removed_ones) + len(r.defence.removed_ones)
-        ex.add(8, f"{c[s].id}: attack {r.attack.final}, defence {r.defence.final}"
+        if sr.attack.modifier:
+            extra.append(f"Brutal {sr.attack.modifier:+d}")
+        if sr.defence.modifier:
+            extra.append(f"Parry {sr.defence.modifier:+d}")
+        ones = len(sr.attack.removed_ones) + len(sr.defence.removed_ones)
+        ex.add(8, f"{c[s].id}: attack {sr.attack.final}, defence {sr.defence.final}"
                   + (f" ({', '.join(extra)})" if extra else "") + (f"; {ones} one(s) removed" if ones else ""))
     # step 9
     void = 0
@@ -1392,7 +1397,7 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
 
     # step 14
     counters: dict[str, int] = {}
-    for s in ("a", "b"):
+    for s in SIDES:
         m = c[s]
         n = 1
         if m.tireless and not m.active:
@@ -1413,10 +1418,10 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
             positions[mid] = tuple(ex.table.model(mid).position)
     return ExchangeResult(
         initiative=c[leader].id,
-        pools={c[s].id: pools[s] for s in ("a", "b")},
-        allocations={c[s].id: allocs[s] for s in ("a", "b")},
-        specials={c[s].id: specials[s] for s in ("a", "b")},
-        rolls={c[s].id: rolls[s] for s in ("a", "b")},
+        pools={c[s].id: pools[s] for s in SIDES},
+        allocations={c[s].id: allocs[s] for s in SIDES},
+        specials={c[s].id: specials[s] for s in SIDES},
+        rolls={c[s].id: rolls[s] for s in SIDES},
         rerolls=tuple(rerolls),
         comparisons=tuple(comparisons),
         damage=tuple(ex.damage),

@@ -988,11 +988,11 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     steps.append(Step("1b target", f"target {target_id}"))
 
     def finish(outcome: str, target: str | None, **kw: Any) -> RangedResult:
-        base = dict(outcome=outcome, attacker=attacker_id, declared_target=target_id, target=target,
-                    weapon=name, distance=distance, band=band, interception=None, modifiers=None,
-                    target_number=None, contributions=(), pool=0, test=None, success=False,
-                    success_level=0, btb=None, damage=None, wounds=0, ammo=ammo_state,
-                    reloading_gained=0, ammo_spent=False)
+        base: dict[str, Any] = dict(outcome=outcome, attacker=attacker_id, declared_target=target_id, target=target,
+                                    weapon=name, distance=distance, band=band, interception=None, modifiers=None,
+                                    target_number=None, contributions=(), pool=0, test=None, success=False,
+                                    success_level=0, btb=None, damage=None, wounds=0, ammo=ammo_state,
+                                    reloading_gained=0, ammo_spent=False)
         base.update(kw)
         steps.append(Step("7 done", f"ranged attack resolved: {outcome}"))
         return RangedResult(**base, steps=tuple(steps))
@@ -1013,6 +1013,7 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     if interception.intercepted:
         distance = scene.distance(attacker_id, target)
         band = range_band(weapon, distance)
+        assert band is not None  # an interceptor is within the weapon's range (condition II)
         steps.append(Step("1d interception", f"{target} intercepts (its ZoC is crossed by a sight line to "
                                              f"{target_id}); {distance:.3f}\": {band.value} range"))
     else:
@@ -1059,19 +1060,22 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     # 4b shooting into contact
     btb = resolve_btb_targeting(scene, attacker_id, target, pool, dice, friends_of_attacker=friends_of_attacker,
                                 options=options, rerolls=rerolls)
-    hit = target
+    hit: str | None = target
     if btb.required:
         if btb.automatic:
             steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
                                                  "Huge target: automatic success"))
-        elif btb.hit_intended:
-            steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
-                                                 f"Ranged ({btb.target_number}) test {btb.test.roll.final}: passed"))
         else:
-            hit = btb.new_target
-            steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
-                                                 f"Ranged ({btb.target_number}) test {btb.test.roll.final}: failed, "
-                                                 + (f"the shot hits {hit}" if hit else "no model can be hit")))
+            assert btb.test is not None  # the contact test is rolled unless it is automatic
+            final = btb.test.roll.final
+            if btb.hit_intended:
+                steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
+                                                     f"Ranged ({btb.target_number}) test {final}: passed"))
+            else:
+                hit = btb.new_target
+                steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
+                                                     f"Ranged ({btb.target_number}) test {final}: failed, "
+                                                     + (f"the shot hits {hit}" if hit else "no model can be hit")))
     common.update(success=True, success_level=sl, btb=btb)
     if hit is None:
         steps.append(step6)
