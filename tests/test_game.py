@@ -75,6 +75,31 @@ def test_illegal_declared_action_reverts_and_costs_one_counter():
     assert any("illegal action" in line for line in g.log())
 
 
+@pytest.mark.parametrize("action", [
+    Action("walk", "kenta"), Action("run", "kenta"),
+    Action("shoot", "kokkio", target="masunagi", walk="before"),
+    Action("shoot", "kokkio", target="masunagi", walk="after"),
+], ids=["walk", "run", "shoot-walk-before", "shoot-walk-after"])
+def test_move_without_destination_is_refused_not_a_crash(action):
+    """A Walk, Run or a Shoot's declared Walk with no point (nor path) is refused with a
+    reason (it raised TypeError before); pushed, it is an illegal action: one counter."""
+    g = Game(TABLE, seed=1)
+    set_active(g, 1)
+    ok, why = g.is_legal(action)
+    assert not ok and "no destination" in why
+    before = g.state.models[action.model].position
+    g.push(action)
+    assert g.state.models[action.model].position == before
+    assert g.state.models[action.model].counters == 1
+
+
+def test_charge_without_target_is_refused():
+    g = Game(TABLE, seed=1)
+    set_active(g, 1)
+    ok, why = g.is_legal(Action("charge", "kenta"))
+    assert not ok and "no target" in why
+
+
 def test_a_player_with_no_model_to_activate_is_skipped():
     g = Game(TABLE, seed=5, length=("fixed", 3))
     p = g.state.active

@@ -245,6 +245,20 @@ def test_spirit_bolt_out_of_range_loses_its_ki():
     assert any("fails and its Ki is lost" in line for line in g.log())
 
 
+@pytest.mark.parametrize("walk", ["before", "after"])
+def test_feat_with_declared_walk_without_destination_is_refused(walk):
+    """A Ki feat action declaring a Walk (p.25) but no point is refused with a reason
+    (it raised TypeError before)."""
+    g = game()
+    make_active(g, 1)
+    set_ki(g, "akira", 4)
+    a = Action("ki_feat", "akira", feat="Spirit Bolt", target="masunagi", walk=walk)
+    ok, why = g.is_legal(a)
+    assert not ok and "the declared Walk: no destination" in why
+    g.push(a)  # an illegal action: reverted, one counter lost, no Ki paid
+    assert g.state.models["akira"].ki == 4 and g.state.models["akira"].counters == 1
+
+
 def test_no_btb_feat_refused_in_contact():
     g = game(yaml=TABLE_YAML.replace("[11, 6]", "[7.19, 6]"))
     make_active(g, 1)

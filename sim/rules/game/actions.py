@@ -96,6 +96,19 @@ class _KindsWithCounters:
         return tuple(k for k, v in ACTION_KINDS.items() if v.counters == self.n)
 
 
+#: Why a move action without a destination is refused (a Walk, Run, or the Walk declared
+#: with a Shoot or Ki feat action, p.24-25).
+NO_POINT = "no destination: the move needs a point (or, for a Walk, a path)"
+
+
+def walk_points(action: "Action") -> list[tuple[float, float]] | None:
+    """The points of the Walk ``action`` declares: its ``path`` if given, else its
+    ``point``; None when it has neither (the move is refused, :data:`NO_POINT`)."""
+    if action.path:
+        return list(action.path)
+    return [action.point] if action.point is not None else None
+
+
 def verdict(res: movement.MoveResult) -> tuple[bool, str]:
     """``(legal, reasons joined)`` of a movement check, for :meth:`Game.is_legal`."""
     return res.legal, "; ".join(r.message for r in res.reasons)

@@ -70,7 +70,7 @@ class Activation(GamePart):
         as completed without effect (a failed test, p.44)."""
         if "disguised" in m.conditions and conditions.disguise_lost_by(action.kind):
             self._emit(Event("condition", {"model": m.id, "name": "disguised", "on": False}))
-        if action.kind in ("melee", "charge", "shoot"):
+        if action.kind in ("melee", "charge", "shoot") and action.target is not None:
             req = self._disguise(m, action.target)
             if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
                 return False
@@ -250,7 +250,7 @@ class Activation(GamePart):
                 continue
             h = self.state.models.get(holder) if isinstance(holder, str) else None
             free = h is None or not h.alive
-            if not free:
+            if h is not None and not free:
                 a, b = table.model(m.id), table.model(h.id)
                 free = math.dist(a.position, b.position) - a.radius - b.radius > movement.CONTACT + 1e-9
             if free:

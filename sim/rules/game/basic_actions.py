@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sim.rules import conditions, movement
-from sim.rules.game.actions import Action, ActionKind, register, verdict
+from sim.rules.game.actions import NO_POINT, Action, ActionKind, register, verdict, walk_points
 from sim.rules.game.events import Event
 from sim.rules.game.state import GameError, GamePart, ModelState
 from sim.table import Table
@@ -21,22 +21,30 @@ class BasicActions(GamePart):
 
     # ------------------------------------------------------------ Walk, Run (p.24)
     def _legal_walk(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        points = walk_points(action)
+        if points is None:
+            return False, NO_POINT
         table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
-        res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+        res = movement.check_walk(table, m.id, points, facing=action.facing)
         return verdict(res)
 
     def _resolve_walk(self, action: Action) -> None:
         m = self.state.models[action.model]
+        points = walk_points(action)
+        assert points is not None  # judged legal: it has a destination
         table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
-        res = movement.check_walk(table, m.id, list(action.path) or [action.point], facing=action.facing)
+        res = movement.check_walk(table, m.id, points, facing=action.facing)
         self._move(m.id, res)
 
     def _legal_run(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        if action.point is None:
+            return False, NO_POINT
         table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
         return verdict(movement.check_run(table, m.id, action.point))
 
     def _resolve_run(self, action: Action) -> None:
         m = self.state.models[action.model]
+        assert action.point is not None  # judged legal: it has a destination
         table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
         res = movement.check_run(table, m.id, action.point)
         self._move(m.id, res)

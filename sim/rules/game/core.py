@@ -24,6 +24,7 @@ import copy
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from typing import Protocol, cast
 
 from sim.rules import conditions
 from sim.rules import scenario as scen
@@ -44,6 +45,15 @@ from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
 from sim.rules.ki import KiError
 from sim.table import Table
+
+
+class _ResumableDice(Protocol):
+    """Dice whose place in their sequence can be read and set back (:class:`SeededDice`):
+    a take-back (:meth:`Game.pop`) restores it, so the same rolls come again."""
+
+    def state(self) -> list: ...
+
+    def restore(self, state: list) -> None: ...
 
 
 class _RollRecorder:
@@ -416,6 +426,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                                                                               spent))
             self._after_action()
         if not self.is_over() and st.exchange is None and st.interception is None:
+            assert p is not None  # a player is active from the first Starting phase on
             self._next_active(3 - p)
         return self.events[start:]
 
@@ -431,8 +442,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         action = self._actions.pop()
         dice = self._dice_marks.pop()
         self._rolls.pop()
-        if dice is not None:
-            self._dice.restore(dice)  # the same rolls come again: a take-back is no re-roll
+        if dice is not None:  # recorded from dice with a state (SeededDice), which restore it
+            cast(_ResumableDice, self._dice).restore(dice)  # the same rolls come again: a take-back is no re-roll
         keep = self.events[:mark]
         self._memo.clear()
         self.state = initial_state(self.table)

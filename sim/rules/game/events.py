@@ -206,9 +206,12 @@ def _exchange_open(state: GameState, d: dict) -> None:
 
 
 def _allocated(state: GameState, d: dict) -> None:
-    state.exchange["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
+    ex = state.exchange
+    if ex is None:
+        raise GameError("an allocation without a melee exchange waiting for it")
+    ex["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
     if d.get("boost"):
-        state.exchange.setdefault("boosts", {})[d["model"]] = d["boost"]
+        ex.setdefault("boosts", {})[d["model"]] = d["boost"]
 
 
 def _exchange(state: GameState, d: dict) -> None:

@@ -10,7 +10,7 @@ kinds are registered at the end of the module.
 from __future__ import annotations
 
 from sim.rules import conditions, ki, movement
-from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind, register
+from sim.rules.game.actions import ACTION_KINDS, NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.state import GameError, GamePart, ModelState
 
@@ -23,11 +23,14 @@ class KiStep(GamePart):
         """A Simple or Complex Ki feat action, with its declared Walk before or after."""
         m = self.state.models[action.model]
         table = self._table_now()
+        point = action.point
         if action.walk == "before":
-            self._move(m.id, movement.check_walk(table, m.id, [action.point]))
+            assert point is not None  # judged legal: the declared Walk has a destination
+            self._move(m.id, movement.check_walk(table, m.id, [point]))
         self._use_feat(self.state.models[m.id], action)
         if action.walk == "after" and self.state.models[m.id].alive:
-            res = movement.check_walk(self._table_now(), m.id, [action.point])
+            assert point is not None  # judged legal: the declared Walk has a destination
+            res = movement.check_walk(self._table_now(), m.id, [point])
             if res.legal:
                 self._move(m.id, res)
             else:
@@ -150,6 +153,8 @@ class KiStep(GamePart):
         if action.walk is not None:
             if action.walk not in ("before", "after"):
                 return False, f"walk must be 'before' or 'after', not {action.walk!r}"
+            if action.point is None:
+                return False, "the declared Walk: " + NO_POINT
             res = movement.check_walk(table, m.id, [action.point])
             if not res.legal:
                 return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)

@@ -38,6 +38,8 @@ class MeleeStep(GamePart):
 
     # ------------------------------------------------------------ Charge, Melee, Disengage (p.24)
     def _legal_charge(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        if action.target is None:
+            return False, "no target: a Charge names the enemy it charges"
         try:
             res = self.charge(m.id, action.target, boost=action.boost or 0)
         except movement.MoveError as exc:
@@ -46,28 +48,33 @@ class MeleeStep(GamePart):
 
     def _resolve_charge(self, action: Action) -> None:
         m = self.state.models[action.model]
-        res = self.charge(m.id, action.target, boost=action.boost or 0)
+        target = action.target
+        assert target is not None  # judged legal: it names its target
+        res = self.charge(m.id, target, boost=action.boost or 0)
         self._move(m.id, res)
-        if res.reached and self._fear_on_contact(m.id, action.target):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": True}))
+        if res.reached and self._fear_on_contact(m.id, target):
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True}))
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
-        if (action.target not in st.models or not st.models[action.target].alive
-                or st.models[action.target].player == m.player):
-            return False, f"{action.target!r} is not an enemy on the table"
+        target = action.target
+        if (target is None or target not in st.models or not st.models[target].alive
+                or st.models[target].player == m.player):
+            return False, f"{target!r} is not an enemy on the table"
         try:
-            res = self._melee_move(m.id, action.target)
+            res = self._melee_move(m.id, target)
         except movement.MoveError as exc:
             return False, str(exc)
         return verdict(res)
 
     def _resolve_melee(self, action: Action) -> None:
         m = self.state.models[action.model]
-        res = self._melee_move(m.id, action.target)
+        target = action.target
+        assert target is not None  # judged legal: it names its target
+        res = self._melee_move(m.id, target)
         self._move(m.id, res)
-        if self._fear_on_contact(m.id, action.target):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False}))
+        if self._fear_on_contact(m.id, target):
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": False}))
 
     def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -210,7 +217,7 @@ class MeleeStep(GamePart):
         attack and defence dice (no special); a model that already allocated is not
         offered again."""
         ex = self.state.exchange
-        out = []
+        out: list[Action] = []
         for mid, pool in self.exchange_pools().items():
             if mid in ex["allocations"]:
                 continue
@@ -231,7 +238,7 @@ class MeleeStep(GamePart):
         it can: the exchange waits for this model, the Ki boost is allowed, the split and
         special are valid for the pool with the boost, p.33-39), and its Ki boost."""
         ex = self.state.exchange
-        if ex is None or action.model not in (ex["attacker"], ex["defender"]):
+        if ex is None or action.model is None or action.model not in (ex["attacker"], ex["defender"]):
             return f"no melee exchange is waiting for {action.model!r}", None
         if action.model in ex["allocations"]:
             return f"{action.model} has already allocated its dice", None

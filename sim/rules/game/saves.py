@@ -227,7 +227,7 @@ class SaveLoad(GamePart):
         if mode is None and seed is None:
             raise bad("seed", "missing: the save carries neither a seed nor the dice values, so it cannot be verified "
                               "(load it unverified: Game.load(path, verify=False), main.py replay --unverified)")
-        dice = PhysicalDice([v for r in rolls for v in r]) if mode == "physical" else None
+        dice = PhysicalDice([v for r in rolls for v in r]) if mode == "physical" and rolls is not None else None
         try:
             if events and events[0].kind == "position":  # a game set up from a position
                 g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, position=events[0].data)

@@ -13,7 +13,7 @@ from dataclasses import replace as dc_replace
 
 from sim.rules import conditions, movement
 from sim.rules.dice import modified_stat
-from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.state import GameError, GamePart, ModelState
 from sim.rules.ranged import (
@@ -36,6 +36,8 @@ class ShootingStep(GamePart):
         if action.walk not in (None, "before", "after"):
             return False, f"walk must be 'before' or 'after', not {action.walk!r}"
         if action.walk is not None:
+            if action.point is None:
+                return False, "the declared Walk: " + NO_POINT
             res = movement.check_walk(table, m.id, [action.point])
             if not res.legal:
                 return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
@@ -47,10 +49,13 @@ class ShootingStep(GamePart):
         m = self.state.models[action.model]
         table = self._table_now()
         walked = action.walk is not None
+        point, target = action.point, action.target
+        assert target is not None and (point is not None or not walked)  # judged legal
         if action.walk == "before":
-            self._move(m.id, movement.check_walk(table, m.id, [action.point]))
-        after = list(action.point) if action.walk == "after" else None
-        if self._shoot(m.id, action.target, action.weapon, moved=walked, boost=action.boost or 0,
+            assert point is not None
+            self._move(m.id, movement.check_walk(table, m.id, [point]))
+        after = list(point) if action.walk == "after" and point is not None else None
+        if self._shoot(m.id, target, action.weapon, moved=walked, boost=action.boost or 0,
                        walk_after=after):
             self._walk_after_shot(m.id, after)
 
@@ -101,12 +106,12 @@ class ShootingStep(GamePart):
         w = self.ranged_weapon(mid, action.weapon)
         return bool(w) and any(t.lower().startswith("reload") for t in w.traits)
 
-    def _can_shoot(self, mid: str, target: str, weapon: str | None, at=None) -> tuple[bool, str]:
+    def _can_shoot(self, mid: str, target: str | None, weapon: str | None, at=None) -> tuple[bool, str]:
         """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?"""
         w = self.ranged_weapon(mid, weapon)
         if w is None:
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
-        if target not in self.state.models or not self.state.models[target].alive:
+        if target is None or target not in self.state.models or not self.state.models[target].alive:
             return False, f"no model {target!r} on the table"
         if "reloading" in self.state.models[mid].conditions:
             return False, f"{mid} is Reloading"
