@@ -274,6 +274,12 @@ class Feat:
         """The action declared to use it (``ki_feat`` / ``complex_ki_feat``), or None."""
         return {"simple": "ki_feat", "complex": "complex_ki_feat"}.get(self.timing)
 
+    @property
+    def reach(self) -> float:
+        """The range X in inches of a Target, Aura or Pulse feat (p.46; every such feat has
+        one); 0 for a Personal feat, which has none."""
+        return self.range if self.range is not None else 0.0
+
 
 _AREA_RE = re.compile(r"^\s*(personal|target|aura|pulse)\s*(?:\(?\s*(\d+(?:\.\d+)?)\s*(?:\"|''|in)?\s*\)?)?\s*$", re.I)
 

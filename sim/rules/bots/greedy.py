@@ -491,6 +491,7 @@ class GreedyBot(GreedyAllocation):
         """Zone control (p.63): the nearest ready model outside every zone walks into the
         nearest zone the player does not control (a point deep inside it, within one
         Walk), or a full Walk towards it."""
+        assert game.scenario is not None  # called for a scenario game (_objective)
         zones = game.scenario.zones
         if not zones:
             return None

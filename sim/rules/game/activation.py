@@ -19,7 +19,8 @@ from sim.rules import conditions, movement
 from sim.rules.dice import RollKind, RollPurpose, challenge_test, size_test
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
-from sim.rules.game.state import GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
 from sim.rules.ki import KiError
 from sim.table import Table
 
@@ -81,7 +82,9 @@ class Activation(GamePart):
             self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))
             self._emit(Event("note", {"text": f"{surprised} is Surprised: it never saw {m.id} coming (p.31)"}))
         if action.boost and action.kind not in ("ki_feat", "complex_ki_feat"):  # a feat pays its own
-            stat, b = self.ki_boost(action)
+            bought = self.ki_boost(action)
+            assert bought is not None  # a boost was declared and judged legal
+            stat, b = bought
             self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
         return True
 
@@ -115,7 +118,7 @@ class Activation(GamePart):
         if m.counters >= 2 and not melee_ok:
             try:
                 res = self.charge(mid, e.id)
-                charge_ok = res.legal and res.reached
+                charge_ok = bool(res.legal and res.reached)
             except movement.MoveError:
                 pass
         run_pt = None
@@ -149,7 +152,9 @@ class Activation(GamePart):
                                         - table.model(e.id).radius, e.id))
 
     def _fear_enemy(self, target: str | None) -> bool:
-        return bool(target) and self._trait(target, "fear")[0]
+        if not target:
+            return False
+        return self._trait(target, "fear")[0]
 
     def _disguise(self, m: ModelState, target: str | None):
         """Disguised (p.44): ``("forbidden", X)``, ``("ki_test", X)`` or None for ``m``

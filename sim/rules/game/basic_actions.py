@@ -12,7 +12,8 @@ from dataclasses import replace
 from sim.rules import conditions, movement
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register, verdict, walk_points
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
 from sim.table import Table
 
 

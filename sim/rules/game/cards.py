@@ -9,7 +9,7 @@ from __future__ import annotations
 from models.profiles import get_profile
 from sim.rules import conditions, ki
 from sim.rules.game.events import Event
-from sim.rules.game.state import GamePart
+from sim.rules.game.part import GamePart
 
 
 class Cards(GamePart):

@@ -24,7 +24,7 @@ import copy
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Protocol, cast
+from typing import cast
 
 from sim.rules import conditions
 from sim.rules import scenario as scen
@@ -37,6 +37,7 @@ from sim.rules.game.events import Event, apply_event
 from sim.rules.game.ki_step import KiStep
 from sim.rules.game.melee_step import MeleeStep
 from sim.rules.game.offers import Offers
+from sim.rules.game.part import ResumableDice
 from sim.rules.game.position import compact_position, expand_position
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
@@ -45,15 +46,6 @@ from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
 from sim.rules.ki import KiError
 from sim.table import Table
-
-
-class _ResumableDice(Protocol):
-    """Dice whose place in their sequence can be read and set back (:class:`SeededDice`):
-    a take-back (:meth:`Game.pop`) restores it, so the same rolls come again."""
-
-    def state(self) -> list: ...
-
-    def restore(self, state: list) -> None: ...
 
 
 class _RollRecorder:
@@ -443,7 +435,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         dice = self._dice_marks.pop()
         self._rolls.pop()
         if dice is not None:  # recorded from dice with a state (SeededDice), which restore it
-            cast(_ResumableDice, self._dice).restore(dice)  # the same rolls come again: a take-back is no re-roll
+            cast(ResumableDice, self._dice).restore(dice)  # the same rolls come again: a take-back is no re-roll
         keep = self.events[:mark]
         self._memo.clear()
         self.state = initial_state(self.table)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from sim.rules import conditions, ki, movement
 from sim.rules.game.actions import ACTION_KINDS, NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
 
 
 class KiStep(GamePart):
@@ -73,15 +74,15 @@ class KiStep(GamePart):
                 continue
             if f.area == "target":
                 cands = [Action(kind, m.id, feat=f.name, target=e.id) for e in self.state.alive(3 - m.player)
-                         if scene.distance(m.id, e.id) <= f.range + 1e-6]
+                         if scene.distance(m.id, e.id) <= f.reach + 1e-6]
             elif f.name == "Inner Calm":
                 cands = [Action(kind, m.id, feat=f.name)] if "stunned" in m.conditions else []
             elif f.area == "aura":
                 friends = [x for x in self.state.alive(m.player)
-                           if x.id != m.id and scene.distance(m.id, x.id) <= f.range]
+                           if x.id != m.id and scene.distance(m.id, x.id) <= f.reach]
                 cands = [Action(kind, m.id, feat=f.name)] if friends else []
             elif f.area == "pulse":
-                foes = [e for e in self.state.alive(3 - m.player) if scene.distance(m.id, e.id) <= f.range + 1e-6]
+                foes = [e for e in self.state.alive(3 - m.player) if scene.distance(m.id, e.id) <= f.reach + 1e-6]
                 cands = [Action(kind, m.id, feat=f.name, x=1 if f.variable else None)] if foes else []
             else:
                 cands = [Action(kind, m.id, feat=f.name)]
@@ -132,7 +133,8 @@ class KiStep(GamePart):
             if t is None or not t.alive:
                 return False, f"{f.name} needs a target model on the table"
             dist = scene.distance(m.id, t.id) if t.id != m.id else 0.0
-            if self._disguise(m, t.id) and self._disguise(m, t.id)[0] == "forbidden":
+            req = self._disguise(m, t.id)
+            if req and req[0] == "forbidden":
                 return False, f"{t.id} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
         usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
         spent = 0
@@ -166,7 +168,9 @@ class KiStep(GamePart):
 
     def _use_feat(self, m: ModelState, action: Action) -> None:
         """Pay, test and apply a Ki feat (p.46-47)."""
+        assert action.feat is not None  # judged legal: it names a feat of the model
         f = self.feats(m.id)[action.feat]
+        target = action.target
         st = self.state
         b = self.ki_boost(action)
         if b:
@@ -176,13 +180,14 @@ class KiStep(GamePart):
                                        "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
         scene = self._table_now().scene()
         if f.area == "target":
-            d = scene.distance(m.id, action.target) if action.target != m.id else 0.0
+            assert target is not None  # judged legal: a Target feat names a model on the table
+            d = scene.distance(m.id, target) if target != m.id else 0.0
             if not ki.in_target_range(f, d):
-                self._emit(Event("note", {"text": f"{action.target} is {d:.2f}\" away, beyond {f.range:g}\": "
+                self._emit(Event("note", {"text": f"{target} is {d:.2f}\" away, beyond {f.range:g}\": "
                                                   f"{f.name} fails and its Ki is lost (p.47)"}))
                 return
-            req = self._disguise(m, action.target)
-            if req and req[0] == "ki_test" and not self._disguise_test(m, action.target, req[1]):
+            req = self._disguise(m, target)
+            if req and req[0] == "ki_test" and not self._disguise_test(m, target, req[1]):
                 return
         if f.area == "aura":
             self._emit(Event("aura", {"feat": f.name, "source": m.id, "player": m.player}))
@@ -197,14 +202,15 @@ class KiStep(GamePart):
                                               f"{'succeeds' if res.success else 'fails'}"}))
         if not res.success:
             return
-        if f.name == "Spirit Bolt":
-            self._wound(action.target, 1)
-        elif f.name == "Mind Clash":
-            self._gain(action.target, "stunned")
-        elif f.name == "Puppet Strings":
-            self._gain(action.target, "controlled")
-            self._emit(Event("note", {"text": f"{action.target} now fights for player "
-                                              f"{st.models[action.target].player}"}))
+        if f.name in ("Spirit Bolt", "Mind Clash", "Puppet Strings"):  # Target feats
+            assert target is not None  # judged legal: the target is a model on the table
+            if f.name == "Spirit Bolt":
+                self._wound(target, 1)
+            elif f.name == "Mind Clash":
+                self._gain(target, "stunned")
+            else:
+                self._gain(target, "controlled")
+                self._emit(Event("note", {"text": f"{target} now fights for player {st.models[target].player}"}))
         elif f.name == "Inner Calm":
             self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "stunned", 1))
         elif f.name == "Shockwave":
@@ -229,7 +235,7 @@ class KiStep(GamePart):
             if a["feat"] != "Warding Presence" or src is None or not src.alive or a["player"] != me.player:
                 continue
             f = self.feats(src.id).get(a["feat"])
-            if f is not None and (mid == src.id or scene.distance(src.id, mid) <= f.range + 1e-6):
+            if f is not None and (mid == src.id or scene.distance(src.id, mid) <= f.reach + 1e-6):
                 out.append((f"{a['feat']} ({src.id})", +1))
         return tuple(out)
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace as dc_replace
+from typing import Any
 
 from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, RollKind, RollPurpose, fear_test, fear_test_needed
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
-from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
 from sim.rules.ki import KiError
 from sim.rules.melee import (
     MELEE_CONDITIONS,
@@ -172,11 +174,13 @@ class MeleeStep(GamePart):
         ex = self.state.exchange
         disengaging = bool(ex and ex.get("disengage") == mid)
         boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
-        extra = dict(ki_boost=boost, modifiers=self._aura_modifiers(mid)) if (boost or self.state.auras) else {}
+        extra: dict[str, Any] = (dict(ki_boost=boost, modifiers=self._aura_modifiers(mid))
+                                 if (boost or self.state.auras) else {})
         if ex is not None and mid in (ex["attacker"], ex["defender"]):
             extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
-        if self.profile(mid) is not None:
-            return combatant_from_profile(self.profile(mid), id=mid, active=active, charge=charge,
+        card = self.profile(mid)
+        if card is not None:
+            return combatant_from_profile(card, id=mid, active=active, charge=charge,
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left, **extra)
@@ -217,6 +221,7 @@ class MeleeStep(GamePart):
         attack and defence dice (no special); a model that already allocated is not
         offered again."""
         ex = self.state.exchange
+        assert ex is not None  # offered while an exchange waits for allocations
         out: list[Action] = []
         for mid, pool in self.exchange_pools().items():
             if mid in ex["allocations"]:
@@ -270,11 +275,14 @@ class MeleeStep(GamePart):
         self._emit(Event("allocated", {"model": action.model, "attack": action.attack or 0,
                                        "defence": action.defence or 0, "special": action.special,
                                        "direction": action.direction, "boost": action.boost or 0}))
-        if len(self.state.exchange["allocations"]) == 2:
+        ex = self.state.exchange
+        assert ex is not None  # the allocation was judged legal: an exchange waits
+        if len(ex["allocations"]) == 2:
             self._resolve_exchange()
 
     def _resolve_exchange(self) -> None:
         ex = self.state.exchange
+        assert ex is not None  # both allocations made: the exchange is open
         att, dfn = ex["attacker"], ex["defender"]
         a = self.combatant(att, True, ex["charge"])
         b = self.combatant(dfn, False, False)

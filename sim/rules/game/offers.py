@@ -11,7 +11,8 @@ import math
 
 from sim.rules import movement
 from sim.rules.game.actions import Action
-from sim.rules.game.state import GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
 
 
 class Offers(GamePart):
@@ -142,6 +143,7 @@ class Offers(GamePart):
         for _ in range(tries):
             kind = rng.choice(["walk", "walk", "run", "charge", "melee", "shoot", "focus", "wait"])
             if kind in ("melee", "shoot"):
+                assert p is not None  # a player is active
                 foes = st.alive(3 - p)
                 if not foes:
                     continue
@@ -158,6 +160,6 @@ class Offers(GamePart):
             else:
                 a = Action(kind, m.id)
             ok, _ = self.is_legal(a)
-            if ok and (kind != "charge" or self.charge(m.id, a.target).reached):
+            if ok and (kind != "charge" or a.target is not None and self.charge(m.id, a.target).reached):
                 return a
         return Action("wait", m.id)

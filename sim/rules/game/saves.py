@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar, cast
 
 import yaml
 
@@ -22,13 +22,14 @@ from sim.files import FileProblem, one_line, quote, read_json, write_text_atomic
 from sim.rules.dice import DiceError, PhysicalDice
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, GamePart
+from sim.rules.game.part import GamePart, ResumableDice
+from sim.rules.game.state import GameError
 from sim.rules.game.values import MESSAGE_CHARS, cut, short
 from sim.rules.scenario import ScenarioError, scenario_from_dict
 from sim.table import TableError, parse_table
 
-if TYPE_CHECKING:
-    from sim.rules.game.core import Game
+#: The class a save is loaded as (:class:`~sim.rules.game.Game`, or a subclass).
+_G = TypeVar("_G", bound="SaveLoad")
 
 GAME_FORMAT = "bushido-game/1"
 
@@ -103,16 +104,16 @@ class SaveLoad(GamePart):
         else ``"physical"``; ``rolls`` holds the values rolled, one list for the game's
         creation and one per action. :meth:`load` re-simulates the actions with them.
         """
-        doc = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
-               "length": list(self.length), "actions": [a.to_json() for a in self._actions],
-               "events": [e.to_json() for e in self.events]}
+        doc: dict[str, Any] = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
+                               "length": list(self.length), "actions": [a.to_json() for a in self._actions],
+                               "events": [e.to_json() for e in self.events]}
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
         if not getattr(self, "_legacy", False):
             doc["dice"] = "seeded" if self.seeded else "physical"
             doc["rolls"] = [list(r) for r in self._rolls]
             if self.seeded:
-                doc["dice_state"] = self._dice.state()  # a loaded game rolls on from here
+                doc["dice_state"] = cast(ResumableDice, self._dice).state()  # a loaded game rolls on from here
         elif hasattr(self._dice, "state"):
             doc["dice_state"] = self._dice.state()
         return doc
@@ -130,7 +131,7 @@ class SaveLoad(GamePart):
         write_text_atomic(path, text)
 
     @classmethod
-    def load(cls, path: str | os.PathLike, verify: bool = True) -> "Game":
+    def load(cls: type[_G], path: str | os.PathLike, verify: bool = True) -> _G:
         """Load a save written by :meth:`save` and check it: the game is rebuilt by
         re-simulating the saved actions with the saved dice (:meth:`from_save`).
 
@@ -146,7 +147,7 @@ class SaveLoad(GamePart):
         return cls.from_save(doc, str(path), verify=verify)
 
     @classmethod
-    def from_save(cls, doc, source: str = "<save>", verify: bool = True) -> "Game":
+    def from_save(cls: type[_G], doc, source: str = "<save>", verify: bool = True) -> _G:
         """The game of a save document (:meth:`to_json`), verified by re-simulation.
 
         The table, scenario (and its VIMs, from the save's first ``scenario`` event),
@@ -285,7 +286,7 @@ class SaveLoad(GamePart):
         return g
 
     @classmethod
-    def _unverified(cls, table, seed, length, scenario, events, actions, dice_state, bad) -> "Game":
+    def _unverified(cls: type[_G], table, seed, length, scenario, events, actions, dice_state, bad) -> _G:
         """The old loading: the saved events applied without re-simulating anything."""
         try:
             g = cls(table, seed=seed, length=length, events=events, scenario=scenario)
@@ -295,12 +296,12 @@ class SaveLoad(GamePart):
         g._legacy = True
         if dice_state is not None:
             try:
-                g._dice.restore(dice_state)
+                cast(ResumableDice, g._dice).restore(dice_state)
             except DiceError as exc:
                 raise bad("dice_state", str(exc)) from None
         return g
 
-    def replay(self) -> "Game":
+    def replay(self: _G) -> _G:
         """A new game rebuilt from this game's events (must equal this one)."""
         return type(self)(self.table, seed=self.seed, length=self.length, events=list(self.events),
                           scenario=self.scenario)

@@ -13,7 +13,8 @@ from sim.rules import movement
 from sim.rules import scenario as scen
 from sim.rules.game.actions import Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
 from sim.rules.scenario import (
     ScenarioState,
     end_phase,
@@ -54,7 +55,9 @@ class ScenarioStep(GamePart):
     def _default_vims(self) -> dict:
         """Each side's VIM: the legal model (``vim_refusal``) with the highest rice."""
         out = {}
-        kind = self.scenario.vim
+        scenario = self.scenario
+        assert scenario is not None and scenario.vim is not None  # called for a VIM scenario
+        kind = scenario.vim
         for side in (1, 2):
             best = None
             for tm in self.table.models:
@@ -109,17 +112,17 @@ class ScenarioStep(GamePart):
         self._emit(Event("scenario", {"state": new.to_json(), "notes": list(notes)}))
 
     def _scenario_start(self) -> None:
-        st = self.scenario_state()
-        if st is None:
+        st, scenario = self.scenario_state(), self.scenario
+        if st is None or scenario is None:  # (the state is None without a scenario)
             return
-        new, notes = start_phase(self.scenario, st, self.state.turn)
+        new, notes = start_phase(scenario, st, self.state.turn)
         if new != st:
             self._scenario_update(new, notes)
 
     def _scenario_end(self, last_turn: bool) -> bool:
         """End phase step 4 (p.21): score the scenario. True: the game is over."""
-        st = self.scenario_state()
-        if st is None:
+        st, scenario = self.scenario_state(), self.scenario
+        if st is None or scenario is None:  # (the state is None without a scenario)
             return False
         table = self._table_now()
         models = []
@@ -128,7 +131,7 @@ class ScenarioStep(GamePart):
             prof = self.profile(m.id)
             models.append((m.player, tm.position, tm.radius, (prof.rice or 0) if prof else 0))
         killed = [m.id for m in self.state.models.values() if not m.alive]
-        new, notes, over = end_phase(self.scenario, st, self.state.turn, last_turn, models, killed)
+        new, notes, over = end_phase(scenario, st, self.state.turn, last_turn, models, killed)
         self._scenario_update(new, notes)
         return over
 
@@ -137,15 +140,15 @@ class ScenarioStep(GamePart):
         the model must be in contact with the objective and neither in contact with nor
         in the ZoC of an enemy; Aloof and Stupid models take no Scenario actions; then
         :func:`~sim.rules.scenario.interaction_refusal`."""
-        st = self.scenario_state()
-        if st is None:
+        st, scenario = self.scenario_state(), self.scenario
+        if st is None or scenario is None:  # (the state is None without a scenario)
             return "no scenario is being played"
         if self._trait(m.id, "aloof")[0] or self._trait(m.id, "stupid")[0]:
             return f"{m.id} is {'Aloof' if self._trait(m.id, 'aloof')[0] else 'Stupid'}: no Scenario actions (p.48-59)"
         try:
-            obj = self.scenario.objective(action.objective or "")
+            obj = scenario.objective(action.objective or "")
         except (KeyError, scen.ScenarioError):
-            return f"no objective {action.objective!r} (has: {', '.join(o.id for o in self.scenario.objectives)})"
+            return f"no objective {action.objective!r} (has: {', '.join(o.id for o in scenario.objectives)})"
         table = self._table_now()
         tm = table.model(m.id)
         if not scen.in_contact_with_objective(tm.position, tm.radius, obj):
@@ -156,20 +159,22 @@ class ScenarioStep(GamePart):
                 return f"{m.id} is in contact with the enemy {e.id} (p.25)"
             if scene.distance(e.id, m.id) <= 1.0 + 1e-9 and scene.zoc(e.id, m.id).in_zoc:
                 return f"{m.id} is in the ZoC of the enemy {e.id} (p.25)"
-        kind = action.special or (self.scenario.interactions[0].kind if self.scenario.interactions else "")
-        return scen.interaction_refusal(self.scenario, st, m.player, obj.id, kind, model_id=m.id,
+        kind = action.special or (scenario.interactions[0].kind if scenario.interactions else "")
+        return scen.interaction_refusal(scenario, st, m.player, obj.id, kind, model_id=m.id,
                                         action="complex" if action.kind == "complex_scenario" else "simple")
 
     def _scenario_action(self, m: ModelState, action: Action) -> None:
         """Turn to face the objective, then the interaction (p.25, p.63)."""
-        obj = self.scenario.objective(action.objective)
-        kind = action.special or self.scenario.interactions[0].kind
+        scenario, st = self.scenario, self.scenario_state()
+        assert scenario is not None and st is not None and action.objective is not None  # judged legal
+        obj = scenario.objective(action.objective)
+        kind = action.special or scenario.interactions[0].kind
         if not self._trait(m.id, "immovable")[0]:
             f = scen.facing_towards(m.position, obj)
             if abs((f - m.facing + 180) % 360 - 180) > 1e-9:
                 self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position), "facing": f,
                                           "cost": 0.0}))
-        new, notes = scen.interact(self.scenario, self.scenario_state(), m.player, obj.id, kind, model_id=m.id,
+        new, notes = scen.interact(scenario, st, m.player, obj.id, kind, model_id=m.id,
                                    action="complex" if action.kind == "complex_scenario" else "simple")
         self._scenario_update(new, notes)
 
@@ -177,16 +182,16 @@ class ScenarioStep(GamePart):
         """The Scenario actions (p.25, p.63) model ``mid`` may take now, one per objective
         it touches and interaction of the scenario."""
         m = self.state.models[mid]
-        st = self.scenario_state()
-        if st is None:
+        st, scenario = self.scenario_state(), self.scenario
+        if st is None or scenario is None:  # (the state is None without a scenario)
             return []
         out = []
         table = self._table_now()
         tm = table.model(m.id)
-        for obj in self.scenario.objectives:
+        for obj in scenario.objectives:
             if obj.id in st.removed or not scen.in_contact_with_objective(tm.position, tm.radius, obj):
                 continue
-            for inter in self.scenario.interactions:
+            for inter in scenario.interactions:
                 kind = "complex_scenario" if inter.action == "complex" else "scenario"
                 a = Action(kind, m.id, objective=obj.id, special=inter.kind)
                 if self.is_legal(a)[0]:

@@ -15,7 +15,8 @@ from sim.rules import conditions, movement
 from sim.rules.dice import modified_stat
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.state import GameError, GamePart, ModelState
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
 from sim.rules.ranged import (
     AmmoState,
     RangedAttackError,
@@ -77,6 +78,7 @@ class ShootingStep(GamePart):
         if not ok:
             self._unmark()
             raise GameError(why)
+        assert st.interception is not None  # judged legal: a shot waits for an interceptor
         ic = dict(st.interception)
         self._emit(Event("intercept", {"chosen": action.target}))
         shooter = st.models[ic["attacker"]]
@@ -133,10 +135,11 @@ class ShootingStep(GamePart):
         infos = {}
         for m in self.table.models:
             ms = self.state.models[m.id]
-            if self.profile(m.id) is not None and ms.alive:
+            card = self.profile(m.id)
+            if card is not None and ms.alive:
                 try:
                     infos[m.id] = TargetInfo.from_traits(
-                        self.profile(m.id).traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
+                        card.traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
                         death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions)
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
@@ -155,6 +158,7 @@ class ShootingStep(GamePart):
                 return False
         # the shooter's own conditions (Stunned, Frightened: -1 Ranged) and Ki boosts
         mods = sum(v for _, v in conditions.pool_modifiers(conditions.from_model(s), "ranged")) + boost
+        assert prof is not None  # judged legal: the shooter's card has the ranged weapon
         pool = modified_stat(prof.ranged or 0, mods)
         ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
         try:

@@ -9,20 +9,12 @@ or shot waiting for an answer, Ki feat usage, Auras, the scenario state and one
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from models.profiles import get_profile
 from sim.rules import conditions
 
 #: A game always ends after the End phase of this turn (Game length, p.63).
 MAX_TURNS = 7
-
-if TYPE_CHECKING:
-    GamePart = Any  # a type checker sees a step's ``self`` as the whole Game (its other steps unchecked)
-else:
-    class GamePart:
-        """The base of each step of the rules (a mixin of :class:`~sim.rules.game.Game`):
-        the steps share the game's state, event log and one another's methods."""
 
 
 class GameError(ValueError):

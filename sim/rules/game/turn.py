@@ -11,7 +11,8 @@ from __future__ import annotations
 from sim.rules import conditions
 from sim.rules.dice import RollKind, RollPurpose, fear_test, tactical_test
 from sim.rules.game.events import Event
-from sim.rules.game.state import MAX_TURNS, GamePart
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import MAX_TURNS
 from sim.rules.scenario import final_result
 
 
@@ -44,6 +45,7 @@ class TurnPhases(GamePart):
         n1, n2 = len(st.alive(1)), len(st.alive(2))
         self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
         self._emit(Event("phase", {"phase": "main"}))
+        assert st.first is not None  # the Tactical test's winner chose it
         self._next_active(st.first, first=True)
 
     def _starting_phase_effects(self) -> None:
