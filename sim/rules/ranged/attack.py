@@ -1,0 +1,254 @@
+"""The whole ranged attack, steps 1a-7a (Ranged Attacks p.30-32):
+:func:`resolve_ranged_attack` chains the declaration, range, interception, target number,
+Ammo/Reload, the roll, shooting into contact and the damage roll (wound table p.38), and
+returns a :class:`RangedResult` that logs every step (:class:`Step`). Nothing is mutated:
+the game applies it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Collection, Mapping
+
+from models.traits import has_trait
+from sim.geometry import Scene
+from sim.rules.dice import ChallengeResult, Dice, Rerolls, RollKind, RollOptions, RollPurpose, challenge_test
+from sim.rules.ranged.contact import BtbTargeting, resolve_btb_targeting
+from sim.rules.ranged.declaration import ILLEGAL_CODES, can_shoot
+from sim.rules.ranged.interception import Interception, resolve_interception
+from sim.rules.ranged.modifiers import Contribution, RangedModifiers, TargetInfo, modifiers_from_geometry, target_number
+from sim.rules.ranged.reasons import RangedAttackError
+from sim.rules.ranged.weapons import AmmoState, RangeBand, max_range, range_band, trait_value
+from sim.rules.wounds import DamageResult, resolve_damage
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged step of a ranged attack: ``name`` (``"1c range"`` ...) and ``detail``."""
+
+    name: str
+    detail: str
+
+
+# --------------------------------------------------------------------------- the whole attack
+
+@dataclass(frozen=True)
+class RangedResult:
+    """A resolved ranged attack (p.30-32). Nothing on the table has changed: the game
+    applies ``wounds`` to ``target``, and ``ammo`` (the state after step 6) to the attacker.
+
+    Attributes:
+        outcome: ``out-of-range`` (step 1c), ``no-ammo`` / ``reloading`` (step 1g),
+            ``miss`` (step 3), ``hit`` (damage roll made), ``hit-nothing`` (step 4b failed
+            and no model to hit), ``no-damage`` (an (Sp) weapon: no damage roll).
+        attacker, declared_target: as declared. target: the model hit (after interception
+            and step 4b), ``None`` when nothing is hit.
+        distance, band: to the target after step 1d. weapon: its name.
+        interception, modifiers, target_number, contributions: steps 1d and 1f.
+        pool: dice rolled for the attack. test: the attack roll (step 2-3).
+        success, success_level: step 3 (level 0 on a failure, never negative).
+        btb: step 4b. damage: step 5 (:class:`DamageResult`). wounds: wounds to mark.
+        ammo: the attacker's :class:`AmmoState` after the attack (unchanged when the
+            attack ended at 1c or 1g). reloading_gained, ammo_spent: step 6.
+        steps: the log, one :class:`Step` per rulebook step reached.
+    """
+
+    outcome: str
+    attacker: str
+    declared_target: str
+    target: str | None
+    weapon: str
+    distance: float
+    band: RangeBand | None
+    interception: Interception | None
+    modifiers: RangedModifiers | None
+    target_number: int | None
+    contributions: tuple[Contribution, ...]
+    pool: int
+    test: ChallengeResult | None
+    success: bool
+    success_level: int
+    btb: BtbTargeting | None
+    damage: DamageResult | None
+    wounds: int
+    ammo: AmmoState
+    reloading_gained: int
+    ammo_spent: bool
+    steps: tuple[Step, ...]
+
+    @property
+    def hit(self) -> bool:
+        """The attack roll succeeded and a model was hit."""
+        return self.success and self.target is not None
+
+
+def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon: Any, dice: Dice, *,
+                          ranged_pool: int, modifiers: RangedModifiers | None = None,
+                          moved: bool = False, ran: bool = False, shot_this_turn: bool = False,
+                          interceptor: str | None = None,
+                          infos: Mapping[str, TargetInfo] | None = None,
+                          ammo: AmmoState | None = None,
+                          enemies: Collection[str] | None = None,
+                          friends_of_target: Collection[str] | None = None,
+                          friends_of_attacker: Collection[str] | None = None,
+                          ignore_zoc_of: Collection[str] = (), ignore_contact_with: Collection[str] = (),
+                          brutal: int = 0, result_modifier: int = 0,
+                          strong: bool = False, weak: bool = False,
+                          strength: int | None = None, pierce: int | None = None, sharp: int | None = None,
+                          damage_modifier: int = 0,
+                          options: RollOptions = RollOptions(), rerolls: Rerolls | None = None) -> RangedResult:
+    """Resolve one ranged attack, steps 1a-7a (p.30-32), as far as geometry and dice go.
+
+    1a ``weapon`` is the chosen ranged weapon. 1b ``target_id`` (an enemy in LoS; the
+    declaration is checked with :func:`can_shoot`). 1c distance and band; beyond Long: the
+    attack ends (step 7). 1d ``interceptor``: the model the target's controller assigns, if
+    any (:func:`resolve_interception`, must be allowed). 1e Ki and effects: not modelled --
+    fold them into the arguments. 1f TN: ``modifiers`` for the (post-1d) target if given,
+    else :func:`modifiers_from_geometry` with ``moved``/``ran``/``shot_this_turn``, the
+    weapon (Light Weight) and ``infos[target]``. 1g Ammo / Reloading (``ammo``, default
+    :meth:`AmmoState.start`): none left -> step 7. 2 roll ``ranged_pool`` dice (+1 against a
+    Death Sentence target) with ``options``/``rerolls``; result modifier = ``brutal`` +
+    ``result_modifier``. 3 compare with the TN. 4b shooting into contact
+    (:func:`resolve_btb_targeting`). 5 damage roll (:func:`sim.rules.wounds.resolve_damage`)
+    with the weapon's Strength (``strength`` overrides; an (Sp) weapon with no Strength
+    makes no damage roll), Pierce/Sharp of the weapon (``pierce``/``sharp`` override
+    variable values), Strong/Weak (argument or weapon trait), the hit model's Armour, Tough,
+    Durable from ``infos``, ``damage_modifier`` (+1 against Death Sentence). 6 Ammo token
+    spent, Reload (X) markers gained. 7 done.
+
+    ``infos``: :class:`TargetInfo` by model id (missing: all defaults).
+
+    Raises:
+        RangedAttackError: the attack cannot be declared (:func:`can_shoot` codes
+            ``not-ranged``, ``self``, ``attacker-prone``, ``not-enemy``, ``enemy-contact``,
+            ``enemy-zoc``, ``no-los``) or the interceptor is not allowed.
+        ValueError: a variable trait value (``Pierce (X)``) not supplied.
+        DiceError: from the dice source.
+    """
+    infos = dict(infos or {})
+    steps: list[Step] = []
+    ammo_state = ammo if ammo is not None else AmmoState.start([weapon])
+    _, reasons = can_shoot(scene, attacker_id, target_id, weapon, enemies=enemies, ammo=ammo_state,
+                           ignore_zoc_of=ignore_zoc_of, ignore_contact_with=ignore_contact_with)
+    illegal = [r for r in reasons if r.code in ILLEGAL_CODES]
+    if illegal:
+        raise RangedAttackError("ranged attack not allowed: " + "; ".join(r.message for r in illegal), illegal)
+    name = getattr(weapon, "name", str(weapon))
+    steps.append(Step("1a weapon", f"{attacker_id} shoots with {name}"))
+    steps.append(Step("1b target", f"target {target_id}"))
+
+    def finish(outcome: str, target: str | None, **kw: Any) -> RangedResult:
+        base: dict[str, Any] = dict(outcome=outcome, attacker=attacker_id, declared_target=target_id, target=target,
+                                    weapon=name, distance=distance, band=band, interception=None, modifiers=None,
+                                    target_number=None, contributions=(), pool=0, test=None, success=False,
+                                    success_level=0, btb=None, damage=None, wounds=0, ammo=ammo_state,
+                                    reloading_gained=0, ammo_spent=False)
+        base.update(kw)
+        steps.append(Step("7 done", f"ranged attack resolved: {outcome}"))
+        return RangedResult(**base, steps=tuple(steps))
+
+    # 1c range
+    distance = scene.distance(attacker_id, target_id)
+    band = range_band(weapon, distance)
+    if band is None:
+        steps.append(Step("1c range", f"{distance:.3f}\" is beyond {name}'s Long range ({max_range(weapon):g}\"): "
+                                      "the attack fails"))
+        return finish("out-of-range", None)
+    steps.append(Step("1c range", f"{distance:.3f}\" to {target_id}: {band.value} range"))
+
+    # 1d interception
+    interception = resolve_interception(scene, attacker_id, target_id, interceptor, weapon=weapon,
+                                        friends_of_target=friends_of_target, infos=infos)
+    target = interception.target
+    if interception.intercepted:
+        distance = scene.distance(attacker_id, target)
+        band = range_band(weapon, distance)
+        assert band is not None  # an interceptor is within the weapon's range (condition II)
+        steps.append(Step("1d interception", f"{target} intercepts (its ZoC is crossed by a sight line to "
+                                             f"{target_id}); {distance:.3f}\": {band.value} range"))
+    else:
+        steps.append(Step("1d interception", "no model intercepts"))
+    info = infos.get(target, TargetInfo())
+
+    # 1f target number
+    mods = modifiers if modifiers is not None else modifiers_from_geometry(
+        scene, attacker_id, target, moved=moved, ran=ran, shot_this_turn=shot_this_turn, weapon=weapon, target=info)
+    tn = target_number(band, mods)
+    contributions = mods.explain(band)
+    steps.append(Step("1f target number", " ".join(f"{c.value:+d} ({c.label})" for c in contributions) + f" = {tn}"))
+    common = dict(interception=interception, modifiers=mods, target_number=tn, contributions=contributions)
+
+    # 1g ammo / reload
+    why = ammo_state.why_not(weapon)
+    if why is not None:
+        steps.append(Step("1g ammo/reload", why + ": the attack ends"))
+        return finish("no-ammo" if "Ammo" in why else "reloading", None, **common)
+    steps.append(Step("1g ammo/reload", "the weapon may fire"))
+
+    # 2-3 roll and compare
+    pool = ranged_pool + (1 if info.death_sentence else 0)
+    mod = brutal + result_modifier
+    test = challenge_test(pool, tn, mod, dice, options=options, rerolls=rerolls,
+                          purpose=RollPurpose(RollKind.RANGED_ATTACK, attacker_id, target, name))
+    r = test.roll
+    steps.append(Step("2 roll", f"{pool} dice{' (+1 Death Sentence)' if info.death_sentence else ''}: "
+                                f"{list(r.rolled)}; highest {r.highest} + {r.supports} support"
+                                f"{'' if not mod else f' {mod:+d}'} = {r.final}"))
+    ammo_after = ammo_state.after_firing(weapon)
+    gained = ammo_after.reloading - ammo_state.reloading
+    spent = ammo_state.ammo_left(weapon) is not None
+    step6 = Step("6 markers", (f"{gained} Reloading marker(s)" if gained else "no Reloading marker")
+                 + ("; one Ammo token removed" if spent else ""))
+    after = dict(ammo=ammo_after, reloading_gained=gained, ammo_spent=spent, pool=pool, test=test)
+    if not test.success:
+        steps.append(Step("3 compare", f"{r.final} < TN {tn}: miss"))
+        steps.append(step6)
+        return finish("miss", None, **common, **after)
+    sl = test.success_level
+    steps.append(Step("3 compare", f"{r.final} >= TN {tn}: success level {sl}"))
+
+    # 4b shooting into contact
+    btb = resolve_btb_targeting(scene, attacker_id, target, pool, dice, friends_of_attacker=friends_of_attacker,
+                                options=options, rerolls=rerolls)
+    hit: str | None = target
+    if btb.required:
+        if btb.automatic:
+            steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
+                                                 "Huge target: automatic success"))
+        else:
+            assert btb.test is not None  # the contact test is rolled unless it is automatic
+            final = btb.test.roll.final
+            if btb.hit_intended:
+                steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
+                                                     f"Ranged ({btb.target_number}) test {final}: passed"))
+            else:
+                hit = btb.new_target
+                steps.append(Step("4b contact test", f"{target} is in BtB with {', '.join(btb.in_contact)}; "
+                                                     f"Ranged ({btb.target_number}) test {final}: failed, "
+                                                     + (f"the shot hits {hit}" if hit else "no model can be hit")))
+    common.update(success=True, success_level=sl, btb=btb)
+    if hit is None:
+        steps.append(step6)
+        return finish("hit-nothing", None, **common, **after)
+
+    # 5 damage
+    hit_info = infos.get(hit, TargetInfo())
+    w_strength = strength if strength is not None else getattr(weapon, "strength", None)
+    if w_strength is None:
+        steps.append(Step("5 damage", f"{name} has a special effect (Sp): no damage roll"))
+        steps.append(step6)
+        return finish("no-damage", hit, **common, **after)
+    w_pierce = pierce if pierce is not None else (trait_value(weapon, "pierce", 0) or 0)
+    w_sharp = sharp if sharp is not None else (trait_value(weapon, "sharp", 0) or 0)
+    dmg_mod = damage_modifier + (1 if hit_info.death_sentence else 0)
+    dmg = resolve_damage(dice, sl, strength=w_strength, modifiers=dmg_mod,
+                         strong=strong or has_trait(weapon, "strong"), weak=weak or has_trait(weapon, "weak"),
+                         armour=hit_info.armour, pierce=w_pierce, tough=hit_info.tough, sharp=w_sharp,
+                         durable=hit_info.durable, purpose=RollPurpose(RollKind.DAMAGE, attacker_id, hit, name))
+    dr = dmg.roll
+    steps.append(Step("5 damage", f"damage roll {list(dr.dice)} keep {list(dr.kept)} {dr.modifier:+d} = {dr.total} "
+                                  f"(Strength {w_strength}, Armour {hit_info.armour} - Pierce {w_pierce}"
+                                  f"{f', {dmg_mod:+d}' if dmg_mod else ''}); column {sl}: {dmg.table_wounds} "
+                                  f"-> {dmg.wounds} wound(s) to {hit}"))
+    steps.append(step6)
+    return finish("hit", hit, **common, **after, damage=dmg, wounds=dmg.wounds)
