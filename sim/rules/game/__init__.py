@@ -28,6 +28,7 @@ The package, one module per concept:
 ==========================  ==============================================================
 ``core``                    :class:`Game`, the facade: set-up, push/pop, is_legal, positions
 ``state``                   :class:`GameState`, :class:`ModelState`, :class:`GameError`
+``part``                    ``GamePart``, the steps' base: what they share, typed for mypy
 ``events``                  :class:`Event` and the registry of event kinds (apply, describe)
 ``position``                the position format: read, check, write out, apply
 ``actions``                 :class:`Action` and the registry of action kinds
