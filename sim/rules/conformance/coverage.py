@@ -221,13 +221,13 @@ def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set
                 ev.strings.add(n.value)
                 for listed in _YAML_TRAITS.findall(n.value):  # a table written as YAML text
                     ev.trait_strings.update(t.strip(" '\"") for t in listed.split(","))
-                child: ast.AST = n
+                below: ast.AST = n
                 up = parents.get(n)
                 while up is not None:
-                    if _names_traits(up, child):
+                    if _names_traits(up, below):
                         ev.trait_strings.add(n.value)
                         break
-                    child, up = up, parents.get(up)
+                    below, up = up, parents.get(up)
         elif isinstance(n, ast.Name):
             ev.names.add(n.id)
             refs.add(n.id)
@@ -240,7 +240,8 @@ def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set
         elif isinstance(n, ast.keyword) and n.arg:
             ev.keywords.add(n.arg)  # fighter(strong=True), body(construct=True)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Action":
-            kind = n.args[0] if n.args else next((k.value for k in n.keywords if k.arg == "kind"), None)
+            kind: ast.expr | None = (n.args[0] if n.args
+                                     else next((k.value for k in n.keywords if k.arg == "kind"), None))
             if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
                 ev.actions.add(kind.value)
         elif isinstance(n, ast.Compare) and _is_kind(n.left):  # a.kind == "walk", a["kind"] in ("walk", "run")
@@ -249,14 +250,14 @@ def _own_evidence(node: ast.AST, imports: dict[str, str]) -> tuple[Evidence, set
                     if isinstance(k, ast.Constant) and isinstance(k.value, str):
                         ev.actions.add(k.value)
         elif isinstance(n, ast.Dict):  # Action.from_json({"kind": "walk", ...})
-            for k, v in zip(n.keys, n.values):
-                if (isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Constant)
-                        and isinstance(v.value, (bool, int))):
-                    ev.keywords.add(k.value)  # {"aggressive": True}: keyword arguments passed as **dict
-                if (isinstance(k, ast.Constant) and k.value == "kind" and isinstance(v, ast.Constant)
-                        and isinstance(v.value, str) and any(
+            for key, val in zip(n.keys, n.values):
+                if (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(val, ast.Constant)
+                        and isinstance(val.value, (bool, int))):
+                    ev.keywords.add(key.value)  # {"aggressive": True}: keyword arguments passed as **dict
+                if (isinstance(key, ast.Constant) and key.value == "kind" and isinstance(val, ast.Constant)
+                        and isinstance(val.value, str) and any(
                             isinstance(kk, ast.Constant) and kk.value == "model" for kk in n.keys)):
-                    ev.actions.add(v.value)
+                    ev.actions.add(val.value)
     return ev, refs
 
 
