@@ -31,6 +31,11 @@ import os
 import sys
 from pathlib import Path
 
+from models.bsdata import CatalogueError, load_catalogues, write_profiles
+from models.profiles import DEFAULT_DIRECTORY, ProfileError
+from models.warband import WarbandError, check_warband, load_warband
+from sim.files import FileProblem, one_line, read_yaml
+
 #: Environment variable naming the catalogue directory ``warband check`` uses when
 #: ``--data`` is not given.
 DATA_ENV = "BUSHIDO_BSDATA"
@@ -70,10 +75,6 @@ def run(args: argparse.Namespace) -> int:
 
     Returns 0 (ok / legal), 1 (illegal warband) or 2 (bad input: one line on stderr
     naming the file and the problem)."""
-    from models.bsdata import CatalogueError
-    from models.profiles import ProfileError
-    from models.warband import WarbandError
-    from sim.files import FileProblem, one_line
 
     try:
         if args.command == "catalogue":
@@ -95,17 +96,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load(directory: str):
-    from models.bsdata import CatalogueError, load_catalogues
-
     if not Path(directory).exists():
         raise CatalogueError(f"{directory}: no such directory")
     return load_catalogues(directory)
 
 
 def _import(args) -> int:
-    from models.bsdata import write_profiles
-    from models.profiles import DEFAULT_DIRECTORY
-
     cs = _load(args.dir)
     kinds = ("unparsed", "link", "missing", "skipped") + (("repaired",) if args.verbose else ())
     lines = cs.report(kinds)
@@ -180,15 +176,11 @@ def _list(args) -> int:
 
 
 def _data_dir(args, path: Path) -> str:
-    from models.warband import WarbandError
-
     if args.data:
         return args.data
     if os.environ.get(DATA_ENV):
         return os.environ[DATA_ENV]
     if path.suffix.lower() in (".yaml", ".yml"):
-        from sim.files import read_yaml
-
         doc = read_yaml(path)  # a bad file is reported now (FileProblem), as load_warband would
         if isinstance(doc, dict) and isinstance(doc.get("data"), str):
             return str((path.parent / doc["data"]).resolve())
@@ -196,8 +188,6 @@ def _data_dir(args, path: Path) -> str:
 
 
 def _check(args) -> int:
-    from models.warband import WarbandError, check_warband, load_warband
-
     path = Path(args.file)
     if not path.exists():
         raise WarbandError(f"{path}: no such file")  # a FIFO or device: the reader refuses it

@@ -21,6 +21,13 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from shapely.geometry import GeometryCollection, LineString, Polygon
+from shapely.ops import unary_union
+
+from sim.geometry import Passage
+from sim.rules import planning
+from sim.rules.movement import IDEAL_BONUS, MoveError, Mover, check_run, check_walk, plan_charge
+
 Point = tuple[float, float]
 
 #: Overlay names accepted by ``render_png(..., overlays=...)`` and the scene.
@@ -33,10 +40,6 @@ DIRECTIONS = 144
 
 def _planning():
     """``sim.rules.planning`` if it exists, else None (it is written separately)."""
-    try:
-        from sim.rules import planning
-    except ImportError:
-        return None
     return planning
 
 
@@ -47,9 +50,6 @@ def has_planning() -> bool:
 
 # ---------------------------------------------------------------- regions
 def _ideal_bonus(table) -> float:
-    from sim.geometry import Passage
-    from sim.rules.movement import IDEAL_BONUS
-
     return IDEAL_BONUS if any(t.passage is Passage.IDEAL for t in table.terrain) else 0.0
 
 
@@ -65,16 +65,10 @@ def straight_region(table, model_id: str, kind: str = "walk", directions: int = 
     bisects to ``tolerance``. Paths that bend round obstacles are not found, so the
     region is a subset of the true one.
     """
-    from shapely.geometry import LineString, Polygon
-    from shapely.ops import unary_union
-
-    from sim.rules.movement import MoveError, Mover, check_run, check_walk
 
     try:
         mover = Mover(table, model_id)
     except MoveError:
-        from shapely.geometry import GeometryCollection
-
         return GeometryCollection()
     start = mover.start
     if kind == "walk":
@@ -152,7 +146,6 @@ def charge_lanes(table, model_id: str) -> list:
     pl = _planning()
     if pl is not None and hasattr(pl, "charge_lanes"):
         return list(pl.charge_lanes(table, model_id))
-    from sim.rules.movement import MoveError, plan_charge
 
     m = table.model(model_id)
     if m.move is None:
@@ -183,7 +176,6 @@ def plan_walk(table, model_id: str, dest: Sequence[float]):
     Raises:
         sim.rules.movement.MoveError: unknown model or no Move value.
     """
-    from sim.rules.movement import check_walk
 
     p = (float(dest[0]), float(dest[1]))
     pl = _planning()

@@ -20,6 +20,11 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 
+from shapely.geometry import Point as SPoint
+from shapely.ops import nearest_points
+
+from sim.rules.special import MOVES, SpecialMoveError, special_move
+
 Point = tuple[float, float]
 
 #: How close (inches) a pushed model's path must start to the contact distance from the
@@ -232,8 +237,6 @@ def contact_point(table, collision, positions: dict | None = None) -> Point:
         piece = next((t for t in table.terrain if t.id == collision.other), None)
         if piece is None:
             return at
-        from shapely.geometry import Point as SPoint
-        from shapely.ops import nearest_points
 
         q = nearest_points(piece.footprint.shape.boundary, SPoint(at))[0]
         return (float(q.x), float(q.y))
@@ -336,7 +339,6 @@ class SpecialState:
         Raises:
             KeyError: unknown model.
         """
-        from sim.rules.special import MOVES, SpecialMoveError, special_move
 
         self.table.model(model_id)
         if model_id != self.model_id:
@@ -361,7 +363,6 @@ class SpecialState:
     @property
     def move(self) -> str | None:
         """The name of the move last tried."""
-        from sim.rules.special import MOVES
 
         return MOVES[self.index] if self.index >= 0 else None
 
