@@ -323,15 +323,28 @@ _CACHE: dict[tuple, dict[str, Profile]] = {}
 
 
 #: Extra profile sources searched when no directory is given: directories of profile
-#: files or ``{id: Profile}`` mappings (imported catalogues, ``models.bsdata``).
-_SOURCES: list = []
+#: files or ``{id: Profile}`` mappings (imported catalogues, ``models.bsdata``), each with
+#: the key it was added under (``None`` for none), in the order they were added.
+_SOURCES: list[tuple[object, object]] = []
 
 
-def add_profile_source(source) -> None:
+def add_profile_source(source, key: object = None) -> bool:
     """Also search ``source`` (a directory of profile files, or a mapping
     ``{id: Profile}``) when :func:`load_profiles` / :func:`get_profile` get no directory.
-    Profiles already known (same id or same ``bs_id``) win."""
-    _SOURCES.append(Path(source) if isinstance(source, (str, Path)) else source)
+    Profiles already known (same id or same ``bs_id``) win.
+
+    Args:
+        source: a directory (``str`` or ``Path``) or a mapping ``{id: Profile}``.
+        key: an object naming the source (e.g. the catalogue set it came from); a source
+            whose key is already registered (the same object) is not added twice.
+
+    Returns:
+        True if the source was added, False if its key was already registered.
+    """
+    if key is not None and any(k is key for k, _ in _SOURCES):
+        return False
+    _SOURCES.append((key, Path(source) if isinstance(source, (str, Path)) else source))
+    return True
 
 
 def remove_profile_source(source) -> None:
@@ -340,12 +353,29 @@ def remove_profile_source(source) -> None:
     Raises:
         ValueError: ``source`` was not added.
     """
-    _SOURCES.remove(Path(source) if isinstance(source, (str, Path)) else source)
+    src = Path(source) if isinstance(source, (str, Path)) else source
+    for i, (_, s) in enumerate(_SOURCES):
+        if s is src or (isinstance(src, Path) and s == src):
+            del _SOURCES[i]
+            return
+    raise ValueError(f"{source!r} is not a profile source")
 
 
 def clear_profile_sources() -> None:
     """Forget every source added with :func:`add_profile_source`."""
     _SOURCES.clear()
+
+
+def profile_sources() -> tuple:
+    """The registered sources as an opaque snapshot, for :func:`restore_profile_sources`
+    (tests keep each test's catalogues to itself with the pair)."""
+    return tuple(_SOURCES)
+
+
+def restore_profile_sources(snapshot: tuple) -> None:
+    """Make the registered sources exactly those of ``snapshot`` (from
+    :func:`profile_sources`)."""
+    _SOURCES[:] = list(snapshot)
 
 
 def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
@@ -365,7 +395,7 @@ def load_profiles(directory: str | Path | None = None) -> dict[str, Profile]:
         cached = _CACHE[key] = _load_profiles(files)
     profiles = dict(cached)
     if directory == DEFAULT_DIRECTORY or directory.resolve() == DEFAULT_DIRECTORY.resolve():
-        for src in _SOURCES:
+        for _, src in _SOURCES:
             extra = load_profiles(src) if isinstance(src, Path) else src
             known = {q.bs_id for q in profiles.values()}
             for pid, p in extra.items():

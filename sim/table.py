@@ -370,15 +370,11 @@ def _catalogues(doc: _File, src: str):
         cs = load_catalogues(path)
     except (CatalogueError, OSError) as exc:
         raise TableError(src, "catalogues", str(exc)) from None
-    if id(cs) not in _REGISTERED_SETS:  # so that the game engine's get_profile finds them
-        from models.profiles import add_profile_source
+    # so that the game engine's get_profile finds them; once per catalogue set
+    from models.profiles import add_profile_source
 
-        add_profile_source({p.profile.id: p.profile for p in cs.profiles})
-        _REGISTERED_SETS.add(id(cs))
+    add_profile_source({p.profile.id: p.profile for p in cs.profiles}, key=cs)
     return cs
-
-
-_REGISTERED_SETS: set[int] = set()
 
 
 def _deploy_warband(w: _Deploy, src: str, label: str, cs) -> list[Model]:

@@ -121,14 +121,11 @@ def _profile_sources_restored():
     """Tables that deploy catalogue profiles register them as profile sources for the
     rest of the process (``models.profiles.add_profile_source``); each test starts and
     ends with the sources it found, so no test sees another's catalogues."""
-    import sim.table as table_mod
     from models import profiles
 
-    sources, registered = list(profiles._SOURCES), set(table_mod._REGISTERED_SETS)
+    snapshot = profiles.profile_sources()
     yield
-    profiles._SOURCES[:] = sources
-    table_mod._REGISTERED_SETS.clear()
-    table_mod._REGISTERED_SETS.update(registered)
+    profiles.restore_profile_sources(snapshot)
 
 
 def set_active(g, player: int) -> None:

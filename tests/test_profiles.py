@@ -284,3 +284,16 @@ def test_duplicate_id_across_files(tmp_path):
     match = r"b\.yaml: profiles\[id=bad-one\]: duplicate id.*a\.yaml"
     with pytest.raises(ProfileError, match=match):
         load_profiles(tmp_path)
+
+
+def test_a_keyed_profile_source_is_added_once_and_a_snapshot_restores_the_sources():
+    from models.profiles import add_profile_source, get_profile, profile_sources, restore_profile_sources
+
+    snapshot = profile_sources()
+    key = object()
+    card = get_profile("takashi-akira")
+    assert add_profile_source({"akira-copy": card}, key=key) is True
+    assert add_profile_source({"akira-copy": card}, key=key) is False  # the same key: not twice
+    assert len(profile_sources()) == len(snapshot) + 1
+    restore_profile_sources(snapshot)
+    assert profile_sources() == snapshot
