@@ -492,30 +492,68 @@ def _model(m: _Model, src: str, label: str, cs=None) -> Model:
     )
 
 
-def _check_placement(table: Table, raw: dict, src: str) -> None:
-    n_listed = len(raw.get("models") or [])
-    labels = {m.id: (_entry_label(raw["models"][i], "models", i) if i < n_listed else f"warbands (id={m.id})")
-              for i, m in enumerate(table.models)}
-    for m in table.models:
-        x, y = m.position
-        r = m.radius
-        if x - r < -EPS or y - r < -EPS or x + r > table.width + EPS or y + r > table.depth + EPS:
-            raise TableError(
-                src, labels[m.id],
-                f"base at ({x:g}, {y:g}) with radius {r:.4f}\" is not wholly on the "
-                f"{table.width:g}\" x {table.depth:g}\" table",
-            )
+@dataclass(frozen=True)
+class PlacementProblem:
+    """A base standing where no base may stand (rulings.md section 7; loader reading 6).
+
+    Attributes:
+        kind: ``"off-table"`` (part of the base beyond a table edge), ``"overlap"`` (the
+            base reaches into another model's base) or ``"impassable"`` (into an
+            Impassable terrain piece).
+        model: the model's id.
+        amount: how far, in inches: beyond the edge, into the other base, into the piece.
+        other: the other model's id (``overlap``) or the piece's id (``impassable``).
+    """
+
+    kind: str
+    model: str
+    amount: float
+    other: str | None = None
+
+
+def placement_problems(table: Table, edge_tolerance: float = CONTACT, overlap_tolerance: float = CONTACT,
+                       impassable_tolerance: float = CONTACT) -> list[PlacementProblem]:
+    """Every base of ``table`` that reaches past a table edge, into another base or into
+    Impassable terrain by more than the tolerance (inches) for that kind, in this order:
+    off the table (model order), overlaps (pairs in model order, the later model named),
+    Impassable (model order, then terrain order). Used by the loader (which refuses the
+    first) and by :mod:`sim.rules.invariants` (which reports all)."""
+    out: list[PlacementProblem] = []
     ms = table.models
+    for m in ms:
+        x, y = float(m.position[0]), float(m.position[1])
+        r = m.radius
+        beyond = max(r - x, r - y, x + r - table.width, y + r - table.depth)
+        if beyond > edge_tolerance:
+            out.append(PlacementProblem("off-table", m.id, beyond))
     for i in range(len(ms)):
         for j in range(i + 1, len(ms)):
             a, b = ms[i], ms[j]
-            gap = math.dist(a.position, b.position) - a.radius - b.radius
-            if gap < -EPS:
-                raise TableError(src, labels[b.id], f"base overlaps the base of {a.id!r} by {-gap:.4f}\"")
+            depth = a.radius + b.radius - math.dist(a.position, b.position)
+            if depth > overlap_tolerance:
+                out.append(PlacementProblem("overlap", b.id, depth, a.id))
     for m in ms:
         for t in table.terrain:
             if t.passage is Passage.IMPASSABLE:
                 depth = t.footprint.overlap_depth_disc(m.position, m.radius)
-                if depth > CONTACT:
-                    raise TableError(src, labels[m.id],
-                                     f"base stands inside Impassable terrain {t.id!r} ({depth:.3f}\" deep)")
+                if depth > impassable_tolerance:
+                    out.append(PlacementProblem("impassable", m.id, depth, t.id))
+    return out
+
+
+def _check_placement(table: Table, raw: dict, src: str) -> None:
+    problems = placement_problems(table, edge_tolerance=EPS, overlap_tolerance=EPS)
+    if not problems:
+        return
+    n_listed = len(raw.get("models") or [])
+    labels = {m.id: (_entry_label(raw["models"][i], "models", i) if i < n_listed else f"warbands (id={m.id})")
+              for i, m in enumerate(table.models)}
+    p = problems[0]
+    if p.kind == "off-table":
+        m = table.model(p.model)
+        x, y = m.position
+        raise TableError(src, labels[m.id], f"base at ({x:g}, {y:g}) with radius {m.radius:.4f}\" is not wholly on "
+                                            f"the {table.width:g}\" x {table.depth:g}\" table")
+    if p.kind == "overlap":
+        raise TableError(src, labels[p.model], f"base overlaps the base of {p.other!r} by {p.amount:.4f}\"")
+    raise TableError(src, labels[p.model], f"base stands inside Impassable terrain {p.other!r} ({p.amount:.3f}\" deep)")

@@ -17,9 +17,8 @@ that rounding in a saved position never reads as a broken rule.
 
 from __future__ import annotations
 
-import math
-
-from sim.geometry import CONTACT, Passage
+from sim.geometry import CONTACT
+from sim.table import placement_problems
 
 __all__ = ["position_problems", "state_problems", "game_problems"]
 
@@ -38,26 +37,16 @@ def position_problems(table, tolerance: float = CONTACT) -> list[str]:
         ``"kazuha's base overlaps akira's base by 0.6000\\""``.
     """
     out: list[str] = []
-    W, D = table.width, table.depth
-    models = list(table.models)
-    for m in models:
-        x, y = float(m.position[0]), float(m.position[1])
-        r = m.radius
-        beyond = max(r - x, r - y, x + r - W, y + r - D)
-        if beyond > tolerance:
-            out.append(f"{m.id}'s base at ({x:.4f}, {y:.4f}) is {beyond:.4f}\" off the {W:g}\" x {D:g}\" table")
-    for i, a in enumerate(models):
-        for b in models[i + 1:]:
-            depth = a.radius + b.radius - math.dist(a.position, b.position)
-            if depth > tolerance:
-                out.append(f"{a.id}'s base overlaps {b.id}'s base by {depth:.4f}\"")
-    for t in table.terrain:
-        if t.passage is not Passage.IMPASSABLE:
-            continue
-        for m in models:
-            depth = t.footprint.overlap_depth_disc(m.position, m.radius)
-            if depth > tolerance:
-                out.append(f"{m.id}'s base stands {depth:.4f}\" inside Impassable {t.id}")
+    for p in placement_problems(table, tolerance, tolerance, tolerance):
+        if p.kind == "off-table":
+            m = table.model(p.model)
+            x, y = float(m.position[0]), float(m.position[1])
+            out.append(f"{p.model}'s base at ({x:.4f}, {y:.4f}) is {p.amount:.4f}\" off the "
+                       f"{table.width:g}\" x {table.depth:g}\" table")
+        elif p.kind == "overlap":
+            out.append(f"{p.other}'s base overlaps {p.model}'s base by {p.amount:.4f}\"")
+        else:
+            out.append(f"{p.model}'s base stands {p.amount:.4f}\" inside Impassable {p.other}")
     return out
 
 
