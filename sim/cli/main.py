@@ -38,7 +38,7 @@ from sim.cli import catalogue as catalogue_cli
 from sim.cli import hotseat as hotseat_cli
 from sim.files import check_output_path, is_png
 from sim.rules import bots, movement
-from sim.rules.game import Game, is_save_head
+from sim.rules.game import Game
 from sim.rules.notation import action_text
 from sim.rules.planning import reach, shortest_walk
 from sim.rules.scenario import ScenarioError, check_against_table, list_scenarios, load_scenario, objective_pieces
@@ -188,7 +188,7 @@ def _game_summary(game) -> str:
 
 def _play(args) -> int:
     if args.save:
-        _save_output(args.save)  # before the game is played
+        hotseat_cli.check_save_path(args.save)  # before the game is played
     table = _load(args.table)
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) == 1:
@@ -260,12 +260,6 @@ def _png_output(path) -> Path:
     """Check a PNG output before the work: it must end in .png and must not replace a file
     that is not a PNG image; a missing folder is created. Raises OutputPathError."""
     return check_output_path(path, suffix=".png", overwrite=is_png, kind="PNG image", create_folder=True)
-
-
-def _save_output(path) -> Path:
-    """Check a game save output before the game is played: the folder must exist and be
-    writable, and an existing file must be a save. Raises OutputPathError."""
-    return check_output_path(path, overwrite=is_save_head, kind="bushido-game/1 save")
 
 
 def move_text(res) -> str:
