@@ -24,6 +24,7 @@ from sim.view.specials import (
     Timeline,
     contact_point,
     describe_special,
+    sandbox_note,
     special_table,
     special_target,
 )
@@ -114,6 +115,19 @@ def test_describe_special(slam, chain):
     text = describe_special(res)
     assert text.index("def ") < text.index("c1 ") < text.index("c2 ") < text.index("c3 ")
     assert text.endswith("Prone: def, c1, c2, c3")
+
+
+def test_sandbox_note_says_why_a_game_would_refuse_the_move(slam):
+    """The window plays any special (teaching) but says when the rules would refuse it in
+    a game, as `main.py special` does without --sandbox (rulings-project 31)."""
+    table = load_table()  # akira and masunagi stand 0.208" apart
+    res = special_move(table, "akira", "masunagi", "slam")
+    note = sandbox_note(table, res)
+    assert note.startswith("   [sandbox; in a game: akira and masunagi are not in base contact (0.208")
+    assert "\n" not in note
+    touching = make_table([{"id": "atk", "position": [10, 10]},
+                           {"id": "def", "player": 2, "position": [10 + 2 * 0.5906, 10]}])
+    assert sandbox_note(touching, special_move(touching, "atk", "def", "slam")) == ""
 
 
 def test_special_target_and_state(open_table):

@@ -27,7 +27,7 @@ from .camera import OBLIQUE_PITCH, OBLIQUE_VFOV, setup_camera
 from .drag import DragState
 from .interact import pick, ray_plane, tape
 from .scene3d import TableScene, build_legend
-from .specials import SpecialState, describe_special
+from .specials import SpecialState, describe_special, sandbox_note
 
 HELP = ("left-drag orbit | right/middle-drag pan | wheel zoom | click a model: select | "
         "drag selected model (or m: move mode) then enter: move, esc: cancel | "
@@ -453,6 +453,7 @@ class TableApp(ShowBase):
                 text += "   (committed; x: clear the paths)"
             else:
                 text += "   (enter: commit, esc: cancel, x: dismiss, s: next move)"
+                text += sandbox_note(self.special.table, self.special.result)
             parts.append(text)
         elif self._tape_on:
             parts.append(extra or "tape: click two points or models")

@@ -8,6 +8,7 @@ The scene (``sim.view.scene3d``) and the window (``sim.view.app``) ask this modu
   (a chained push starts when the model is hit), and when each collision happens.
 * :func:`contact_point`: where a collision's x marker goes.
 * :func:`describe_special`: the status line (the move, who moved how far, who is Prone).
+* :func:`sandbox_note`: what the status line adds when the rules would refuse the move in a game.
 * :func:`special_target` and :class:`SpecialState`: the window's ``s`` key (which enemy,
   which move next, commit and cancel).
 
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from shapely.geometry import Point as SPoint
 from shapely.ops import nearest_points
 
-from sim.rules.special import MOVES, SpecialMoveError, special_move
+from sim.rules.special import MOVES, SpecialMoveError, special_move, special_refusals
 
 Point = tuple[float, float]
 
@@ -250,6 +251,16 @@ TITLES = {
     "throw-attack": "Throw (attack)", "throw-defence": "Throw (defence)",
     "sidestep-attack": "Sidestep (attack)", "sidestep-defence": "Sidestep (defence)",
 }
+
+
+def sandbox_note(table, result) -> str:
+    """What the status line adds when the rules would not let these two models play
+    ``result``'s special now (:func:`sim.rules.special.special_refusals`: enemies in
+    base contact, p.33, p.39): ``'   [sandbox; in a game: akira and masunagi are not
+    in base contact (0.208" apart)]'``. The view plays the move anyway, for teaching, as
+    ``main.py special --sandbox`` does; an allowed special adds nothing (``""``)."""
+    why = special_refusals(table, result.attacker, result.defender)
+    return f"   [sandbox; in a game: {why[0].split(': ')[0]}]" if why else ""
 
 
 def describe_special(result) -> str:
