@@ -262,6 +262,7 @@ class Feat:
 
     @property
     def variable(self) -> bool:
+        """True for an X cost (the player chooses how much Ki to spend, p.46)."""
         return isinstance(self.cost, str)
 
     @property
@@ -459,6 +460,7 @@ class AreaEffect:
     source: str
 
     def affected(self, scene: Any, candidates: Iterable[str]) -> list[str]:
+        """The ids among ``candidates`` inside this Aura/Pulse area now (:func:`targets_in_area`)."""
         return targets_in_area(scene, self.source, self.feat, candidates)
 
     def expires_on(self, event: str) -> bool:

@@ -69,13 +69,16 @@ class Segment:
 
     @property
     def length(self) -> float:
+        """Inches from ``a`` to ``b``."""
         return math.dist(self.a, self.b)
 
     @property
     def t1(self) -> float:
+        """When the segment ends on the animation clock (inches travelled)."""
         return (self.t0 or 0.0) + self.length
 
     def at(self, tau: float) -> Point:
+        """The base centre at clock ``tau`` (clamped to the segment), inches."""
         L = self.length
         f = 0.0 if L <= 1e-12 else min(1.0, max(0.0, (tau - (self.t0 or 0.0)) / L))
         return (self.a[0] + (self.b[0] - self.a[0]) * f, self.a[1] + (self.b[1] - self.a[1]) * f)

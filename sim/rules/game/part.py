@@ -35,9 +35,13 @@ class ResumableDice(Protocol):
     (``dice_state``), and a take-back (:meth:`Game.pop <sim.rules.game.Game.pop>`)
     restores it so that the same rolls come again."""
 
-    def state(self) -> list: ...
+    def state(self) -> list:
+        """Where the dice stand in their sequence (plain JSON values)."""
+        ...
 
-    def restore(self, state: list) -> None: ...
+    def restore(self, state: list) -> None:
+        """Put the dice back where :meth:`state` read them."""
+        ...
 
 
 class GamePart:

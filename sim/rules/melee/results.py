@@ -88,6 +88,7 @@ class DamageEvent:
 
     @property
     def wounds(self) -> int:
+        """Wounds dealt by this damage roll (the wound table, p.38)."""
         return self.result.wounds
 
 

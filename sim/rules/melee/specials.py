@@ -109,6 +109,7 @@ class SpecialOption:
 
     @property
     def rule(self) -> SpecialRule | None:
+        """The rulebook description of this special (p.39-42), or None for a card-only one."""
         return SPECIAL_RULES.get(self.key)
 
 
