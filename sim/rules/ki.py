@@ -262,7 +262,7 @@ class Feat:
 
     @property
     def variable(self) -> bool:
-        """True for an X cost (the player chooses how much Ki to spend, p.46)."""
+        """True for a variable (X) cost: the player chooses how much Ki to spend (p.46-47)."""
         return isinstance(self.cost, str)
 
     @property

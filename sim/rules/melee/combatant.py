@@ -282,17 +282,17 @@ class Combatant:
 
     @property
     def has_reach(self) -> bool:
-        """Reach from the model or its weapon (p.55)."""
+        """Reach from the model or its weapon (p.57)."""
         return self.reach or self.weapon.has_trait("reach")
 
     @property
     def effective_strong(self) -> bool:
-        """Strong from the model or its weapon (damage roll, p.38)."""
+        """Strong from the model or its weapon (p.58; the damage roll, p.38)."""
         return self.strong or self.weapon.has_trait("strong")
 
     @property
     def effective_weak(self) -> bool:
-        """Weak from the model or its weapon (damage roll, p.38)."""
+        """Weak from the model or its weapon (p.59; the damage roll, p.38)."""
         return self.weak or self.weapon.has_trait("weak")
 
     def parry_against(self, enemy: "Combatant") -> int:
@@ -302,12 +302,12 @@ class Combatant:
 
     @property
     def brutal_value(self) -> int:
-        """Brutal (X): the higher of the model's and the weapon's."""
+        """Brutal (X), p.50: the higher of the model's and the weapon's."""
         return max(self.brutal, self.weapon.trait_value("brutal"))
 
     @property
     def unblockable_value(self) -> int:
-        """Unblockable (X): the higher of the model's and the weapon's."""
+        """Unblockable (X), p.58: the higher of the model's and the weapon's."""
         return max(self.unblockable, self.weapon.trait_value("unblockable"))
 
     def allocation_rule(self) -> str | None:
