@@ -6,10 +6,13 @@ The window (``sim.view.app``) and the scene (``sim.view.scene3d``) ask this modu
   of a model (where its base centre can end a Walk or a Run; its Charges). They come
   from ``sim.rules.planning`` when that module exists; until then a straight-line
   approximation stands in (see :func:`straight_region`).
-* :func:`plan_walk` and :func:`readout`: the Walk to a dragged destination and the
-  line of text a player reads (``Walk 3.42" of 4" — legal``).
-* :class:`DragState`: a drag (or a "move mode" click) in progress, and committing it
-  with :func:`move_model` (a new :class:`~sim.table.Table`; tables are immutable).
+  The planner's answers are cached per table state (``sim.rules.planning.cache``).
+* :func:`plan_walk`, :func:`plan_move` and :func:`readout`: the Walk, Run or Charge to
+  a dragged destination and the line of text a player reads (``Walk 3.42" of 4" —
+  legal``; :func:`explain`: every reason with its rule and page, as the CLI prints them).
+* :class:`DragState`: a drag (or a "move mode" click) in progress -- a Walk, a Run or a
+  Charge, a Walk's end facing -- and committing it with :func:`move_model` (a new
+  :class:`~sim.table.Table`; tables are immutable).
 
 Inches and degrees, table coordinates (x right, y away from player 1).
 """
@@ -124,7 +127,7 @@ def walk_region(table, model_id: str):
     ``sim.rules.planning.walk_region`` when available, else :func:`straight_region`."""
     pl = _planning()
     if pl is not None and hasattr(pl, "walk_region"):
-        return pl.walk_region(table, model_id)
+        return getattr(pl, "cached_walk_region", pl.walk_region)(table, model_id)
     return straight_region(table, model_id, "walk")
 
 
@@ -133,7 +136,7 @@ def run_region(table, model_id: str):
     ``sim.rules.planning.run_region`` when available, else :func:`straight_region`."""
     pl = _planning()
     if pl is not None and hasattr(pl, "run_region"):
-        return pl.run_region(table, model_id)
+        return getattr(pl, "cached_run_region", pl.run_region)(table, model_id)
     return straight_region(table, model_id, "run")
 
 
@@ -145,7 +148,7 @@ def charge_lanes(table, model_id: str) -> list:
     of Ideal terrain) of the base."""
     pl = _planning()
     if pl is not None and hasattr(pl, "charge_lanes"):
-        return list(pl.charge_lanes(table, model_id))
+        return list(getattr(pl, "cached_charge_lanes", pl.charge_lanes)(table, model_id))
 
     m = table.model(model_id)
     if m.move is None:
@@ -165,13 +168,25 @@ def charge_lanes(table, model_id: str) -> list:
     return out
 
 
-# ------------------------------------------------------------------- walks
-def plan_walk(table, model_id: str, dest: Sequence[float]):
-    """The Walk of ``model_id`` to ``dest`` (a :class:`~sim.rules.movement.MoveResult`):
-    ``sim.rules.planning.shortest_walk`` when available (a path round obstacles and
-    zones of control), else the straight line judged by
-    :func:`~sim.rules.movement.check_walk`. If the planner finds no path the straight
-    line is judged instead, so the reasons say what is in the way.
+# ------------------------------------------------------------------- moves
+#: The moves a drag can set up, in the order of the window's keys ``1``, ``2``, ``3``.
+KINDS = ("walk", "run", "charge")
+#: Degrees one press of ``q`` / ``e`` turns the model (shift: :data:`FINE_TURN`).
+TURN_STEP = 15.0
+FINE_TURN = 1.0
+#: Why only a Walk may end with a new facing (Movement p.22; docs/rulings-project.md 43).
+NO_TURN = {
+    "run": "a Run faces the point it runs to and may not change facing after (Run p.22)",
+    "charge": "a Charge faces its target along the charge line; no other facing (Charge p.22)",
+}
+
+
+def plan_walk(table, model_id: str, dest: Sequence[float], facing: float | None = None):
+    """The Walk of ``model_id`` to ``dest`` (a :class:`~sim.rules.movement.MoveResult`),
+    ending with ``facing`` degrees (None: unchanged): ``sim.rules.planning.shortest_walk``
+    when available (a path round obstacles and zones of control), else the straight line
+    judged by :func:`~sim.rules.movement.check_walk`. If the planner finds no path the
+    straight line is judged instead, so the reasons say what is in the way.
 
     Raises:
         sim.rules.movement.MoveError: unknown model or no Move value.
@@ -181,12 +196,52 @@ def plan_walk(table, model_id: str, dest: Sequence[float]):
     pl = _planning()
     if pl is not None and hasattr(pl, "shortest_walk"):
         try:
-            res = pl.shortest_walk(table, model_id, p)
+            res = pl.shortest_walk(table, model_id, p, facing=facing)
         except Exception:  # noqa: BLE001 - a planner failure must not break the drag
             res = None
         if res is not None and len(res.path) >= 2 and (res.legal or math.dist(res.path[-1], p) < 1e-6):
             return res
-    return check_walk(table, model_id, [p])
+    return check_walk(table, model_id, [p], facing)
+
+
+def charge_target(table, model_id: str, point: Sequence[float]) -> str | None:
+    """The enemy a Charge dragged to ``point`` is made at: the enemy whose base is under
+    the point, else the enemy whose base edge is nearest to it; None without enemies.
+
+    Raises:
+        KeyError: unknown model.
+    """
+    me = table.model(model_id)
+    p = (float(point[0]), float(point[1]))
+    enemies = [m for m in table.models if m.player != me.player]
+    if not enemies:
+        return None
+    return min(enemies, key=lambda e: (max(0.0, math.dist(p, e.position) - e.radius), e.id)).id
+
+
+def plan_move(table, model_id: str, kind: str, dest: Sequence[float], facing: float | None = None):
+    """The ``kind`` move (``"walk"``, ``"run"`` or ``"charge"``) of ``model_id`` dragged
+    to ``dest``, judged by the rules (a :class:`~sim.rules.movement.MoveResult`):
+
+    * ``walk``: :func:`plan_walk` (ending with ``facing`` degrees, None: unchanged);
+    * ``run``: :func:`~sim.rules.movement.check_run` straight to ``dest`` (Run p.22);
+    * ``charge``: :func:`~sim.rules.movement.plan_charge` at :func:`charge_target`
+      (the enemy under the cursor, else the nearest; Charge p.22).
+
+    Raises:
+        sim.rules.movement.MoveError: unknown model, no Move value, no enemy to charge.
+        ValueError: unknown kind.
+    """
+    if kind == "walk":
+        return plan_walk(table, model_id, dest, facing)
+    if kind == "run":
+        return check_run(table, model_id, (float(dest[0]), float(dest[1])))
+    if kind == "charge":
+        target = charge_target(table, model_id, dest)
+        if target is None:
+            raise MoveError(f"{model_id} has no enemy to charge")
+        return plan_charge(table, model_id, target)
+    raise ValueError(f"unknown move kind {kind!r} (expected one of {', '.join(KINDS)})")
 
 
 def _inches(v: float) -> str:
@@ -194,14 +249,53 @@ def _inches(v: float) -> str:
     return s or "0"
 
 
+def reason_line(reason) -> str:
+    """One reason of a :class:`~sim.rules.movement.MoveResult` as a player reads it, with
+    the rule and its page as the CLI (``main.py move``) prints them: ``the base would
+    enter masunagi's zone of control [Walk p.22: may not enter enemy ZoC]``."""
+    return f"{reason.message} [{reason.ruling}]"
+
+
+def reason_lines(result) -> tuple[str, ...]:
+    """Every reason of ``result`` (:func:`reason_line`), in the checker's order."""
+    return tuple(reason_line(r) for r in result.reasons)
+
+
+def _head(result) -> str:
+    what = {"walk": "Walk", "run": "Run", "charge": "Charge"}.get(result.kind, result.kind.title())
+    if result.kind == "charge" and result.target:
+        what += f" {result.target}"
+    return f'{what} {result.cost:.2f}" of {_inches(result.allowance)}"'
+
+
 def describe(result) -> str:
-    """The readout of a Walk result: ``Walk 3.42" of 4" — legal`` or
-    ``Walk 3.42" of 4" — illegal: <the first reason>``."""
-    head = f'Walk {result.cost:.2f}" of {_inches(result.allowance)}"'
+    """The short readout of a move result (the label by the ghost, the first line of the
+    status): ``Walk 3.42" of 4" — legal`` or ``Walk 3.42" of 4" — illegal: <the first
+    reason>``; a Charge says whether it reaches (``Charge masunagi 2.10" of 8" — legal,
+    reaches masunagi``). :func:`explain` gives every reason with its page."""
+    head = _head(result)
     if result.legal:
+        if result.kind == "charge":
+            return f"{head} — legal, " + (f"reaches {result.target}" if result.reached else "falls short")
         return f"{head} — legal"
     why = result.reasons[0].message if result.reasons else "not allowed"
     return f"{head} — illegal: {why}"
+
+
+def explain(result) -> str:
+    """The whole verdict of a move result, as the window's status line shows it: the
+    head (:func:`describe` without the reason), then every reason with its rule and
+    page (:func:`reason_line`, ``; ``-separated), then where a Charge stopped and why."""
+    head = _head(result)
+    if result.legal:
+        text = f"{head} — legal"
+    else:
+        text = f"{head} — illegal: " + ("; ".join(reason_lines(result)) or "not allowed")
+    if result.kind == "charge":
+        stop = getattr(result, "stop", None)
+        reach_text = f"reaches {result.target}" if result.reached else "falls short"
+        text += f" ({reach_text}" + (f": {reason_line(stop)}" if stop is not None and not result.reached else "") + ")"
+    return text
 
 
 def readout(table, model_id: str, dest: Sequence[float]) -> tuple[str, bool, tuple[Point, ...]]:
@@ -234,29 +328,43 @@ def move_model(table, model_id: str, position: Sequence[float], facing: float | 
 
 @dataclass
 class DragState:
-    """A move being set up in the window: the model, where the cursor puts it, and what
-    the rules say about it.
+    """A move being set up in the window: the model, the kind of move (Walk, Run or
+    Charge), where the cursor puts it, the facing it ends with, and what the rules say.
 
-    ``begin`` starts it, ``hover`` follows the cursor (ignored once the destination is
-    ``pinned``), ``pin`` fixes a destination (a drag's release, a click in move mode),
-    ``commit`` returns the table with the model moved, ``cancel`` forgets it.
+    ``begin`` starts it, ``set_kind`` picks Walk, Run or Charge (the window's keys 1, 2,
+    3), ``hover`` follows the cursor (ignored once the destination is ``pinned``), ``pin``
+    fixes a destination (a drag's release, a click in move mode), ``turn`` changes the
+    facing a Walk ends with (``q`` / ``e``; refused for a Run or a Charge, which face
+    the way they go), ``commit`` returns the table with the model moved, ``cancel``
+    forgets it.
 
     Attributes:
         table: the table the move is judged on.
         model_id: the moving model, or None when no move is set up.
-        dest: the destination ``(x, y)`` of the base centre, or None.
+        kind: ``"walk"``, ``"run"`` or ``"charge"`` (kept from one move to the next).
+        dest: the destination ``(x, y)`` of the base centre (the cursor), or None.
+        facing: the facing (degrees) a Walk ends with; None: unchanged.
         pinned: the destination was fixed and no longer follows the cursor.
-        text, legal, path: the last :func:`readout` (empty/False/() before any).
+        text: the short readout (:func:`describe`); ``legal``, ``path``: the verdict
+            and the base-centre path from the start.
+        reasons: every reason with its rule and page (:func:`reason_lines`).
+        detail: the whole verdict line (:func:`explain`).
+        note: why the last ``turn`` was refused ("" when it was not).
         result: the last :class:`~sim.rules.movement.MoveResult`.
     """
 
     table: object
     model_id: str | None = None
+    kind: str = "walk"
     dest: Point | None = None
+    facing: float | None = None
     pinned: bool = False
     text: str = ""
     legal: bool = False
     path: tuple[Point, ...] = ()
+    reasons: tuple[str, ...] = ()
+    detail: str = ""
+    note: str = ""
     result: object = None
 
     @property
@@ -269,26 +377,90 @@ class DragState:
         """The moving model's position, or None."""
         return None if self.model_id is None else tuple(self.table.model(self.model_id).position)
 
+    @property
+    def end(self) -> Point | None:
+        """Where the ghost base goes: the end of the judged path of a legal move or of a
+        Charge (where it stops), else the cursor; None before any destination."""
+        if self.dest is None:
+            return None
+        if self.path and (self.legal or self.kind == "charge"):
+            return self.path[-1]
+        return self.dest
+
+    @property
+    def end_facing(self) -> float | None:
+        """The facing the model would end with (degrees), or None before any verdict."""
+        if self.result is not None:
+            return float(self.result.facing)
+        if self.model_id is None:
+            return None
+        return float(self.table.model(self.model_id).facing if self.facing is None else self.facing)
+
+    def _clear(self) -> None:
+        self.dest = None
+        self.pinned = False
+        self.facing = None
+        self.text, self.legal, self.path, self.result = "", False, (), None
+        self.reasons, self.detail, self.note = (), "", ""
+
     def begin(self, model_id: str) -> None:
         """Start moving ``model_id`` (KeyError if unknown); nothing is judged yet."""
         self.table.model(model_id)
         self.model_id = model_id
-        self.dest = None
-        self.pinned = False
-        self.text, self.legal, self.path, self.result = "", False, (), None
+        self._clear()
 
-    def _judge(self, dest: Sequence[float]) -> bool:
+    def set_kind(self, kind: str) -> bool:
+        """Make the move a ``kind`` (``walk``, ``run``, ``charge``) and judge the
+        destination again; a Run or Charge drops a turn set up for a Walk. Returns True
+        when the kind changed.
+
+        Raises:
+            ValueError: unknown kind.
+        """
+        if kind not in KINDS:
+            raise ValueError(f"unknown move kind {kind!r} (expected one of {', '.join(KINDS)})")
+        if kind == self.kind:
+            return False
+        self.kind = kind
+        if kind != "walk":
+            self.facing = None
+        self.note = ""
+        if self.active and self.dest is not None:
+            self._judge(self.dest, force=True)
+        return True
+
+    def turn(self, degrees: float) -> bool:
+        """Turn the facing the Walk ends with by ``degrees`` (counter-clockwise); with no
+        destination yet the model turns where it stands (a Walk of 0": changing facing is
+        movement, Move p.22). A Run or a Charge cannot be turned (``note`` says why, see
+        :data:`NO_TURN`). Returns True when the verdict changed."""
+        if not self.active:
+            return False
+        if self.kind != "walk":
+            self.note = NO_TURN[self.kind]
+            return False
+        self.note = ""
+        base = self.table.model(self.model_id).facing if self.facing is None else self.facing
+        self.facing = (float(base) + float(degrees)) % 360.0
+        return self._judge(self.dest if self.dest is not None else self.start, force=True)
+
+    def _judge(self, dest: Sequence[float], force: bool = False) -> bool:
         p = (float(dest[0]), float(dest[1]))
-        if self.dest is not None and math.dist(p, self.dest) < MIN_STEP:
+        if not force and self.dest is not None and math.dist(p, self.dest) < MIN_STEP:
             return False
         self.dest = p
+        what = {"walk": "Walk", "run": "Run", "charge": "Charge"}[self.kind]
         try:
-            self.result = plan_walk(self.table, self.model_id, p)
-        except ValueError as exc:  # MoveError: no Move value; a bad destination
+            self.result = plan_move(self.table, self.model_id, self.kind, p,
+                                    self.facing if self.kind == "walk" else None)
+        except ValueError as exc:  # MoveError: no Move value, no enemy; a bad destination
             self.result = None
-            self.text, self.legal, self.path = f"cannot Walk: {exc}", False, (self.start, p)
+            self.text = self.detail = f"cannot {what}: {exc}"
+            self.legal, self.path, self.reasons = False, (self.start, p), (str(exc),)
             return True
         self.text = describe(self.result)
+        self.detail = explain(self.result)
+        self.reasons = reason_lines(self.result)
         self.legal = bool(self.result.legal)
         self.path = tuple((float(x), float(y)) for x, y in self.result.path)
         return True
@@ -313,20 +485,21 @@ class DragState:
         self.pinned = False
 
     def commit(self, force: bool = False):
-        """The table with the model at the end of the judged path (its facing kept),
-        and the drag ended; None (and the drag kept) when there is no destination yet
-        or the move is illegal and not ``force``."""
+        """The table with the model at the end of the judged path and with the facing the
+        move ends with (a Walk: the one set by :meth:`turn`, else unchanged; a Run: the
+        way it ran; a Charge: along its last leg), and the drag ended; None (and the drag
+        kept) when there is no destination yet or the move is illegal and not
+        ``force``."""
         if not self.active or self.dest is None or not (self.legal or force):
             return None
         end = self.path[-1] if self.legal and self.path else self.dest
-        table = move_model(self.table, self.model_id, end)
+        facing = self.result.facing if self.legal and self.result is not None else self.facing
+        table = move_model(self.table, self.model_id, end, facing)
         self.table = table
         self.cancel()
         return table
 
     def cancel(self) -> None:
-        """Forget the move."""
+        """Forget the move (the kind is kept)."""
         self.model_id = None
-        self.dest = None
-        self.pinned = False
-        self.text, self.legal, self.path, self.result = "", False, (), None
+        self._clear()

@@ -259,11 +259,12 @@ TITLES = {
 def sandbox_note(table, result) -> str:
     """What the status line adds when the rules would not let these two models play
     ``result``'s special now (:func:`sim.rules.special.special_refusals`: enemies in
-    base contact, p.33, p.39): ``'   [sandbox; in a game: akira and masunagi are not
-    in base contact (0.208" apart)]'``. The view plays the move anyway, for teaching, as
+    base contact, p.33, p.39): every reason with its page, ``'   [sandbox; in a game:
+    akira and masunagi are not in base contact (0.208" apart): a melee exchange needs
+    BtB (p.33)]'``. The window plays such a move only in its sandbox (key ``b``), as
     ``main.py special --sandbox`` does; an allowed special adds nothing (``""``)."""
     why = special_refusals(table, result.attacker, result.defender)
-    return f"   [sandbox; in a game: {why[0].split(': ')[0]}]" if why else ""
+    return f"   [sandbox; in a game: {'; '.join(why)}]" if why else ""
 
 
 def describe_special(result) -> str:
@@ -315,7 +316,13 @@ class SpecialState:
     :func:`special_target`, one move of :data:`sim.rules.special.MOVES` after another.
 
     ``cycle`` plays the next (or previous) move on ``table`` (the committed table),
-    ``commit`` returns the table after it, ``cancel`` forgets it.
+    ``commit`` returns the table after it, ``cancel`` forgets it. Outside the
+    ``sandbox`` only a move the rules allow is played: the two models must be enemies
+    in base contact (:func:`sim.rules.special.special_refusals`, p.33, p.39;
+    docs/rulings-project.md 31); otherwise ``error`` gives every reason with its page.
+    In the sandbox any pair plays (for teaching) and ``refusals`` keeps the reasons the
+    status line shows. The window starts outside it (key ``b`` toggles); the class's
+    default is the sandbox, as scripts and the special-move pictures play any pair.
 
     Attributes:
         table: the table the moves are played on.
@@ -324,6 +331,8 @@ class SpecialState:
         result: the :class:`~sim.rules.special.SpecialResult` shown, or None.
         committed: ``result`` has been applied to the table (``commit``).
         error: why the last move tried could not be made ("" when it could).
+        sandbox: play pairs the rules would refuse (True), or refuse them (False).
+        refusals: why a game would refuse the last pair tried (empty when it would not).
     """
 
     table: object
@@ -333,6 +342,8 @@ class SpecialState:
     result: object = None
     committed: bool = False
     error: str = ""
+    sandbox: bool = True
+    refusals: tuple[str, ...] = ()
 
     @property
     def active(self) -> bool:
@@ -347,8 +358,8 @@ class SpecialState:
     def cycle(self, model_id: str, step: int = 1):
         """Play the next move (``step`` 1; -1: the previous one) of ``model_id``
         against its target on ``table``; returns the result, or None (``error`` says
-        why: no enemy, or the move cannot be made, e.g. a Throw with no direction in
-        LoS).
+        why: no enemy, the rules refuse the pair outside the sandbox, or the move cannot
+        be made, e.g. a Throw with no direction in LoS).
 
         Raises:
             KeyError: unknown model.
@@ -361,12 +372,18 @@ class SpecialState:
         self.result = None
         self.committed = False
         self.error = ""
+        self.refusals = ()
         self.target = special_target(self.table, model_id)
         self.index = (self.index + step) % len(MOVES)
         if self.target is None:
             self.error = f"{model_id} has no enemy to make a special move against"
             return None
         move = MOVES[self.index]
+        self.refusals = tuple(special_refusals(self.table, model_id, self.target))
+        if self.refusals and not self.sandbox:
+            self.error = (f"{TITLES.get(move, move)}: {model_id} vs {self.target} — not allowed in a game: "
+                          + "; ".join(self.refusals) + "   (b: sandbox, plays it anyway)")
+            return None
         try:
             self.result = special_move(self.table, model_id, self.target, move)
         except (SpecialMoveError, ValueError) as exc:

@@ -24,7 +24,10 @@ The modules, one concept each (each docstring says how its part works):
 * :mod:`.walk` -- :func:`walk_region` and :func:`shortest_walk` (path, straightening);
 * :mod:`.rays` -- legal end distances along a straight ray (Run, directly-away leg);
 * :mod:`.run` -- :func:`run_region` (a fan of rays, refined where they disagree);
-* :mod:`.reach` -- :func:`charge_lanes` and :func:`reach` (all three, timed).
+* :mod:`.reach` -- :func:`charge_lanes` and :func:`reach` (all three, timed);
+* :mod:`.cache` -- the same three computed once per table state
+  (:func:`cached_walk_region`, :func:`cached_run_region`, :func:`cached_charge_lanes`),
+  for the window, which asks again and again.
 
 ``benchmarks/movement_bench.py`` times the three parts of :func:`reach` (about 20-110 ms
 CPU together per model on the default and on a crowded table).
@@ -32,9 +35,11 @@ CPU together per model on the default and on a crowded table).
 
 from sim.rules.movement import MoveError as MoveError  # raised by every function here (unknown model, no Move)
 
+from .cache import cache_clear, cache_info, cached_charge_lanes, cached_run_region, cached_walk_region
 from .cspace import RULING as RULING
 from .reach import Reach, charge_lanes, reach
 from .run import run_region
 from .walk import shortest_walk, walk_region
 
-__all__ = ["Reach", "charge_lanes", "reach", "run_region", "shortest_walk", "walk_region"]
+__all__ = ["Reach", "cache_clear", "cache_info", "cached_charge_lanes", "cached_run_region", "cached_walk_region",
+           "charge_lanes", "reach", "run_region", "shortest_walk", "walk_region"]
