@@ -6,6 +6,7 @@ Commands::
     python main.py --screenshot FILE.png [--table T] [--select ID] [--camera oblique|top]
     python main.py measure TABLE [--json] [--from ID]
     python main.py view TABLE [--select ID] [--screenshot FILE.png]
+    python main.py view GAME.json [--at N] [--select ID] [--screenshot FILE.png]
     python main.py check TABLE [--tournament]
     python main.py move TABLE MODEL walk|run X Y [--via X,Y ...] [--facing DEG] [--json]
     python main.py charge TABLE MODEL TARGET [--direction DEG] [--json]
@@ -38,7 +39,7 @@ from sim.cli import catalogue as catalogue_cli
 from sim.cli import hotseat as hotseat_cli
 from sim.files import check_output_path, is_png
 from sim.rules import bots, movement
-from sim.rules.game import Game
+from sim.rules.game import Game, is_save_head
 from sim.rules.notation import action_text
 from sim.rules.planning import reach, shortest_walk
 from sim.rules.scenario import ScenarioError, check_against_table, list_scenarios, load_scenario, objective_pieces
@@ -84,8 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true", help="print the formats.md JSON object")
     m.add_argument("--from", dest="origin", metavar="ID", help="only pairs from this model")
 
-    v = sub.add_parser("view", help="open the 3D view of a table (or render it with --screenshot)")
-    v.add_argument("table", help="table file")
+    v = sub.add_parser("view", help="open the 3D view of a table or a saved game (or render it with --screenshot)")
+    v.add_argument("table", help="table file, or a saved game (bushido-game/1, from play --save)")
+    v.add_argument("--at", type=int, metavar="N",
+                   help="a saved game: show the table as it was after event N (0: before the first; default: the end)")
     v.add_argument("--select", metavar="ID", help="model whose overlays are drawn")
     v.add_argument("--screenshot", metavar="FILE.png", help="render offscreen to this PNG")
     v.add_argument("--camera", choices=["oblique", "top"], default="oblique")
@@ -327,6 +330,45 @@ def _load(path):
     return load_table(path or DEFAULT_TABLE)
 
 
+def _is_save(path) -> bool:
+    """Whether ``path`` is a saved game (its first bytes name ``bushido-game/``)."""
+    try:
+        with open(path, "rb") as fh:
+            return is_save_head(fh.read(512))
+    except OSError:
+        return False
+
+
+def _view_save(args) -> int:
+    """``view GAME.json [--at N]``: the table as it was after event N of a saved game
+    (verified load, :class:`sim.view.play.replay.ReplayCursor`), with the game's markers
+    and a top-left line naming the event; onscreen (the measuring window on that table)
+    when there is a display and no ``--screenshot``."""
+    from sim.view.play.replay import ReplayCursor
+    from sim.view.play.state import conditions_text
+
+    if args.scenario:
+        raise ValueError(f"{args.table}: a saved game carries its scenario (--scenario is for a table file)")
+    cur = ReplayCursor.open(args.table)
+    step = cur.go(cur.length if args.at is None else args.at)
+    if args.select is not None:
+        step.table.model(args.select)
+    if args.screenshot is None and view.has_display():
+        print(step.caption)
+        view.run_interactive(step.table, selected=args.select)
+        return 0
+    out = _png_output(args.screenshot if args.screenshot else DEFAULT_SCREENSHOT)
+    view.render_png(step.table, out, selected=args.select, camera=args.camera, markers=step.markers,
+                    caption=step.caption)
+    if args.screenshot is None:
+        print("No display found: rendered offscreen (software renderer).")
+    print(f"Wrote {out}")
+    print(step.caption)
+    for mid in step.markers:
+        print("  " + conditions_text(step.markers, mid))
+    return 0
+
+
 def _view(table, select, screenshot, camera) -> int:
     if select is not None:
         table.model(select)
@@ -465,6 +507,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "view":
             if args.screenshot:
                 _png_output(args.screenshot)  # before any work
+            if _is_save(args.table):
+                return _view_save(args)
+            if args.at is not None:
+                raise ValueError(f"{args.table}: --at N is for a saved game (bushido-game/1), not a table")
             table = _load(args.table)
             if args.scenario:
                 table = _with_objectives(table, args.scenario)

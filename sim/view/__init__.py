@@ -55,7 +55,7 @@ def _check(table, selected, camera, width, height, overlays=(), move_to=None, sp
 
 def render_png(table, path, *, selected: str | None = None, width: int = 1280, height: int = 960,
                camera: str = "oblique", return_projector: bool = False, overlays=(), move_to=None,
-               special=None, special_t: float | None = None):
+               special=None, special_t: float | None = None, markers=None, caption: str | None = None):
     """Render ``table`` offscreen with the software renderer and write a PNG to ``path``.
 
     Works headless (no X server, no GPU) and can be called repeatedly in one process.
@@ -84,6 +84,14 @@ def render_png(table, path, *, selected: str | None = None, width: int = 1280, h
         special_t: draw the frame at fraction ``special_t`` (0..1) of the move's
             animation instead (models along their paths, the swept area so far; a model
             pushed by another starts when it is hit). None: the end.
+        markers: a game's markers on the models, model id ->
+            :class:`~sim.view.play.state.ModelMarkers` (as
+            :func:`sim.view.play.state.model_markers` reads them off a game): condition
+            tokens right of each base (p.43-45), a wounds bar below it (green: wounds
+            left, p.38), Ki pips (p.46) and activation counter discs (p.24). Ids not on
+            ``table`` are skipped (a killed model is not on the table).
+        caption: a line of text at the top-left (when no ``move_to`` readout or
+            ``special`` description takes it), e.g. the event a replay shows.
 
     Returns:
         The PNG's :class:`~pathlib.Path`, or ``(path, projector)`` with ``return_projector``.
@@ -102,7 +110,8 @@ def render_png(table, path, *, selected: str | None = None, width: int = 1280, h
 
     out, setup = _render(table, path, selected=selected, width=int(width), height=int(height), camera=camera,
                          overlays=overlays, move_to=move_to, special=special,
-                         special_t=None if special_t is None else float(special_t))
+                         special_t=None if special_t is None else float(special_t), markers=markers,
+                         caption=caption)
     if return_projector:
         return out, lambda points: setup.project(points, int(width), int(height))
     return out

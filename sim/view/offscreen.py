@@ -58,7 +58,8 @@ def pixel2d(render2d: NodePath, width: int, height: int) -> NodePath:
 
 
 def render_png(table, path, *, selected=None, width=1280, height=960, camera="oblique", overlays=(),
-               move_to=None, special=None, special_t=None, before=None) -> tuple[Path, CameraSetup]:
+               move_to=None, special=None, special_t=None, before=None, markers=None,
+               caption=None) -> tuple[Path, CameraSetup]:
     """Render ``table`` to the PNG ``path``; returns the path and the camera used.
 
     ``overlays``: movement overlays of ``selected`` (``"walk"``, ``"run"``,
@@ -68,7 +69,11 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
     after it (:meth:`TableScene.show_special`) at fraction ``special_t`` (None: 1) of
     its animation, its description at the top-left; ``before``: called with the
     :class:`TableScene` just before it is drawn (scripts and tests change it there, e.g.
-    ``clear_special``; the legend and the top-left line follow what it leaves)."""
+    ``clear_special``; the legend and the top-left line follow what it leaves);
+    ``markers``: a game's markers on the models (model id ->
+    :class:`~sim.view.play.state.ModelMarkers`, :meth:`TableScene.set_markers`);
+    ``caption``: a line for the top-left when no move readout or special move takes it
+    (a replay names its event there)."""
     path = Path(path)
     if special is not None:
         from .specials import special_table
@@ -94,6 +99,8 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         scene.set_movement_overlays(**{name: True for name in overlays})
         if special is not None:
             scene.show_special(special, 1.0 if special_t is None else special_t)
+        if markers is not None:
+            scene.set_markers(markers)
         if before is not None:
             before(scene)
         special = scene.special
@@ -129,6 +136,8 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
             from .specials import describe_special
 
             status_text(describe_special(special), None, width, height).reparent_to(px2d)
+        elif caption:
+            status_text(caption, None, width, height).reparent_to(px2d)
         engine.render_frame()
         engine.render_frame()
         img = PNMImage()

@@ -6,8 +6,9 @@ lights (:mod:`~sim.view.layers.table_mesh`), the models (:mod:`~sim.view.layers.
 and their labels (:mod:`~sim.view.layers.labels`), and the overlays of a selected model
 (LoS lines, ZoC, front arc: :mod:`~sim.view.layers.measure`; movement:
 :mod:`~sim.view.layers.movement`), a move being set up
-(:mod:`~sim.view.layers.preview`), a special move (:mod:`~sim.view.layers.special`) and
-the tape measure (:mod:`~sim.view.layers.tape`). :func:`build_legend` and
+(:mod:`~sim.view.layers.preview`), a special move (:mod:`~sim.view.layers.special`),
+the tape measure (:mod:`~sim.view.layers.tape`) and a game's markers on the models
+(:mod:`~sim.view.layers.markers`, :meth:`TableScene.set_markers`). :func:`build_legend` and
 :func:`status_text` draw the 2D panels (:mod:`~sim.view.layers.legend`). Table
 coordinates throughout: inches, x right, y away from player 1, z up; facings in degrees
 counter-clockwise from +x.
@@ -24,6 +25,7 @@ from . import drag
 from .layers.ground import Ground
 from .layers.labels import Labels
 from .layers.legend import build_legend, status_text
+from .layers.markers import MarkersLayer
 from .layers.measure import draw_measure
 from .layers.models import ModelFigures
 from .layers.movement import MovementLayer
@@ -101,6 +103,7 @@ class TableScene:
         self._figures = self._models.figures
         self._moves = MovementLayer(self._movement, table, self._ground)
         self._specials = SpecialLayer(self._special, table, self._ground, self._labels, self._models)
+        self._markers = MarkersLayer(table, self._models, self._labels)
         add_lights(self.root)
         if software:
             # p3tinydisplay multiplies the lit colour by the vertex colour once more; a
@@ -231,6 +234,23 @@ class TableScene:
         self._specials.clear()
         self._overlay.show()
         self._movement.show()
+
+    # ----------------------------------------------------------------- markers
+    @property
+    def markers(self) -> dict:
+        """The game markers drawn (:meth:`set_markers`), by model id."""
+        return dict(self._markers.shown)
+
+    def set_markers(self, markers) -> None:
+        """Draw a game's markers on the models (:mod:`sim.view.layers.markers`): a
+        mapping model id -> :class:`~sim.view.play.state.ModelMarkers` (as
+        :func:`sim.view.play.state.model_markers` reads them off a game), in place of
+        those drawn before; None clears them. The table has only positions, so the game
+        state comes from outside: conditions as tokens right of the base (p.43-45),
+        wounds as a bar below it (p.38), Ki as pips (p.46), activation counters as discs
+        (p.24). Models not on this table, or not alive, are skipped; the markers follow
+        a model a special move draws elsewhere."""
+        self._markers.draw(markers)
 
     def set_tape(self, a, b, text: str | None) -> None:
         """Show the tape measure from ``a`` to ``b`` ((x, y), inches) with ``text`` at its

@@ -141,6 +141,53 @@ COLLISION_BORDER: RGB = (0.05, 0.05, 0.05)
 #: "PRONE" label of the models the move knocked Prone: white text on this red card.
 PRONE_LABEL: RGB = (0.78, 0.04, 0.04)
 
+# ------------------------------------------------- markers (a game's state on the table)
+#: Condition tokens (p.43-45) beside a model's base: a chip in the condition's colour
+#: with a short label (and the number of markers when more than one), text in
+#: :data:`TOKEN_TEXT_DARK` or :data:`TOKEN_TEXT_LIGHT`, whichever reads better on it.
+#: ``exhausted``: no activation counter left (p.24).
+CONDITION_TOKEN: dict[str, tuple[RGB, str]] = {
+    "prone": ((1.00, 0.55, 0.00), "PRONE"),          # orange
+    "stunned": ((1.00, 0.92, 0.15), "STUN"),         # yellow
+    "held": ((0.55, 0.36, 0.18), "HELD"),            # brown
+    "bleed": ((0.55, 0.00, 0.12), "BLEED"),          # crimson
+    "poisoned": ((0.45, 0.82, 0.10), "POISON"),      # lime
+    "on_fire": ((1.00, 0.32, 0.05), "FIRE"),         # red-orange
+    "frightened": ((0.72, 0.45, 0.95), "FEAR"),      # lavender
+    "blind": ((0.12, 0.12, 0.12), "BLIND"),          # black
+    "immobilised": ((0.40, 0.60, 0.80), "IMMOB"),    # steel blue
+    "berserk": ((0.88, 0.10, 0.48), "BERSERK"),      # magenta
+    "impetuous": ((1.00, 0.55, 0.70), "IMPET"),      # pink
+    "controlled": ((0.25, 0.85, 0.85), "CTRL"),      # teal
+    "death_sentence": ((0.30, 0.02, 0.32), "DEATH"),  # dark purple
+    "diseased": ((0.55, 0.58, 0.18), "DISEASE"),     # olive
+    "disguised": ((0.62, 0.62, 0.68), "DISGUISE"),   # grey
+    "spirit_block": ((0.18, 0.22, 0.62), "SPIRIT"),  # indigo
+    "reloading": ((0.90, 0.90, 0.90), "RELOAD"),     # light grey
+    "exhausted": ((0.42, 0.42, 0.46), "EXH"),        # dim grey
+}
+#: Token text on light and on dark chips.
+TOKEN_TEXT_DARK: RGB = (0.05, 0.05, 0.05)
+TOKEN_TEXT_LIGHT: RGB = (1.0, 1.0, 1.0)
+#: Wounds bar below the base (p.38): wound boxes left in green, lost ones dark red, a
+#: dark frame and a thin divider between boxes.
+WOUNDS_LEFT: RGB = (0.12, 0.85, 0.20)
+WOUNDS_LOST: RGB = (0.40, 0.06, 0.06)
+WOUNDS_FRAME: RGB = (0.04, 0.04, 0.05)
+#: Ki pips under the wounds bar (p.46): one per point of the Ki limit, filled light blue
+#: for each Ki token, dark when empty.
+KI_FULL: RGB = (0.30, 0.80, 1.00)
+KI_EMPTY: RGB = (0.18, 0.20, 0.26)
+#: Activation counters left (p.24): ivory discs left of the wounds bar.
+COUNTER: RGB = (0.98, 0.95, 0.80)
+#: Sizes, inches: wounds bar height and the width per wound box (the bar is 0.8" to
+#: 1.8" wide), Ki pip and counter disc size, condition token text height.
+WOUNDS_BAR_HEIGHT: float = 0.16
+WOUNDS_BOX_WIDTH: float = 0.2
+KI_PIP: float = 0.13
+COUNTER_RADIUS: float = 0.1
+TOKEN_TEXT: float = 0.28
+
 
 # --------------------------------------------------------------------- helpers
 def terrain_draw_height(piece) -> float:
