@@ -14,8 +14,8 @@ import sys
 
 import numpy as np
 import pytest
-
 from conftest import read_png, set_model, u8
+
 from sim.rules.game import Game
 from sim.table import load_table
 from sim.view import style
@@ -73,11 +73,9 @@ def test_state_module_imports_no_panda3d():
 
 
 # ------------------------------------------------------------------ rendering
-pytest.importorskip("panda3d.core")
-
-
 @pytest.fixture(scope="module")
 def renders(tmp_path_factory):
+    pytest.importorskip("panda3d.core")
     from sim.view import render_png
 
     out = tmp_path_factory.mktemp("markers")
@@ -155,6 +153,7 @@ def test_valued_markers_and_held_tokens(renders):
 
 @pytest.mark.render
 def test_killed_model_and_unknown_ids_show_nothing():
+    pytest.importorskip("panda3d.core")
     from sim.view.scene3d import TableScene
 
     g = marked_game()
