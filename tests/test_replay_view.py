@@ -156,3 +156,11 @@ def test_view_of_a_save_renders_the_table_after_event_n(save, tmp_path, capsys):
     assert blue(a) > 80 and blue(b) == 0
     # the top-left line names the event: the caption's card is drawn in both, with other text
     assert not np.array_equal(a[0:40, 0:400], b[0:40, 0:400])
+
+
+def test_view_of_a_broken_save_is_one_line(tmp_path, capsys):
+    p = tmp_path / "bad.json"
+    p.write_bytes(b'{"format": "bushido-game/1", "table": {}, "events": []}')
+    assert main(["view", str(p), "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {p}")
