@@ -44,6 +44,7 @@ from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
 from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
+from sim.rules.game.values import finite, finite_point
 from sim.rules.ki import KiError
 from sim.table import Table
 
@@ -85,6 +86,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             and no phase is played; without it the first turn's Starting phase is played
             on creation. A scenario game whose position has no ``scenario`` state gets the
             scenario's initial state (its VIMs from ``vims`` or the default choice).
+        tournament: refuse manual adjustments (:meth:`adjust`) with a :class:`GameError`
+            (the attribute :attr:`tournament` may be set later; a save carries it).
 
     Example, a position set up by hand, played on and read back:
 
@@ -110,8 +113,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
 
     def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
                  length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
-                 scenario=None, vims: dict | None = None, position: dict | None = None):
+                 scenario=None, vims: dict | None = None, position: dict | None = None, tournament: bool = False):
         self.table = table
+        #: Tournament mode: manual adjustments (:meth:`adjust`) are refused.
+        self.tournament = bool(tournament)
         self.seed = seed
         self._dice = dice if dice is not None else SeededDice(seed)
         self._dice_replaced = False  # True once ``dice`` is set: the seed no longer tells the rolls
@@ -173,6 +178,19 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
     def actions(self) -> tuple[Action, ...]:
         """The actions pushed so far (taken-back ones excluded), in order."""
         return tuple(self._actions)
+
+    @property
+    def rolls(self) -> tuple[tuple[int, ...], ...]:
+        """The d6 values rolled, as recorded: ``rolls[0]`` on creation (set-up, the
+        Starting phase of turn 1), then one tuple per pushed action (``rolls[k + 1]`` for
+        ``actions[k]``, its events starting at ``action_marks[k]``), in the order rolled."""
+        return tuple(tuple(r) for r in self._rolls)
+
+    @property
+    def action_marks(self) -> tuple[int, ...]:
+        """For each pushed action (:attr:`actions`), the index in :attr:`events` where its
+        events begin (manual edits between two actions belong to the earlier one)."""
+        return tuple(self._marks)
 
     @property
     def seeded(self) -> bool:
@@ -302,6 +320,108 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         if n > 0 and min(m.wounds, m.damage + n) >= m.wounds:
             events.append(Event("killed", {"model": model}))
         self._edit(events)
+
+    # ------------------------------------------------------------ manual adjustments
+    def adjust(self, what: str, model: str, *, to=None, facing: float | None = None, condition: str | None = None,
+               delta: int | None = None, value: int | None = None) -> Event:
+        """A manual adjustment, as players make on a real table for a card effect the
+        engine does not automate: one explicit ``adjust`` event (in the log, taken back
+        with the action before it by :meth:`pop` or alone by :meth:`take_back_edit`,
+        carried by a save and applied again when the save is loaded and verified).
+
+        Args:
+            what: ``"move"`` (``to`` = ``(x, y)`` inches inside the table, ``facing``
+                degrees or None to keep it), ``"marker"`` (``condition``: a p.43-45
+                condition name; ``delta`` markers added (> 0) or removed (< 0); ``value``:
+                the X of Disguised/Frightened or a Bleed/Poison/Fire marker's value),
+                ``"wounds"`` (``delta`` wounds dealt (> 0) or healed (< 0); a model with
+                no box left is killed) or ``"ki"`` (``delta`` Ki tokens, kept within 0..Ki
+                limit).
+            model: the model's id (a living model).
+
+        Returns:
+            the ``adjust`` event.
+
+        Raises:
+            GameError: tournament mode (:attr:`tournament`), the game is over, no such
+                living model, an unknown ``what`` or condition, a point outside the
+                table or not finite, a ``delta`` that is not a non-zero whole number;
+                the game is unchanged.
+        """
+        if self.tournament:
+            raise GameError("manual adjustments are off in tournament mode")
+        if self.is_over():
+            raise GameError("the game is over")
+        m = self.state.models.get(model) if isinstance(model, str) else None
+        if m is None or not m.alive:
+            raise GameError(f"no living model {model!r} on the table")
+        data: dict = {"model": model, "what": what}
+        if what == "move":
+            if to is None or not finite_point(to):
+                raise GameError(f"adjust move: the point must be (x, y), finite inches, got {to!r}")
+            x, y = float(to[0]), float(to[1])
+            if not (0 <= x <= self.table.width and 0 <= y <= self.table.depth):
+                raise GameError(f"adjust move: ({x:g}, {y:g}) is off the table "
+                                f"({self.table.width:g} x {self.table.depth:g} inches)")
+            data["to"] = [x, y]
+            if facing is not None:
+                if not finite(facing):
+                    raise GameError(f"adjust move: facing must be a finite number of degrees, got {facing!r}")
+                data["facing"] = float(facing) % 360.0
+        elif what in ("marker", "wounds", "ki"):
+            if isinstance(delta, bool) or not isinstance(delta, int) or delta == 0:
+                raise GameError(f"adjust {what}: delta must be a whole number other than 0, got {delta!r}")
+            data["delta"] = delta
+            if what == "marker":
+                name = conditions.canonical(str(condition)) if condition is not None else None
+                if name is None:
+                    raise GameError(f"adjust marker: unknown condition {condition!r} "
+                                    f"(known: {', '.join(sorted(conditions.CONDITIONS))})")
+                data["condition"] = name
+                if value is not None:
+                    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 99:
+                        raise GameError(f"adjust marker: value must be a whole number 1..99, got {value!r}")
+                    data["value"] = value
+        else:
+            raise GameError(f"adjust: unknown kind {what!r} (move, marker, wounds, ki)")
+        return self._emit(Event("adjust", data))
+
+    def adjust_event(self, data: dict) -> Event:
+        """Apply a saved ``adjust`` event's data again (a verified load), through
+        :meth:`adjust` and its checks.
+
+        Raises:
+            GameError: as :meth:`adjust`, or data that is not an adjustment.
+        """
+        if not isinstance(data, dict) or not isinstance(data.get("what"), str):
+            raise GameError(f"an adjustment is an object with a string 'what', got {data!r}")
+        keys = {"model", "what", "to", "facing", "condition", "delta", "value"}
+        extra = sorted(set(data) - keys)
+        if extra:
+            raise GameError(f"adjust: unknown key {extra[0]!r}")
+        model = data.get("model")
+        if not isinstance(model, str):
+            raise GameError(f"adjust: 'model' must be a model id, got {model!r}")
+        return self.adjust(data["what"], model, to=data.get("to"), facing=data.get("facing"),
+                           condition=data.get("condition"), delta=data.get("delta"), value=data.get("value"))
+
+    def take_back_edit(self) -> Event:
+        """Take back the last event when it is a manual adjustment (:meth:`adjust`) made
+        after the last pushed action: the state is rebuilt without it.
+
+        Raises:
+            GameError: the last event is not such an adjustment.
+        """
+        if not self.events or self.events[-1].kind != "adjust":
+            raise GameError("no manual adjustment to take back")
+        ev = self.events[-1]
+        keep = self.events[:-1]
+        self._memo.clear()
+        self.state = initial_state(self.table)
+        self.events = []
+        for e in keep:
+            self._emit(e)
+        return ev
 
     def _edit(self, events: list[Event]) -> None:
         """The state after ``events``, set as one ``position`` event."""

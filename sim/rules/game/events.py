@@ -272,6 +272,70 @@ def _ammo(state: GameState, d: dict) -> None:
     state.models[d["model"]].ammo[d["weapon"]] = d["left"]
 
 
+def _adjust(state: GameState, d: dict) -> None:
+    """A manual adjustment (``Game.adjust``): a model moved, a marker added or removed,
+    wounds dealt or healed, Ki added or removed, as the players do on a real table."""
+    m = state.models[d["model"]]
+    what = d["what"]
+    if what == "move":
+        m.position = (d["to"][0], d["to"][1])
+        if d.get("facing") is not None:
+            m.facing = d["facing"]
+    elif what == "wounds":
+        m.damage = max(0, min(m.wounds, m.damage + d["delta"]))
+        if m.damage >= m.wounds:
+            m.alive, m.counters = False, 0
+    elif what == "ki":
+        m.ki = max(0, min(m.ki_limit, m.ki + d["delta"]))
+    elif what == "marker":
+        name, delta = d["condition"], d["delta"]
+        kind = ADJUST_MARKER_KINDS.get(name)
+        if kind is not None:  # Bleed, Poison, Fire: a list of marker values
+            values = list(m.markers.get(kind, []))
+            if delta > 0:
+                values += [d.get("value") or 1] * delta
+            else:
+                values = values[:max(0, len(values) + delta)]
+            if values:
+                m.markers[kind] = values
+            else:
+                m.markers.pop(kind, None)
+            return
+        old = m.conditions.get(name)
+        if delta > 0 and d.get("value") is not None:  # a valued condition: Disguised (X), Frightened (TN)
+            m.conditions[name] = d["value"]
+        else:
+            n = (old if isinstance(old, int) and not isinstance(old, bool) else (1 if old is not None else 0)) + delta
+            if n > 0:
+                m.conditions[name] = n
+            else:
+                m.conditions.pop(name, None)
+        if name == "controlled":  # it fights for the other side while Controlled (p.43)
+            m.player = 3 - m.owner if name in m.conditions else m.owner
+    else:
+        raise GameError(f"adjust event: unknown 'what' {what!r} (move, marker, wounds, ki)")
+
+
+#: The conditions whose markers the state keeps as lists of values (``ModelState.markers``).
+ADJUST_MARKER_KINDS = {"on_fire": "fire", "bleed": "bleed", "poisoned": "poison"}
+
+
+def describe_adjust(d: dict) -> str:
+    """The log line of a manual adjustment: ``Manual adjustment: akira moved to (4.00,
+    9.00)``, ``... akira wounds -1``, ``... akira Ki +2``, ``... akira stunned +1``."""
+    head = f"Manual adjustment: {d['model']}"
+    what = d.get("what")
+    if what == "move":
+        s = f"{head} moved to ({d['to'][0]:.2f}, {d['to'][1]:.2f})"
+        return s + (f", facing {d['facing']:.0f}" if d.get("facing") is not None else "")
+    if what == "marker":
+        value = f" (value {d['value']})" if d.get("value") is not None else ""
+        return f"{head} {str(d['condition']).replace('_', ' ')} {d['delta']:+d}{value}"
+    if what == "wounds":
+        return f"{head} wounds {d['delta']:+d}"
+    return f"{head} Ki {d['delta']:+d}"
+
+
 # ------------------------------------------------------------- how events read
 #: Log words for the one-turn marks the engine keeps beside the conditions.
 _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
@@ -381,6 +445,11 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
               "an Aura feat in play until the End phase (p.47)"),
     EventKind("end_phase_reset", (), _end_phase_reset, lambda d: "  Once-per-turn boxes wiped; Auras end",
               "once-per-turn feat boxes wiped and Auras ended (End phase)"),
+    # ---- manual adjustments (issue 12: card effects the engine does not automate yet)
+    EventKind("adjust", ("model", "what", "to?", "facing?", "condition?", "delta?", "value?"), _adjust,
+              describe_adjust,
+              "a manual adjustment by the players: a model moved, a marker, wounds or Ki changed (no rule: "
+              "a card effect applied by hand)"),
     # ---- scenario (p.63)
     EventKind("scenario", ("state", "notes"), _scenario,
               lambda d: "\n".join(f"  {t}" for t in d.get("notes", [])) or "  scenario state updated",

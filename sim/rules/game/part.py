@@ -58,6 +58,7 @@ class GamePart:
         state: GameState
         events: list[Event]
         verified: bool
+        tournament: bool
         _dice: Dice
         _roller: Dice  # the game's dice, each value recorded
         _rolls: list[list[int]]
@@ -71,7 +72,8 @@ class GamePart:
 
         def __init__(self, table: Table, seed: int | None = 0, dice: Dice | None = None,
                      length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
-                     scenario: Any = None, vims: dict | None = None, position: dict | None = None) -> None: ...
+                     scenario: Any = None, vims: dict | None = None, position: dict | None = None,
+                     tournament: bool = False) -> None: ...
 
         # -- the facade (core)
         @property
@@ -83,6 +85,7 @@ class GamePart:
         def to_move(self) -> int | None: ...
         def is_legal(self, action: Action) -> tuple[bool, str]: ...
         def set_position(self, position: dict) -> None: ...
+        def adjust_event(self, data: dict) -> Event: ...
         def push(self, action: Action) -> list[Event]: ...
 
         # -- turn

@@ -41,7 +41,7 @@ def is_save_head(head: bytes) -> bool:
 
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
-                        "dice_state"})
+                        "dice_state", "tournament"})
 
 
 
@@ -103,12 +103,16 @@ class SaveLoad(GamePart):
         ``dice_state`` tells where the sequence stands, so that a loaded game rolls on),
         else ``"physical"``; ``rolls`` holds the values rolled, one list for the game's
         creation and one per action. :meth:`load` re-simulates the actions with them.
+        ``tournament``: true in tournament mode (left out otherwise: manual adjustments,
+        ``adjust`` events, are allowed).
         """
         doc: dict[str, Any] = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
                                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
                                "events": [e.to_json() for e in self.events]}
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
+        if self.tournament:
+            doc["tournament"] = True
         if not getattr(self, "_legacy", False):
             doc["dice"] = "seeded" if self.seeded else "physical"
             doc["rolls"] = [list(r) for r in self._rolls]
@@ -183,6 +187,9 @@ class SaveLoad(GamePart):
         seed = doc.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed", f"expected a whole number or null, got {short(seed)}")
+        tournament = doc.get("tournament", False)
+        if not isinstance(tournament, bool):
+            raise bad("tournament", f"expected true or false, got {short(tournament)}")
         mode = doc.get("dice")
         if mode not in (None, "seeded", "physical"):
             raise bad("dice", f'expected "seeded" or "physical", got {short(mode)}')
@@ -224,7 +231,9 @@ class SaveLoad(GamePart):
                 raise bad("scenario", str(exc)) from None
         length = (length[0], length[1])
         if not verify:
-            return cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad)
+            g0 = cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad)
+            g0.tournament = tournament
+            return g0
         if mode is None and seed is None:
             raise bad("seed", "missing: the save carries neither a seed nor the dice values, so it cannot be verified "
                               "(load it unverified: Game.load(path, verify=False), main.py replay --unverified)")
@@ -253,12 +262,18 @@ class SaveLoad(GamePart):
                       else f"actions[{j}]: {cut(str(actions[j].model or 'player'), 40)} {cut(str(actions[j]), 90)}")
             return bad(where, f"{what} (from {origin}){hint}")
 
+        g.tournament = tournament
+
         def set_by_hand() -> None:
-            """The positions set by hand here (inputs of the save, :meth:`set_position`)."""
-            while len(g.events) < len(events) and events[len(g.events)].kind == "position":
+            """The positions set by hand and the manual adjustments here (inputs of the
+            save, :meth:`set_position`, :meth:`adjust`)."""
+            while len(g.events) < len(events) and events[len(g.events)].kind in ("position", "adjust"):
                 k = len(g.events)
                 try:
-                    g.set_position(events[k].data)
+                    if events[k].kind == "position":
+                        g.set_position(events[k].data)
+                    else:
+                        g.adjust_event(events[k].data)
                 except GameError as exc:
                     raise bad(f"events[{k}]", str(exc)) from None
 

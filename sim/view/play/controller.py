@@ -5,17 +5,53 @@ calls its input methods; the tests call the same methods. The engine
 (:class:`~sim.rules.game.Game`) stays the only judge: the controller offers what
 :meth:`Game.is_legal` allows, pushes through :meth:`Game.push` and reads the events.
 
+* What a click on a model shows: its :class:`Card` and its action menu
+  (:meth:`PlayController.menu`, :class:`MenuItem`: every kind of action, illegal ones
+  greyed with every reason and its page).
+* Composing an action (:meth:`~PlayController.choose`, :meth:`~PlayController.point`,
+  :meth:`~PlayController.boost`): a :class:`Pending` with the live verdict; a Walk or
+  Run destination within :data:`SNAP` of base contact with a model or of an objective's
+  contact is snapped to the exact contact point. :meth:`~PlayController.confirm` pushes.
+* The secret melee allocation (p.33): with two humans at one screen a hand-over screen
+  comes before each allocation; a bot allocates silently (:meth:`~PlayController.bot_step`).
+* The log (:class:`LogEntry`: every event in words with its page, allocations secret
+  until the exchange reveals them) and the dice (:class:`DiceView`: every test as rolled).
+* Undo (the last human decision and the bot moves after it; seeded dice rewound by
+  :meth:`Game.pop`), save and load, the end-of-game summary, physical dice
+  (:meth:`~PlayController.enter_dice`) and manual adjustments (explicit ``adjust``
+  events, refused in tournament mode).
+
 Inches and degrees, table coordinates (x right, y away from player 1). Rule pages
 ("p.24") refer to the Risen Sun rulebook.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from sim.rules.game import Action, Event, Game
+from sim.rules import conditions, movement
+from sim.rules.bots import exchange_context, legal_splits, usable_specials
+from sim.rules.dice import DiceError, RollPurpose
+from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, Event, Game, GameError
+from sim.rules.scenario import in_contact_with_objective
+from sim.table import Table
+from sim.view import drag
 
 Point = tuple[float, float]
+
+#: A Walk or Run destination this close (inches, edge gap either way) to base contact
+#: with another model or to an objective's contact is snapped to the exact contact point.
+SNAP = 0.25
+
+#: The event kinds the dice panel shows (:meth:`PlayController.dice`).
+DICE_KINDS = ("tactical", "game_length", "exchange", "shot", "test", "marker_damage")
+
+_PAGE = re.compile(r"\bp\.\s?\d+(?:\s?[-–]\s?\d+)?(?:,\s?p\.\s?\d+(?:\s?[-–]\s?\d+)?)*")
+_BRACKETS = re.compile(r"\[(\d(?:,\s*\d)*)\]")
 
 
 @dataclass(frozen=True)
@@ -39,7 +75,19 @@ class Status:
 
     def lines(self) -> list[str]:
         """Ready-to-show text lines (the first one: turn, phase, who moves)."""
-        raise NotImplementedError
+        if self.over:
+            first = f"Game over after turn {self.turn}: {self.result or ''}".rstrip(": ")
+        else:
+            first = f"Turn {self.turn}, {self.phase} phase; active player {self.active}"
+            if self.to_move is not None and self.to_move != self.active:
+                first += f"; player {self.to_move} to decide"
+        out = [first, f"Pass tokens: player 1 {self.pass_tokens.get(1, 0)}, player 2 {self.pass_tokens.get(2, 0)}"]
+        if self.vp or self.sp:
+            out.append(f"VP {self.vp.get(1, 0)}-{self.vp.get(2, 0)}, SP {self.sp.get(1, 0)}-{self.sp.get(2, 0)}")
+        if self.counters:
+            out.append("Counters: " + ", ".join(f"{m} {n}" for m, n in self.counters.items()))
+        out += [o for o in self.objectives if o]
+        return out
 
 
 @dataclass(frozen=True)
@@ -63,7 +111,18 @@ class Card:
 
     def lines(self) -> list[str]:
         """The card as text lines."""
-        raise NotImplementedError
+        out = [f"{self.name} ({self.id}), player {self.player}",
+               "  ".join(f"{k} {v}" for k, v in self.stats),
+               f"Wounds {self.wounds[0]}/{self.wounds[1]}  Ki {self.ki[0]}/{self.ki[1]}  Counters {self.counters}"]
+        if self.conditions:
+            out.append("Conditions: " + ", ".join(self.conditions))
+        for name, auto, note in self.traits:
+            out.append(f"Trait {name}{'' if auto else ' (manual)'}: {note}")
+        for name, rng, specials in self.weapons:
+            out.append(f"Weapon {name} {rng}" + (f" - {specials}" if specials else ""))
+        for name, cost in self.feats:
+            out.append(f"Ki feat {name} ({cost})")
+        return out
 
 
 @dataclass(frozen=True)
@@ -81,7 +140,9 @@ class MenuItem:
         needs: None (confirm at once), ``"point"`` (a destination on the table: a drag),
             ``"target"`` (choose one of ``options``), ``"direction"`` (a facing).
         options: ``(label, Action)`` choices (targets with TN/cover text, Wait options,
-            feats with their targets ...).
+            feats with their targets ...), the legal ones only.
+        refused: ``(label, reasons)`` of the choices that are not legal now (a target out
+            of reach or out of sight ...), each reason with its page.
     """
 
     key: str
@@ -90,6 +151,7 @@ class MenuItem:
     reasons: list[str] = field(default_factory=list)
     needs: str | None = None
     options: list[tuple[str, object]] = field(default_factory=list)
+    refused: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -104,6 +166,8 @@ class Pending:
         text: the live verdict line (``Walk 3.20" of 5": legal``).
         path: the route to draw (inches), may be empty.
         model: the acting model; kind: the menu key.
+        snapped: what the destination was snapped to (``"contact with kenta"``,
+            ``"contact with objective west"``), or None.
     """
 
     action: object | None
@@ -113,6 +177,7 @@ class Pending:
     path: list[Point]
     model: str | None
     kind: str
+    snapped: str | None = None
 
 
 @dataclass(frozen=True)
@@ -141,18 +206,181 @@ class DiceView:
     event: int
 
 
+class DiceNeeded(DiceError):
+    """Raised by :class:`TypedDice` when the players have not typed enough values yet:
+    ``n`` more are needed, for ``purpose``."""
+
+    def __init__(self, n: int, purpose: RollPurpose | None) -> None:
+        self.n = n
+        self.purpose = purpose
+        super().__init__(f"{n} more d6 value(s) needed for {purpose.label() if purpose else 'a roll'}")
+
+
+class TypedDice:
+    """Physical dice typed in the window: values are handed out in the order typed;
+    when too few are left, :meth:`roll` raises :class:`DiceNeeded` (none consumed). Its
+    place in the sequence can be read and set back (:meth:`state`, :meth:`restore`), so
+    :meth:`Game.pop` rewinds it and a push interrupted for dice is retried with the same
+    values once more are typed."""
+
+    def __init__(self, values: list[int] | tuple[int, ...] = ()) -> None:
+        self.values: list[int] = []
+        self.next = 0
+        self.feed(values)
+
+    def feed(self, values) -> None:
+        """Append typed values.
+
+        Raises:
+            DiceError: a value that is not a whole number 1..6 (nothing appended).
+        """
+        values = list(values)
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+                raise DiceError(f"a d6 shows 1..6, got {v!r}")
+        self.values.extend(values)
+
+    @property
+    def remaining(self) -> int:
+        """Typed values not used yet."""
+        return len(self.values) - self.next
+
+    def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
+        """The next ``n`` typed values.
+
+        Raises:
+            DiceNeeded: fewer than ``n`` are left.
+        """
+        if n > self.remaining:
+            raise DiceNeeded(n - self.remaining, purpose)
+        out = self.values[self.next:self.next + n]
+        self.next += n
+        return out
+
+    def state(self) -> list:
+        """Where the sequence stands: ``[index]``."""
+        return [self.next]
+
+    def restore(self, state) -> None:
+        """Go back to ``state`` (:meth:`state`)."""
+        self.next = int(state[0])
+
+    def forget_unused(self) -> None:
+        """Drop the values typed but not used (after a take-back: a new declaration asks
+        for new rolls)."""
+        del self.values[self.next:]
+
+
+def make_bots(names: dict[int, str], seed: int = 0) -> dict[int, object]:
+    """``{player: bot}`` from ``{player: name}`` (:data:`sim.rules.bots.BOTS`:
+    ``greedy``, ``random``), each seeded with ``seed + player``.
+
+    Raises:
+        ValueError: an unknown bot name or a player other than 1 or 2.
+    """
+    from sim.rules.bots import BOTS
+    out: dict[int, object] = {}
+    for p, name in names.items():
+        if p not in (1, 2):
+            raise ValueError(f"bots are keyed by player 1 or 2, got {p!r}")
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+        out[p] = BOTS[name](seed + p)
+    return out
+
+
+def with_pages(why: str, kind: str | None) -> list[str]:
+    """Every reason of an engine verdict (``"; "``-joined) as a list, each with its
+    rulebook page: kept when it names one, else the page of the action ``kind``
+    (:data:`ACTION_KINDS`, e.g. ``(p.24)``)."""
+    page = ACTION_KINDS[kind].page if kind in ACTION_KINDS else ""
+    out = []
+    for part in [p.strip() for p in (why or "").split("; ") if p.strip()] or ["not legal now"]:
+        out.append(part if _PAGE.search(part) or not page else f"{part} ({page})")
+    return out
+
+
+def move_reasons(res) -> list[str]:
+    """The reasons of a :class:`~sim.rules.movement.MoveResult`, each with its ruling."""
+    return [f"{r.message} ({r.ruling})" if r.ruling else r.message for r in res.reasons]
+
+
+def _inches(v: float) -> str:
+    return f'{v:.2f}"'
+
+
+def _event_models(ev: Event) -> list[str]:
+    """The model ids an event names (for highlighting)."""
+    d = ev.data
+    out: list[str] = []
+    for key in ("model", "attacker", "defender", "target", "chosen", "source", "disengage"):
+        v = d.get(key)
+        if isinstance(v, str) and v not in out:
+            out.append(v)
+    for key in ("wounds", "positions", "facings", "gained", "counters", "markers", "gains"):
+        v = d.get(key)
+        if isinstance(v, dict):
+            out += [k for k in v if isinstance(k, str) and k not in out]
+    for v in d.get("removed", []) if isinstance(d.get("removed"), list) else []:
+        if isinstance(v, str) and v not in out:
+            out.append(v)
+    return out
+
+
+def _event_page(ev: Event) -> str:
+    """The rule page of an event: its action's for an activation, else the one its
+    kind's description names (:data:`EVENT_KINDS`), else one its text names."""
+    if ev.kind == "activate":
+        word = str(ev.data.get("action", "")).split(" ")[0]
+        if word in ACTION_KINDS:
+            return ACTION_KINDS[word].page
+    kind = EVENT_KINDS.get(ev.kind)
+    for text in ((kind.doc if kind else ""), str(ev.data.get("text", ""))):
+        m = _PAGE.search(text)
+        if m:
+            return m.group(0)
+    return ""
+
+
+def describe_event(ev: Event) -> str:
+    """One log line for ``ev``, never showing a secret allocation's dice (p.33)."""
+    if ev.kind == "allocated":
+        return f"  {ev.data.get('model')} allocates its dice in secret"
+    return ev.describe()
+
+
+def revealed_allocations(events: list[Event], i: int) -> str | None:
+    """Both allocations of the exchange whose ``exchange`` event is ``events[i]``, from
+    the last two ``allocated`` events before it (None when there are not two)."""
+    allocs = [ev for ev in events[:i] if ev.kind == "allocated"][-2:]
+    if len(allocs) != 2:
+        return None
+    parts = []
+    for ev in allocs:
+        d = ev.data
+        s = f"{d['model']} {d['attack']} attack, {d['defence']} defence"
+        if d.get("special"):
+            s += f", {d['special']}" + (f" (direction {d['direction']:g})" if d.get("direction") is not None else "")
+        if d.get("boost"):
+            s += f", +{d['boost']} Melee boost"
+        parts.append(s)
+    return "  Allocations revealed: " + "; ".join(parts)
+
+
 class PlayController:
     """Every decision of the game window over one :class:`Game`.
 
     Args:
         game: the game played.
         bots: ``{player: bot}`` for the players the bot plays (a ``sim.rules.bots`` bot:
-            ``choose(game) -> Action``); the others are humans.
-        tournament: refuse manual adjustments (:class:`GameError`).
+            ``choose(game) -> Action``, see :func:`make_bots`); the others are humans.
+        tournament: refuse manual adjustments (:class:`GameError`); sets
+            ``game.tournament`` (a save carries it).
         humans_share_screen: two humans at one screen: a hand-over screen before each
-            secret allocation and whenever the human to move changes.
+            secret allocation.
         dice: ``"seeded"`` (the game's dice) or ``"physical"`` (the players type the
-            values: :attr:`screen` ``"dice"``, :attr:`dice_request`, :meth:`enter_dice`).
+            values: :attr:`screen` ``"dice"``, :attr:`dice_request`, :meth:`enter_dice`;
+            the game's rolls from now on are typed).
 
     Attributes:
         selected: the selected model id, or None.
@@ -162,26 +390,101 @@ class PlayController:
             :attr:`viewer`), ``"dice"`` (physical dice are asked for), ``"over"``.
         viewer: the player now at the screen; None while the hand-over is shown.
         version: bumps on every change of state (the window redraws when it changes).
+        dice_request: ``(n, what for)`` while physical dice are asked for, else None.
+        history: who decided each action of ``game.actions``: ``(player, by a bot)``
+            (``(None, False)`` for actions loaded from a save).
+
+    Raises:
+        ValueError: ``bots`` keyed by other than 1 or 2, or an unknown ``dice``.
     """
 
     def __init__(self, game: Game, *, bots: dict[int, object] | None = None, tournament: bool = False,
                  humans_share_screen: bool = True, dice: str = "seeded") -> None:
+        if dice not in ("seeded", "physical"):
+            raise ValueError(f"dice is 'seeded' or 'physical', got {dice!r}")
         self.game = game
         self.bots = dict(bots or {})
-        self.tournament = tournament
+        for p in self.bots:
+            if p not in (1, 2):
+                raise ValueError(f"bots are keyed by player 1 or 2, got {p!r}")
+        self.tournament = bool(tournament or game.tournament)
+        game.tournament = self.tournament
         self.humans_share_screen = humans_share_screen
         self.dice_mode = dice
+        if dice == "physical" and not isinstance(game.dice, TypedDice):
+            game.dice = TypedDice()
         self.selected: str | None = None
         self.pending: Pending | None = None
         self.screen = "play"
-        self.viewer: int | None = game.to_move()
+        self.viewer: int | None = None
         self.version = 0
         self.dice_request: tuple[int, str] | None = None
+        self.history: list[tuple[int | None, bool]] = [(None, False)] * len(game.actions)
+        self._waiting: tuple[Action, int | None, bool] | None = None  # a push interrupted for dice
+        self._last: list[Event] = []
+        self._boost = 0
+        self._option: tuple[str, int | None] | None = None
+        self._drag_cache: dict = {}
+        humans = self.humans()
+        self.viewer = humans[0] if len(humans) == 1 else game.to_move() if game.to_move() in humans else None
+        self._update_screen()
+
+    # ------------------------------------------------------------ helpers
+    def humans(self) -> list[int]:
+        """The players the bots do not play."""
+        return [p for p in (1, 2) if p not in self.bots]
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._drag_cache.clear()
+        self._update_screen()
+
+    def _update_screen(self) -> None:
+        g = self.game
+        if self._waiting is not None:
+            self.screen = "dice"
+            return
+        if g.is_over():
+            self.screen = "over"
+            return
+        p = g.to_move()
+        humans = self.humans()
+        if g.state.exchange is not None and p in humans:
+            if self.humans_share_screen and len(humans) == 2 and self.viewer != p:
+                self.screen, self.viewer = "handover", None
+            else:
+                self.screen, self.viewer = "allocate", p
+            return
+        self.screen = "play"
+        if p in humans:
+            self.viewer = p
+
+    def _model(self, mid: str):
+        m = self.game.state.models.get(mid)
+        if m is None:
+            raise GameError(f"no model {mid!r} on the table")
+        return m
 
     # ------------------------------------------------------------ queries
     def status(self) -> Status:
         """The status bar now."""
-        raise NotImplementedError
+        g = self.game
+        st = g.state
+        sc = g.scenario_state()
+        vp = {p: sc.vp.get(p, 0) for p in (1, 2)} if sc is not None else {}
+        sp = {p: sc.sp.get(p, 0) for p in (1, 2)} if sc is not None else {}
+        objectives: list[str] = []
+        if sc is not None and g.scenario is not None:
+            for o in g.scenario.objectives:
+                if o.id in sc.removed:
+                    objectives.append(f"objective {o.id}: removed")
+                    continue
+                owner = sc.alignment.get(o.id)
+                objectives.append(f"objective {o.id} ({o.position[0]:g}, {o.position[1]:g}): "
+                                  + ("neutral" if owner is None else f"player {owner}"))
+        return Status(st.turn, st.phase, st.active, g.to_move(), {p: st.pass_tokens.get(p, 0) for p in (1, 2)},
+                      {m.id: m.counters for m in st.models.values() if m.alive}, vp, sp, objectives, g.is_over(),
+                      st.result)
 
     def card(self, model: str) -> Card:
         """The card of ``model`` (any side).
@@ -189,124 +492,889 @@ class PlayController:
         Raises:
             GameError: no such model.
         """
-        raise NotImplementedError
+        from models.traits import trait_rule
+        g = self.game
+        m = self._model(model)
+        prof = g.profile(model)
+        tm = g.table.model(model)
+        stats: list[tuple[str, str]] = []
+        traits: list[tuple[str, bool, str]] = []
+        weapons: list[tuple[str, str, str]] = []
+        name = model
+        if prof is not None:
+            name = prof.name
+            stats = [("Melee", str(prof.melee)), ("Ranged", "-" if prof.ranged is None else str(prof.ranged)),
+                     ("Move", str(prof.move)), ("Ki", f"{prof.ki}/{prof.ki_limit}"), ("Wounds", str(prof.wounds)),
+                     ("Size", prof.size), ("Base", f"{prof.base}mm")]
+            for stat, cost in prof.boosts:
+                stats.append((f"{stat.title()} boost", f"{cost} Ki"))
+            for t in prof.traits:
+                rule = trait_rule(t.keyword)
+                if rule is None:
+                    traits.append((t.text, False, "not a rulebook trait: apply by hand"))
+                else:
+                    traits.append((t.text, rule.status != "manual", f"{rule.summary} ({rule.status}, p.{rule.page})"))
+            for w in prof.weapons:
+                rng = ", ".join(f"{band} {a:g}-{b:g}\"" for band, (a, b) in w.range.items()) if w.range else "melee"
+                strength = "" if w.strength is None else f"Strength {w.strength:+d}"
+                specials = ", ".join([x for x in (strength, *w.traits, *w.special_attacks, *w.special_defences) if x])
+                weapons.append((w.name, rng, specials))
+        else:
+            stats = [("Move", str(tm.move) if tm.move is not None else "-")]
+        feats = []
+        for fname, f in g.feats(model).items():
+            timing = {"instant": "Instant", "active": "Active", "simple": "Simple", "complex": "Complex"}.get(
+                f.timing, f.timing)
+            rng = f", {f.range:g}\"" if f.range else ""
+            feats.append((fname, f"{f.cost} Ki, {timing}, {f.area}{rng}"))
+        conds = []
+        for cname, v in sorted(m.conditions.items()):
+            title = conditions.CONDITIONS[cname].title if cname in conditions.CONDITIONS else cname.replace("_", " ")
+            conds.append(title if v in (1, True) else f"{title} {v}")
+        for kind, values in sorted(m.markers.items()):
+            if values:
+                conds.append(f"{kind} {list(values)}")
+        return Card(model, name, m.player, stats, traits, weapons, feats, (m.ki, m.ki_limit),
+                    (m.wounds - m.damage, m.wounds), conds, m.counters)
+
+    def model_at_active(self) -> list[str]:
+        """The models of the player to move that may still act now (for an allocation:
+        the model that allocates)."""
+        g = self.game
+        st = g.state
+        p = g.to_move()
+        if p is None:
+            return []
+        if st.exchange is not None:
+            ctx = exchange_context(g)
+            return [ctx.model] if ctx is not None else []
+        if st.interception is not None:
+            return list(st.interception["candidates"])
+        return [m.id for m in st.alive(p) if not m.exhausted and not st.impetuous_blocks(m)]
+
+    def _acting(self, mid: str) -> bool:
+        g = self.game
+        m = g.state.models.get(mid)
+        return (m is not None and m.alive and not g.is_over() and g.state.exchange is None
+                and g.state.interception is None and m.player == g.state.active and g.to_move() in self.humans())
 
     def menu(self, model: str | None = None) -> list[MenuItem]:
         """The action menu of ``model`` (default: the selected one): every kind of action
         it could declare, illegal ones disabled with every reason and page; [] for an
-        enemy model, a dead one, or while it is not its player's decision."""
-        raise NotImplementedError
+        enemy model, a dead one, or while it is not its player's decision. While a shot
+        waits for an interceptor, the interception choices (any model)."""
+        g = self.game
+        st = g.state
+        if st.interception is not None and g.to_move() in self.humans() and self.screen == "play":
+            return [self._intercept_item()]
+        mid = model or self.selected
+        if mid is None or not self._acting(mid):
+            return []
+        m = st.models[mid]
+        items = [self._move_item(m, "walk"), self._move_item(m, "run"), self._charge_item(m),
+                 self._target_item(m, "melee"), self._shoot_item(m), self._target_item(m, "disengage"),
+                 self._simple_item(m, "focus", "Focus"), self._wait_item(m),
+                 self._simple_item(m, "stand_up", "Stand Up")]
+        items += self._feat_items(m)
+        items += self._scenario_items(m)
+        items.append(self._pass_item())
+        return items
 
+    def _verdict(self, a: Action) -> tuple[bool, list[str]]:
+        ok, why = self.game.is_legal(a)
+        return ok, ([] if ok else with_pages(why, a.kind))
+
+    def _declaring(self, m, kind: str) -> list[str]:
+        """Reasons every action of ``kind`` is refused for ``m`` whatever its target or
+        point (counters, conditions ...), judged on a representative action."""
+        probe = Action(kind, m.id, point=m.position if kind in ("walk", "run") else None)
+        ok, why = self.game.is_legal(probe)
+        if ok:
+            return []
+        if kind in ("walk", "run"):
+            res = self._move_check(m.id, kind, m.position, None, 0)
+            if res is not None and not res.legal:
+                return []  # a reason of the place, not of the model
+        generic = ("Exhausted", "complex action", "Impetuous", "Berserk", "exchange", "active player", "Prone",
+                   "Held", "Stunned", "may not", "cannot declare", "forbid", "only")
+        return with_pages(why, kind) if any(w in why for w in generic) or kind in ("walk", "run") else []
+
+    def _move_item(self, m, kind: str) -> MenuItem:
+        reasons = self._declaring(m, kind)
+        return MenuItem(kind, kind.title(), not reasons, reasons, "point")
+
+    def _simple_item(self, m, kind: str, label: str) -> MenuItem:
+        ok, reasons = self._verdict(Action(kind, m.id))
+        opt = Action(kind, m.id)
+        return MenuItem(kind, label, ok, reasons, None, [(label, opt)] if ok else [])
+
+    def _wait_item(self, m) -> MenuItem:
+        opts = conditions.removed_by_wait(conditions.from_model(m))
+        ok, reasons = self._verdict(Action("wait", m.id))
+        if not ok:
+            return MenuItem("wait", "Wait", False, reasons)
+        if len(opts) <= 1:
+            a = Action("wait", m.id, special=opts[0].key if opts else None)
+            label = f"Wait ({opts[0].label})" if opts else "Wait"
+            return MenuItem("wait", label, True, [], None, [(label, a)])
+        options: list[tuple[str, object]] = [(f"Wait: {o.label}", Action("wait", m.id, special=o.key)) for o in opts]
+        return MenuItem("wait", "Wait", True, [], "target", options)
+
+    def _enemies(self, m) -> list:
+        return [e for e in self.game.state.alive(3 - m.player)]
+
+    def _edge(self, a: str, b: str) -> float:
+        t = self.game.table_now()
+        ma, mb = t.model(a), t.model(b)
+        return math.dist(ma.position, mb.position) - ma.radius - mb.radius
+
+    def _target_item(self, m, kind: str) -> MenuItem:
+        """Melee or Disengage: one option per enemy that may be targeted; the others
+        refused with the reason (out of Move, not in base contact ...)."""
+        label = {"melee": "Melee", "disengage": "Disengage"}[kind]
+        gen = self._declaring(m, kind)
+        if gen:
+            return MenuItem(kind, label, False, gen, "target")
+        move = self.game.table_now().model(m.id).move or 0
+        options: list[tuple[str, object]] = []
+        refused: list[tuple[str, list[str]]] = []
+        for e in self._enemies(m):
+            gap = self._edge(m.id, e.id)
+            if kind == "melee" and gap > move + 1e-9:
+                refused.append((e.id, [f"{e.id} is {_inches(gap)} away, beyond Move {move:g}\" (p.24)"]))
+                continue
+            if kind == "disengage" and gap > movement.CONTACT + 1e-9:
+                refused.append((e.id, [f"{m.id} is not in base contact with {e.id} (p.24)"]))
+                continue
+            a = Action(kind, m.id, target=e.id)
+            ok, reasons = self._verdict(a)
+            if ok:
+                options.append((f"{label} {e.id}", a))
+            else:
+                refused.append((e.id, reasons))
+        reasons = [] if options else [f"{lbl}: {r}" for lbl, rs in refused for r in rs] or \
+            [f"no enemy on the table ({ACTION_KINDS[kind].page})"]
+        return MenuItem(kind, label, bool(options), reasons, "target", options, refused)
+
+    def _charge_item(self, m) -> MenuItem:
+        """Charge: an option per enemy the Charge reaches (base contact); the others
+        refused: beyond 2 x Move + 2", or the charge stops short (docs/rulings-project.md)."""
+        g = self.game
+        gen = self._declaring(m, "charge")
+        if gen:
+            return MenuItem("charge", "Charge", False, gen, "target")
+        close = {e.id for e in g.charge_candidates(m.id)}
+        move = g.table_now().model(m.id).move or 0
+        options: list[tuple[str, object]] = []
+        refused: list[tuple[str, list[str]]] = []
+        for e in self._enemies(m):
+            if e.id not in close:
+                refused.append((e.id, [f"{e.id} is {_inches(self._edge(m.id, e.id))} away, beyond a Charge of "
+                                       f"2 x Move {move:g}\" (+2\" Ideal terrain) (p.24)"]))
+                continue
+            a = Action("charge", m.id, target=e.id, boost=self._boost or None)
+            ok, reasons = self._verdict(a)
+            if not ok:
+                refused.append((e.id, reasons))
+                continue
+            res = g.charge(m.id, e.id, boost=self._boost)
+            if not res.reached:
+                why = move_reasons(res) or []
+                refused.append((e.id, [f"the Charge does not reach {e.id}: it stops after {_inches(res.cost)} "
+                                       f"(p.24)"] + why))
+                continue
+            options.append((f"Charge {e.id} ({_inches(res.cost)})", a))
+        reasons = [] if options else [f"{lbl}: {r}" for lbl, rs in refused for r in rs] or \
+            ["no enemy on the table (p.24)"]
+        return MenuItem("charge", "Charge", bool(options), reasons, "target", options, refused)
+
+    def _shoot_item(self, m) -> MenuItem:
+        """Shoot: an option per enemy in range and sight, labelled with the weapon, the
+        target number and cover; the others refused with the reason (no LoS ...)."""
+        g = self.game
+        weapon = g.ranged_weapon(m.id, None)
+        if weapon is None:
+            return MenuItem("shoot", "Shoot", False, [f"{m.id} has no ranged weapon (p.25, p.30)"], "target")
+        gen = self._declaring(m, "shoot")
+        if gen:
+            return MenuItem("shoot", "Shoot", False, gen, "target")
+        from sim.rules.bots import shot_target_number
+        scene = g.table_now().scene()
+        options: list[tuple[str, object]] = []
+        refused: list[tuple[str, list[str]]] = []
+        for e in self._enemies(m):
+            a = Action("shoot", m.id, target=e.id, boost=self._boost or None)
+            ok, reasons = self._verdict(a)
+            if not ok:
+                refused.append((e.id, reasons))
+                continue
+            try:
+                cover = scene.cover(m.id, e.id).cover
+                tn = shot_target_number(g, scene, m.id, e.id, weapon, cover=cover)
+            except Exception:  # noqa: BLE001 - the label is a help; the engine judges the shot
+                cover, tn = False, None
+            extra = ", ".join(x for x in (weapon.name, f"TN {tn}" if tn is not None else "",
+                                          "cover" if cover else "") if x)
+            options.append((f"Shoot {e.id} ({extra})", a))
+        reasons = [] if options else [f"{lbl}: {r}" for lbl, rs in refused for r in rs] or \
+            ["no enemy on the table (p.25)"]
+        return MenuItem("shoot", "Shoot", bool(options), reasons, "target", options, refused)
+
+    def _feat_items(self, m) -> list[MenuItem]:
+        """One item per kind of Ki feat action the card has (Simple ``ki_feat``, Complex
+        ``complex_ki_feat``, Instant/Active ``feat``), its options the feats (with their
+        targets) that are legal now."""
+        g = self.game
+        feats = g.feats(m.id)
+        if not feats:
+            return []
+        by_kind: dict[str, tuple[list, list]] = {}
+        offered = {(a.feat, a.target): a for a in g.feat_actions(m.id)}
+        for fname, f in feats.items():
+            kind = f.action_kind or "feat"
+            opts, refused = by_kind.setdefault(kind, ([], []))
+            targets: list[str | None] = [None]
+            if f.area == "target":
+                targets = [e.id for e in self._enemies(m)]
+            for t in targets:
+                a = offered.get((fname, t)) or Action(kind, m.id, feat=fname, target=t,
+                                                      x=1 if f.cost == "X" else None)
+                ok, reasons = self._verdict(a)
+                label = f"{fname}" + (f" on {t}" if t else "")
+                (opts.append((label, a)) if ok else refused.append((label, reasons)))
+        names = {"ki_feat": "Ki feat", "complex_ki_feat": "Ki feat (Complex)", "feat": "Ki feat (Instant/Active)"}
+        out = []
+        for kind, (opts, refused) in by_kind.items():
+            reasons = [] if opts else [f"{lbl}: {r}" for lbl, rs in refused for r in rs]
+            out.append(MenuItem(kind, names.get(kind, kind), bool(opts), reasons, "target", opts, refused))
+        return out
+
+    def _scenario_items(self, m) -> list[MenuItem]:
+        """Scenario actions at an objective in base contact (p.25, p.63)."""
+        g = self.game
+        if g.scenario is None:
+            return []
+        acts = g.scenario_actions(m.id)
+        out = []
+        for kind, label in (("scenario", "Scenario action"), ("complex_scenario", "Scenario action (Complex)")):
+            inters = [i for i in g.scenario.interactions if ("complex_scenario" if i.action == "complex"
+                                                              else "scenario") == kind]
+            if not inters:
+                continue
+            opts: list[tuple[str, object]] = [(f"{a.special} at {a.objective}", a) for a in acts if a.kind == kind]
+            reasons: list[str] = []
+            if not opts:
+                gen = self._declaring(m, kind)
+                if gen:
+                    reasons = gen
+                else:
+                    tm = g.table_now().model(m.id)
+                    touching = [o for o in g.scenario.objectives
+                                if in_contact_with_objective(tm.position, tm.radius, o)]
+                    if not touching:
+                        reasons = [f"{m.id} is not in base contact with an objective (p.25, p.63)"]
+                    else:
+                        for o in touching:
+                            for i in inters:
+                                ok, why = self._verdict(Action(kind, m.id, objective=o.id, special=i.kind))
+                                reasons += [f"{i.kind} at {o.id}: {r}" for r in why]
+            out.append(MenuItem(kind, label, bool(opts), reasons, "target", opts))
+        return out
+
+    def _pass_item(self) -> MenuItem:
+        ok, reasons = self._verdict(Action("pass"))
+        return MenuItem("pass", "Pass", ok, reasons, None, [("Pass", Action("pass"))] if ok else [])
+
+    def _intercept_item(self) -> MenuItem:
+        st = self.game.state
+        inter = st.interception
+        assert inter is not None
+        options: list[tuple[str, object]] = [("Nobody intercepts", Action("intercept"))]
+        options += [(f"{c} intercepts", Action("intercept", target=c)) for c in inter["candidates"]]
+        return MenuItem("intercept", f"Intercept the shot of {inter['attacker']} at {inter['target']}", True, [],
+                        "target", options)
+
+    # ------------------------------------------------------------ the log and the dice
     def log(self) -> list[LogEntry]:
         """Every event in words with its page and the models involved; a secret
-        allocation never shows its dice before the exchange reveals them (p.33)."""
-        raise NotImplementedError
+        allocation never shows its dice before the exchange reveals them (p.33): the
+        ``exchange`` entry begins with both allocations."""
+        events = self.game.events
+        out = []
+        for i, ev in enumerate(events):
+            text = describe_event(ev)
+            if ev.kind == "exchange":
+                rev = revealed_allocations(events, i)
+                if rev is not None:
+                    text = rev + "\n" + text
+            out.append(LogEntry(i, text, _event_page(ev), _event_models(ev), ev.kind))
+        return out
+
+    def _action_of_event(self, i: int) -> int:
+        """The index in ``game.rolls`` of the roll list holding event ``i``'s dice (0: the
+        set-up, k + 1: action k)."""
+        marks = self.game.action_marks
+        k = 0
+        for j, mk in enumerate(marks):
+            if mk <= i:
+                k = j + 1
+            else:
+                break
+        return k
 
     def dice(self, since: int = 0) -> list[DiceView]:
-        """The tests rolled from event index ``since`` on, as :class:`DiceView`."""
-        raise NotImplementedError
+        """The tests rolled from event index ``since`` on, as :class:`DiceView`: the
+        Tactical test, the game length roll, every melee exchange, shot, test (Fear,
+        Size, Ki ...) and damaging markers, with the d6 values the game recorded."""
+        g = self.game
+        events = g.events
+        rolls = g.rolls
+        dice_events: dict[int, list[int]] = {}
+        for i, ev in enumerate(events):
+            if ev.kind in DICE_KINDS:
+                dice_events.setdefault(self._action_of_event(i), []).append(i)
+        out = []
+        for i in range(max(0, since), len(events)):
+            ev = events[i]
+            if ev.kind not in DICE_KINDS:
+                continue
+            d = ev.data
+            lines = [str(x) for x in d.get("summary", [])] or [describe_event(ev).strip()]
+            values: list[list[int]] = []
+            if ev.kind == "tactical":
+                title = "Tactical test"
+                values = [list(r) for r in d.get("rolls", [])]
+            elif ev.kind == "game_length":
+                title = "Game length roll"
+                values = [[d["roll"]]] if isinstance(d.get("roll"), int) else []
+            elif ev.kind == "exchange":
+                title = f"Melee exchange {d.get('attacker') or '?'} vs {d.get('defender') or '?'}"
+                if not d.get("attacker"):
+                    m = re.search(r"step 3 Initiative: (\S+) has", " ".join(lines))
+                    title = "Melee exchange" + (f" ({m.group(1)} has the Initiative)" if m else "")
+            elif ev.kind == "shot":
+                shooter = next((ln.split(": ", 1)[1].split(" shoots")[0] for ln in lines if ln.startswith("1a")), "?")
+                target = next((ln.split("target ", 2)[-1] for ln in lines if ln.startswith("1b")), "?")
+                title = f"Ranged attack {shooter} -> {target}"
+            elif ev.kind == "test":
+                title = f"{str(d.get('test', 'test')).replace('_', ' ').title()} test {d.get('model', '')}".strip()
+            else:
+                title = f"{str(d.get('marker', '')).title()} markers {d.get('model', '')}".strip()
+            if ev.kind not in ("tactical", "game_length"):
+                k = self._action_of_event(i)
+                if len(dice_events.get(k, [])) == 1 and k < len(rolls):
+                    values = [list(rolls[k])] if rolls[k] else []
+                else:
+                    values = [[int(v) for v in grp.split(",")] for ln in lines for grp in _BRACKETS.findall(ln)]
+            out.append(DiceView(title, lines, values, i))
+        return out
 
     def last_events(self) -> list[Event]:
         """The events of the last push (for animation)."""
-        raise NotImplementedError
+        return list(self._last)
 
     def allocation_choices(self) -> list[object]:
-        """The legal ``allocate`` Actions of the model whose allocation is due now."""
-        raise NotImplementedError
+        """The legal ``allocate`` Actions of the model whose allocation is due now: every
+        split of its pool, then every split with each special of its weapon it can pay
+        for (Throw/Sidestep without a direction: the engine picks it, or pass one to
+        :meth:`allocate`). [] when no allocation is due."""
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None:
+            return []
+        out: list[object] = [a for a in g.legal_actions() if a.kind == "allocate"]
+        for opt in usable_specials(ctx.me, ctx.pool):
+            for att, dfn in legal_splits(ctx.me, ctx.pool, opt.key):
+                a = Action("allocate", ctx.model, attack=att, defence=dfn, special=opt.key)
+                if g.is_legal(a)[0]:
+                    out.append(a)
+        return out
 
     def summary(self) -> list[str]:
-        """The end-of-game summary lines (result, VP/SP, models left by side)."""
-        raise NotImplementedError
-
-    def model_at_active(self) -> list[str]:
-        """The models of the player to move that may still act now."""
-        raise NotImplementedError
+        """The end-of-game summary lines: result, turns played, VP/SP, and each side's
+        models (wounds left, or killed)."""
+        g = self.game
+        st = g.state
+        out = [f"Result: {st.result}" if st.result else f"Game in progress: turn {st.turn}, {st.phase} phase",
+               f"Turns played: {st.turn}; actions: {len(g.actions)}; events: {len(g.events)}"]
+        sc = g.scenario_state()
+        if sc is not None:
+            out.append(f"VP {sc.vp.get(1, 0)}-{sc.vp.get(2, 0)}, SP {sc.sp.get(1, 0)}-{sc.sp.get(2, 0)}")
+        for p in (1, 2):
+            models = [m for m in st.models.values() if m.owner == p]
+            alive = [m for m in models if m.alive]
+            out.append(f"Player {p}: {len(alive)} of {len(models)} models left")
+            for m in models:
+                out.append(f"  {m.id}: " + (f"{m.wounds - m.damage}/{m.wounds} wounds left" if m.alive else "killed"))
+        return out
 
     # ------------------------------------------------------------ input
     def select(self, model: str | None) -> None:
-        """Select ``model`` (None: clear); drops any pending action."""
-        raise NotImplementedError
+        """Select ``model`` (None: clear); drops any pending action.
+
+        Raises:
+            GameError: no such model.
+        """
+        if model is not None:
+            self._model(model)
+        self.selected = model
+        self.pending = None
+        self._option = None
+        self._boost = 0
+        self.version += 1
 
     def choose(self, key: str, option: int | None = None) -> Pending | None:
         """Start composing the menu item ``key`` of the selected model (``option``: the
-        index in its options). Returns the pending action (None: nothing to compose)."""
-        raise NotImplementedError
+        index in its options; a target, a Wait option, a feat). Returns the pending
+        action: complete for an item that needs nothing more (Focus, Wait, a chosen
+        target), waiting for :meth:`point` for a Walk or Run. None when the item is not
+        in the menu or is disabled (the reasons are on the item).
+
+        Raises:
+            IndexError: ``option`` is not an index of the item's options.
+        """
+        item = next((i for i in self.menu() if i.key == key), None)
+        if item is None or not item.enabled:
+            return None
+        mid = self.selected
+        self._option = (key, option)
+        if item.needs == "point":
+            self.pending = Pending(None, False, [], f"{item.label}: drag the model or click a destination", [], mid,
+                                   key)
+        else:
+            if option is None and len(item.options) == 1:
+                option = 0
+            if option is None:
+                self.pending = Pending(None, False, [], f"{item.label}: choose a target", [], mid, key)
+            else:
+                action = item.options[option][1]
+                assert isinstance(action, Action)
+                self.pending = self._judge(self._boosted(action), key)
+        self.version += 1
+        return self.pending
+
+    def _boosted(self, a: Action) -> Action:
+        kind = ACTION_KINDS.get(a.kind)
+        if self._boost and kind is not None and kind.boost is not None:
+            return replace(a, boost=self._boost)
+        return replace(a, boost=None) if a.boost else a
+
+    def _judge(self, a: Action, key: str, path: list[Point] | None = None, text: str | None = None,
+               reasons: list[str] | None = None, snapped: str | None = None) -> Pending:
+        """The verdict on a complete action: :meth:`Game.is_legal` decides; ``reasons``
+        (from a movement check, with their rulings) replace the engine's words."""
+        g = self.game
+        ok, why = g.is_legal(a)
+        rs = [] if ok else (reasons if reasons else with_pages(why, a.kind))
+        if path is None:
+            path = []
+            if a.kind == "charge" and a.target is not None:
+                try:
+                    path = [tuple(p) for p in g.charge(a.model, a.target, boost=a.boost or 0).path]  # type: ignore
+                except (movement.MoveError, ValueError):
+                    path = []
+        if text is None:
+            text = f"{key.replace('_', ' ').title()}: {a}"
+        text += ": legal" if ok else ": illegal: " + "; ".join(rs)
+        return Pending(a, ok, rs, text, list(path), a.model, key, snapped)
+
+    def boost(self, steps: int) -> Pending | None:
+        """Ki boost steps bought for the action being composed (p.10, p.47: +1 Move for a
+        Walk/Run/Charge, +1 Ranged for a shot, +1 Ki for a feat's test); the pending
+        action is judged again. 0 removes the boost.
+
+        Raises:
+            ValueError: ``steps`` < 0.
+        """
+        if steps < 0:
+            raise ValueError(f"boost steps are >= 0, got {steps}")
+        self._boost = int(steps)
+        p = self.pending
+        if p is not None and isinstance(p.action, Action):
+            a = self._boosted(p.action)
+            if a.kind in ("walk", "run") and a.point is not None:
+                self.pending = self.point(a.point if not a.path else a.path[-1], a.facing)
+            else:
+                self.pending = self._judge(a, p.kind)
+        self.version += 1
+        return self.pending
+
+    def _table_for(self, mid: str, boost: int) -> Table:
+        t = self.game.table_now()
+        if not boost:
+            return t
+        models = tuple(replace(x, move=(x.move or 0) + boost) if x.id == mid else x for x in t.models)
+        return Table(t.name, t.width, t.depth, t.terrain, models, t.source)
+
+    def _move_check(self, mid: str, kind: str, xy, facing: float | None, boost: int):
+        try:
+            table = self._table_for(mid, boost)
+            if kind == "walk":
+                return movement.check_walk(table, mid, [xy], facing=facing)
+            return movement.check_run(table, mid, xy)
+        except (movement.MoveError, ValueError):
+            return None
+
+    def snap(self, mid: str, xy: Point, kind: str = "walk") -> tuple[Point, str | None]:
+        """``xy`` snapped to the exact contact point when a base of ``mid`` centred there
+        would be within :data:`SNAP` of base contact with another model (a friend for a
+        Walk or Run, which may not end in contact with an enemy, p.24; any model for
+        other kinds) or of an objective's base: the centre moved along the line through
+        the other base's centre, to an edge gap of 0. Returns ``(point, what)`` with
+        ``what`` None when nothing is that close."""
+        g = self.game
+        table = g.table_now()
+        me = table.model(mid)
+        best: tuple[float, Point, str] | None = None
+        bases: list[tuple[Point, float, str]] = []
+        for o in table.models:
+            if o.id == mid or (kind in ("walk", "run") and o.player != me.player):
+                continue
+            bases.append((tuple(o.position), o.radius, f"contact with {o.id}"))  # type: ignore[arg-type]
+        sc = g.scenario_state()
+        if g.scenario is not None:
+            for obj in g.scenario.objectives:
+                if sc is not None and obj.id in sc.removed:
+                    continue
+                bases.append((obj.position, obj.radius, f"contact with objective {obj.id}"))
+        for centre, radius, what in bases:
+            d = math.dist(xy, centre)
+            gap = d - me.radius - radius
+            if abs(gap) <= SNAP and d > 1e-9 and (best is None or abs(gap) < best[0]):
+                r = me.radius + radius
+                pt = (centre[0] + (xy[0] - centre[0]) * r / d, centre[1] + (xy[1] - centre[1]) * r / d)
+                best = (abs(gap), pt, what)
+        if best is None:
+            return (float(xy[0]), float(xy[1])), None
+        return best[1], best[2]
 
     def point(self, xy: Point, facing: float | None = None) -> Pending | None:
-        """The live verdict of a drag to ``xy`` (and a Walk's end ``facing``): snapped to
-        base contact or objective contact when within :data:`SNAP` of it."""
-        raise NotImplementedError
+        """The live verdict of a drag to ``xy`` (and a Walk's end ``facing``, degrees):
+        for a Walk, the planned route (:func:`sim.view.drag.plan_walk`, round obstacles)
+        or the straight line; for a Run the straight line; snapped to base contact or
+        objective contact when within :data:`SNAP` of it (:meth:`snap`). A Walk to the
+        model's own position with a ``facing`` turns it. For a Disengage, the Walk after
+        it; for a Shoot or a Ki feat, its declared Walk (before the action). None when no
+        Walk, Run, Disengage, Shoot or feat is being composed."""
+        p = self.pending
+        if p is None or p.model is None:
+            return None
+        mid = p.model
+        kind = p.kind
+        xy = (float(xy[0]), float(xy[1]))
+        if kind in ("walk", "run"):
+            key = (kind, round(xy[0], 3), round(xy[1], 3), facing, self._boost)
+            got = self._drag_cache.get(key)
+            if got is None:
+                got = self._drag_cache[key] = self._judge_move(mid, kind, xy, facing)
+            self.pending = got
+        elif isinstance(p.action, Action) and kind in ("disengage", "shoot", "ki_feat", "complex_ki_feat"):
+            a = p.action
+            a = replace(a, point=xy, walk=a.walk or ("before" if kind != "disengage" else None))
+            self.pending = self._judge(a, kind)
+        else:
+            return p
+        self.version += 1
+        return self.pending
+
+    def _judge_move(self, mid: str, kind: str, xy: Point, facing: float | None) -> Pending:
+        g = self.game
+        here = g.state.models[mid].position
+        if kind == "walk" and math.dist(xy, here) < 1e-9:
+            turning = self._boosted(Action("walk", mid, point=here, facing=facing))
+            return self._judge(turning, kind, [here], "Turn" + (f" to {facing:.0f}°" if facing is not None else ""))
+        pt, snapped = self.snap(mid, xy, kind)
+        boost = self._boost
+        res = None
+        if kind == "walk":
+            try:
+                res = drag.plan_walk(self._table_for(mid, boost), mid, pt)
+            except (movement.MoveError, ValueError):
+                res = None
+            a: Action | None = None
+            if res is not None and res.legal and len(res.path) > 2:
+                a = self._boosted(Action("walk", mid, path=tuple(tuple(q) for q in res.path[1:]), facing=facing))
+                if not g.is_legal(a)[0]:
+                    a = None
+            if a is None:
+                a = self._boosted(Action("walk", mid, point=pt, facing=facing))
+                res = self._move_check(mid, "walk", pt, facing, boost)
+        else:
+            a = self._boosted(Action("run", mid, point=pt))
+            res = self._move_check(mid, "run", pt, None, boost)
+        path = [tuple(q) for q in res.path] if res is not None else [here, pt]
+        reasons = move_reasons(res) if res is not None and not res.legal else None
+        head = kind.title()
+        if res is not None:
+            head += f" {_inches(res.cost)} of {_inches(res.allowance)}"
+        if snapped:
+            head += f" ({snapped})"
+        return self._judge(a, kind, path, head, reasons, snapped)  # type: ignore[arg-type]
+
+    def turn(self, facing: float) -> Pending | None:
+        """Turn the selected model to ``facing`` (degrees): a Walk that does not move
+        (p.22: the facing may change at the end of a Walk). Returns the pending Walk."""
+        mid = self.selected
+        if mid is None:
+            return None
+        if self.pending is None or self.pending.kind != "walk":
+            if self.choose("walk") is None:
+                return None
+        return self.point(self.game.state.models[mid].position, facing)
 
     def confirm(self) -> list[Event]:
         """Push the pending action; its events (empty, with the reasons on
-        :attr:`pending`, when the engine refuses it)."""
-        raise NotImplementedError
+        :attr:`pending`, when the engine refuses it: an illegal action is never declared
+        from the window, p.24)."""
+        p = self.pending
+        if p is None or not isinstance(p.action, Action):
+            return []
+        if not p.legal:
+            return []
+        return self._push(p.action)
 
     def cancel(self) -> None:
         """Drop the pending action."""
-        raise NotImplementedError
+        self.pending = None
+        self._option = None
+        self._boost = 0
+        self.version += 1
 
     def allocate(self, attack: int, defence: int, special: str | None = None, direction: float | None = None,
                  boost: int = 0) -> list[Event]:
-        """The secret melee allocation (p.33) of the model whose allocation is due."""
-        raise NotImplementedError
+        """The secret melee allocation (p.33) of the model whose allocation is due (the
+        screen must be the allocating player's: not during the hand-over).
+
+        Raises:
+            GameError: no allocation is due from a human at the screen, or the engine
+                refuses the allocation (the message gives every reason and page).
+        """
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None or self.screen != "allocate":
+            raise GameError("no melee allocation is due at this screen now")
+        a = Action("allocate", ctx.model, attack=attack, defence=defence, special=special, direction=direction,
+                   boost=boost or None)
+        ok, why = g.is_legal(a)
+        if not ok:
+            raise GameError("; ".join(with_pages(why, "allocate")))
+        return self._push(a)
 
     def pass_turn(self) -> list[Event]:
-        """Spend a pass token (p.21)."""
-        raise NotImplementedError
+        """Spend a pass token (p.21).
+
+        Raises:
+            GameError: no pass token, or it is not a human's decision now.
+        """
+        g = self.game
+        if g.to_move() not in self.humans() or g.state.exchange is not None:
+            raise GameError("it is not a human player's turn to pass now")
+        ok, why = g.is_legal(Action("pass"))
+        if not ok:
+            raise GameError("; ".join(with_pages(why, "pass")))
+        return self._push(Action("pass"))
+
+    def intercept(self, model: str | None) -> list[Event]:
+        """The target's player answers a waiting shot: ``model`` intercepts, or None for
+        nobody (p.30).
+
+        Raises:
+            GameError: no shot waits, or the engine refuses the interceptor.
+        """
+        a = Action("intercept", target=model)
+        ok, why = self.game.is_legal(a)
+        if not ok:
+            raise GameError("; ".join(with_pages(why, "intercept")))
+        return self._push(a)
 
     def take_screen(self) -> None:
         """The hand-over is acknowledged: the player to move now sees the screen."""
-        raise NotImplementedError
+        p = self.game.to_move()
+        if p in self.humans():
+            self.viewer = p
+        self._update_screen()
+        self.version += 1
+
+    def _push(self, action: Action, bot: bool = False) -> list[Event]:
+        """Push ``action`` for the player to move; physical dice that are not typed yet
+        take the action back and ask for them (:attr:`dice_request`)."""
+        g = self.game
+        who = g.to_move()
+        try:
+            events = g.push(action)
+        except DiceNeeded as need:
+            g.pop()  # the half-played action is taken back; the typed dice rewound
+            self._waiting = (action, who, bot)
+            self.dice_request = (need.n, need.purpose.label() if need.purpose is not None else "a roll")
+            self.pending = None
+            self._changed()
+            return []
+        self.history.append((who, bot))
+        self._last = list(events)
+        self._waiting = None
+        self.dice_request = None
+        self.pending = None
+        self._option = None
+        self._boost = 0
+        sel = g.state.models.get(self.selected or "")
+        if sel is None or not sel.alive:
+            self.selected = None
+        self._changed()
+        return list(events)
 
     def bot_step(self) -> tuple[int, object, list[Event]] | None:
         """One bot decision pushed ``(player, action, events)``, or None when a human is
-        to move (or the game is over)."""
-        raise NotImplementedError
+        to move, the game is over, or physical dice are awaited."""
+        g = self.game
+        if g.is_over() or self._waiting is not None:
+            return None
+        p = g.to_move()
+        bot = self.bots.get(p) if p is not None else None
+        if bot is None:
+            return None
+        assert p is not None
+        action = bot.choose(g)  # type: ignore[attr-defined]
+        events = self._push(action, bot=True)
+        return p, action, events
+
+    def run_bots(self, limit: int = 10_000) -> int:
+        """Let the bots decide until a human is to move (or the game ends); returns the
+        number of bot decisions pushed."""
+        n = 0
+        while n < limit and self.bot_step() is not None:
+            n += 1
+        return n
 
     def undo(self) -> list[object]:
-        """Take back the last human decision and the bot moves after it; returns the
-        actions taken back (last first). Seeded dice are rewound."""
-        raise NotImplementedError
+        """Take back the last human decision and the bot moves after it; returns what
+        was taken back (actions, or a manual adjustment's event), last first. Seeded
+        dice are rewound (:meth:`Game.pop`: the same declaration rolls the same dice);
+        physical dice typed for the taken-back actions are forgotten. A push waiting for
+        physical dice is dropped first."""
+        g = self.game
+        taken: list[object] = []
+        if self._waiting is not None:
+            self._waiting = None
+            self.dice_request = None
+            self._changed()
+            return taken
+        if g.events and g.events[-1].kind == "adjust":
+            taken.append(g.take_back_edit())
+            self._changed()
+            return taken
+        while g.actions:
+            _who, by_bot = self.history[-1] if self.history else (None, False)
+            try:
+                taken.append(g.pop())
+            except GameError:
+                break
+            if self.history:
+                self.history.pop()
+            if not by_bot or all(b for _, b in self.history):
+                break  # the human decision taken back (or, with bots only, one bot move)
+        if isinstance(g.dice, TypedDice):
+            g.dice.forget_unused()
+        self.pending = None
+        self.selected = None
+        self._last = []
+        humans = self.humans()
+        p = g.to_move()
+        if p in humans:
+            self.viewer = p if not (g.state.exchange is not None and len(humans) == 2 and self.humans_share_screen) \
+                else None
+        self._changed()
+        return taken
 
     def save(self, path) -> None:
-        """Save the game (``bushido-game/1``, atomically) with the controller's settings."""
-        raise NotImplementedError
+        """Save the game (``bushido-game/1``, atomically; :meth:`Game.save`). A push
+        waiting for physical dice is not in it.
+
+        Raises:
+            OSError, ValueError: as :meth:`Game.save`.
+        """
+        self.game.save(Path(path))
 
     @classmethod
     def load(cls, path, **kw) -> "PlayController":
-        """A controller over the game saved at ``path`` (verified by re-simulation)."""
-        raise NotImplementedError
-
-    # ------------------------------------------------------------ manual adjustment
-    def adjust_move(self, model: str, xy: Point, facing: float | None = None) -> None:
-        """Move ``model`` freely to ``xy`` (and ``facing``), logged as an explicit event.
+        """A controller over the game saved at ``path`` (verified by re-simulation,
+        :meth:`Game.load`); ``kw`` as the constructor (bots, humans_share_screen, dice;
+        tournament mode also comes from the save). A physical-dice game goes on with
+        typed dice.
 
         Raises:
-            GameError: in tournament mode, or no such model.
+            GameError: the file cannot be read or verified (one line naming the file).
         """
-        raise NotImplementedError
+        game = Game.load(path)
+        if not game.seeded and kw.get("dice", "seeded") == "seeded":
+            kw["dice"] = "physical"
+        return cls(game, **kw)
 
-    def adjust_marker(self, model: str, condition: str, delta: int) -> None:
-        """Add (``delta`` > 0) or remove markers of ``condition`` on ``model``, logged."""
-        raise NotImplementedError
+    # ------------------------------------------------------------ manual adjustment
+    def _adjusted(self, fn: Callable[[], Event]) -> None:
+        if self.tournament or self.game.tournament:
+            raise GameError("manual adjustments are off in tournament mode")
+        ev = fn()
+        self._last = [ev]
+        self._changed()
+
+    def adjust_move(self, model: str, xy: Point, facing: float | None = None) -> None:
+        """Move ``model`` freely to ``xy`` (and ``facing``), logged as an explicit
+        ``adjust`` event (:meth:`Game.adjust`).
+
+        Raises:
+            GameError: in tournament mode, no such model, a point off the table.
+        """
+        self._adjusted(lambda: self.game.adjust("move", model, to=xy, facing=facing))
+
+    def adjust_marker(self, model: str, condition: str, delta: int, value: int | None = None) -> None:
+        """Add (``delta`` > 0) or remove markers of ``condition`` on ``model`` (``value``:
+        the X of Disguised/Frightened, a Bleed/Poison/Fire marker's value), logged.
+
+        Raises:
+            GameError: in tournament mode, no such model, an unknown condition.
+        """
+        self._adjusted(lambda: self.game.adjust("marker", model, condition=condition, delta=delta, value=value))
 
     def adjust_wounds(self, model: str, delta: int) -> None:
-        """Deal (``delta`` > 0) or heal wounds of ``model``, logged."""
-        raise NotImplementedError
+        """Deal (``delta`` > 0) or heal wounds of ``model``, logged.
+
+        Raises:
+            GameError: in tournament mode, no such model, ``delta`` 0.
+        """
+        self._adjusted(lambda: self.game.adjust("wounds", model, delta=delta))
 
     def adjust_ki(self, model: str, delta: int) -> None:
-        """Add or remove Ki tokens of ``model`` (within 0..its Ki limit), logged."""
-        raise NotImplementedError
+        """Add or remove Ki tokens of ``model`` (within 0..its Ki limit), logged.
+
+        Raises:
+            GameError: in tournament mode, no such model, ``delta`` 0.
+        """
+        self._adjusted(lambda: self.game.adjust("ki", model, delta=delta))
 
     # ------------------------------------------------------------ physical dice
     def enter_dice(self, values: list[int]) -> list[Event]:
-        """The values typed for :attr:`dice_request`; completes the waiting push.
+        """The values typed for :attr:`dice_request`; the waiting push is tried again
+        with them. Returns its events (empty when more dice are asked for: a new
+        :attr:`dice_request`).
 
         Raises:
-            DiceError: not the number of values asked for, or a value outside 1..6.
+            DiceError: no dice are asked for, not the number of values asked for, or a
+                value outside 1..6 (nothing is used).
         """
-        raise NotImplementedError
+        if self._waiting is None or self.dice_request is None:
+            raise DiceError("no dice are asked for now")
+        n = self.dice_request[0]
+        values = list(values)
+        if len(values) != n:
+            raise DiceError(f"{len(values)} value{'s' if len(values) != 1 else ''} given, {n} asked for "
+                            f"({self.dice_request[1]})")
+        dice = self.game.dice
+        assert isinstance(dice, TypedDice)
+        dice.feed(values)
+        action, _who, bot = self._waiting
+        return self._push(action, bot=bot)
 
 
-__all__ = ["Card", "DiceView", "LogEntry", "MenuItem", "Pending", "PlayController", "Status"]
+__all__ = ["Card", "DICE_KINDS", "DiceNeeded", "DiceView", "LogEntry", "MenuItem", "Pending", "PlayController",
+           "SNAP", "Status", "TypedDice", "describe_event", "make_bots", "move_reasons", "revealed_allocations",
+           "with_pages"]
