@@ -1,14 +1,26 @@
-"""The interactive window: a thin ShowBase shell over :class:`~sim.view.scene3d.TableScene`.
+"""The measuring window: a controller over :class:`~sim.view.scene3d.TableScene` that
+attaches to a ShowBase.
+
+:class:`TableView` takes a ShowBase (onscreen, or the offscreen software renderer of
+:func:`sim.view.play.shell.get_base`) and attaches its scene, status line, help line,
+legend, key bindings and tasks to it; ``destroy()`` removes them all, so tests build
+several in one process. Input comes through plain methods -- :meth:`TableView.key`,
+:meth:`TableView.press`, :meth:`TableView.pointer`, :meth:`TableView.release`,
+:meth:`TableView.click`, :meth:`TableView.drag` (mouse positions in NDC: x, y in -1..1,
+y up) -- which the window's event bindings call and tests call directly.
+:class:`TableApp` is the onscreen window ``run_interactive`` opens.
 
 Controls: left-drag orbit, right- or middle-drag pan, mouse wheel zoom, click a model to
 select it (click the table to clear); press on the selected model's base and drag to
-move it (or ``m``: move mode, then click destinations), ``enter`` commits the move,
-``escape`` cancels it (and quits when nothing is being moved); ``w``, ``r``, ``c``
-toggle the walk region, run region and charge lanes; ``s`` (``shift-s``: backwards)
-plays the next special move of the selected model against the nearest enemy as a short
-animation and leaves its swept paths drawn: ``enter`` commits it, ``escape`` cancels
-it, ``x`` dismisses the drawing; ``t`` toggles the tape measure (click two points or
-models), ``l`` the legend, ``v`` resets the camera.
+move it (or ``m``: move mode, then click destinations): ``1`` Walk, ``2`` Run, ``3``
+Charge (the enemy under the cursor), ``q`` / ``e`` turn a Walk's end facing (15°;
+shift: 1°), ``enter`` commits the move, ``escape`` cancels it (and quits when nothing
+is being moved); ``w``, ``r``, ``c`` toggle the walk region, run region and charge
+lanes; ``s`` (``shift-s``: backwards) plays the next special move of the selected model
+against the enemy in base contact (``b``: the sandbox, any pair) as a short animation and
+leaves its swept paths drawn: ``enter`` commits it, ``escape`` cancels it, ``x``
+dismisses the drawing; ``t`` toggles the tape measure (click two points or models),
+``l`` the legend, ``v`` resets the camera.
 
 What a move shows and whether it is legal is decided in :mod:`sim.view.drag`, and what a
 special move shows in :mod:`sim.view.specials` (no Panda3D); this module only turns the
@@ -18,98 +30,309 @@ mouse into table points and plays the animation.
 from __future__ import annotations
 
 import math
+from typing import Callable
 
-from direct.showbase.ShowBase import ShowBase
-from panda3d.core import ClockObject, Point2, Point3, TextNode, Vec3, load_prc_file_data
+from direct.showbase.DirectObject import DirectObject
+from panda3d.core import ClockObject, TextNode, Vec3
 
 from . import style
 from .camera import OBLIQUE_PITCH, OBLIQUE_VFOV, setup_camera
-from .drag import DragState
+from .drag import FINE_TURN, TURN_STEP, DragState
 from .interact import pick, ray_plane, tape
 from .scene3d import TableScene, build_legend
 from .specials import SpecialState, describe_special, sandbox_note
 
 HELP = ("left-drag orbit | right/middle-drag pan | wheel zoom | click a model: select | "
-        "drag selected model (or m: move mode) then enter: move, esc: cancel | "
-        "w/r/c: walk/run/charge | s/shift-s: special moves, x: dismiss | t: tape | l: legend | v: camera | "
-        "esc: quit")
+        "drag selected model (or m: move mode), 1/2/3: walk/run/charge, q/e: turn, enter: move, esc: cancel | "
+        "w/r/c: walk/run/charge areas | s/shift-s: special moves, b: sandbox, x: dismiss | t: tape | l: legend | "
+        "v: camera | esc: quit")
 #: A press that moves less than this many pixels is a click, not a drag.
 CLICK_PX = 4
 #: Length of a special move's animation, seconds.
 SPECIAL_SECONDS = 1.5
+#: Keys the window binds, and what :meth:`TableView.key` does with each.
+KEYS = ("escape", "t", "l", "v", "home", "w", "r", "c", "m", "enter", "s", "shift-s", "x", "b", "1", "2", "3",
+        "q", "e", "shift-q", "shift-e")
+#: Colours of the status line: neutral, a legal move, an illegal one.
+NEUTRAL = (1, 1, 0.6, 1)
+
+Ndc = tuple[float, float]
 
 
-class TableApp(ShowBase):
-    """A window on one table. ``run()`` returns when it is closed or ``escape`` is hit."""
+class TableView(DirectObject):
+    """The measuring window on one table, attached to ``base`` (a ShowBase).
 
-    def __init__(self, table, selected: str | None = None, size=(1280, 960)):
-        load_prc_file_data("bushido-window", f"win-size {size[0]} {size[1]}\nwindow-title Bushido table: {table.name}\n"
-                           "audio-library-name null\nframebuffer-multisample 1\nmultisamples 4\n")
+    Args:
+        base: the ShowBase (``sim.view.play.shell.get_base``): its ``render``,
+            ``pixel2d``, ``a2dTopLeft``/``a2dBottomLeft``, camera, window and task
+            manager are used.
+        table: the :class:`~sim.table.Table` shown.
+        selected: a model to select at once.
+        on_quit: called when ``escape`` has nothing to cancel (or the window is
+            closed); ``quit_requested`` is set either way.
+        bind: bind the keys and mouse buttons of :data:`KEYS` to the handlers (tests
+            may leave it off and call the handlers).
+
+    Attributes:
+        table: the table shown (a new one after each committed move).
+        scene: the :class:`~sim.view.scene3d.TableScene`.
+        move: the move being set up (:class:`~sim.view.drag.DragState`).
+        special: the special move (:class:`~sim.view.specials.SpecialState`; outside
+            the sandbox until ``b``).
+        status: the status line's text; ``status_colour`` its colour (r, g, b, a).
+        legend: the legend NodePath (under ``base.pixel2d``), None before the first
+            window size is known.
+        special_seconds: length of a special move's animation (0: at once).
+    """
+
+    def __init__(self, base, table, selected: str | None = None, *, on_quit: Callable[[], None] | None = None,
+                 bind: bool = True):
         super().__init__()
-        if self.win is None:
-            raise RuntimeError("could not open a window")
+        self.base = base
         self.table = table
-        self.disable_mouse()
-        self.set_background_color(*style.BACKGROUND, 1)
-        self._software = "Tiny" in self.pipe.get_type().get_name()
-        self.scene = TableScene(table, selected, software=self._software)
-        self.scene.root.reparent_to(self.render)
+        self.on_quit = on_quit
+        self.quit_requested = False
+        self.software = "Tiny" in base.pipe.get_type().get_name()
+        self.scene = TableScene(table, selected, software=self.software)
+        self.scene.root.reparent_to(base.render)
         self.move = DragState(table)
-        self.special = SpecialState(table)
+        self.special = SpecialState(table, sandbox=False)
+        self.special_seconds = SPECIAL_SECONDS
         self._special_start: float | None = None
         self._move_mode = False
         self._overlays = {"walk": False, "run": False, "charges": False}
-        self.cam_lens = self.camLens
+        self.cam_lens = base.camLens
         self.cam_lens.set_near_far(1.0, 1000.0)
-        self._legend = None
+        self.legend = None
         self._legend_on = True
-        self._size = (0, 0)
+        self._legend_key: tuple | None = None
+        self.status = ""
+        self.status_colour = NEUTRAL
         self._status = TextNode("status")
-        self._status.set_text_color(1, 1, 0.6, 1)
+        self._status.set_text_color(*NEUTRAL)
         self._status.set_card_color(0, 0, 0, 0.6)
         self._status.set_card_as_margin(0.3, 0.3, 0.2, 0.2)
-        self._status_np = self.a2dTopLeft.attach_new_node(self._status)
+        self._status_np = base.a2dTopLeft.attach_new_node(self._status)
         self._status.set_wordwrap(44)
         self._status_np.set_scale(0.045)
         self._status_np.set_pos(0.04, 0, -0.08)
         help_tn = TextNode("help")
         help_tn.set_text(HELP)
         help_tn.set_text_color(0.85, 0.85, 0.85, 1)
-        help_np = self.a2dBottomLeft.attach_new_node(help_tn)
+        self._help_np = base.a2dBottomLeft.attach_new_node(help_tn)
         help_tn.set_wordwrap(52)
-        help_np.set_scale(0.032)
-        help_np.set_pos(0.04, 0, 0.075)
-        self._drag = None  # (button, start mouse (x, y) pixels, last (x, y) NDC)
+        self._help_np.set_scale(0.032)
+        self._help_np.set_pos(0.04, 0, 0.075)
+        self._drag: tuple | None = None  # (kind, start pixels (x, y), last NDC (x, y))
         self._tape_on = False
         self._tape_ends: list = []
+        self._tasks = [f"bushido-pointer-{id(self)}", f"bushido-special-{id(self)}"]
         self.reset_camera()
-        self.win.set_close_request_event("bushido-window-close")
-        self.accept("bushido-window-close", self.quit)
-        self.accept("escape", self.escape)
-        self.accept("t", self.toggle_tape)
-        self.accept("l", self.toggle_legend)
-        self.accept("v", self.reset_camera)
-        self.accept("home", self.reset_camera)
-        self.accept("w", self.toggle_overlay, ["walk"])
-        self.accept("r", self.toggle_overlay, ["run"])
-        self.accept("c", self.toggle_overlay, ["charges"])
-        self.accept("m", self.toggle_move_mode)
-        self.accept("enter", self.commit)
-        self.accept("s", self.cycle_special, [1])
-        self.accept("shift-s", self.cycle_special, [-1])
-        self.accept("x", self.dismiss_special)
+        self._close_event = None
+        if bind:
+            self._bind()
+        base.task_mgr.add(self._pointer_task, self._tasks[0])
+        self._refresh_legend()  # the legend from the start, not only after a selection
+        self._update_status()
+
+    def _bind(self) -> None:
+        win = self.base.win
+        if self.on_quit is not None and hasattr(win, "set_close_request_event"):
+            self._close_event = f"bushido-window-close-{id(self)}"
+            win.set_close_request_event(self._close_event)
+            self.accept(self._close_event, self.quit)
+        self.accept("window-event", self._window_event)
+        for name in KEYS:
+            self.accept(name, self.key, [name])
         for button in ("mouse1", "mouse2", "mouse3"):
-            self.accept(button, self._press, [button])
-            self.accept(button + "-up", self._release, [button])
+            self.accept(button, self._mouse_event, [button, True])
+            self.accept(button + "-up", self._mouse_event, [button, False])
         self.accept("wheel_up", self.zoom, [0.9])
         self.accept("wheel_down", self.zoom, [1 / 0.9])
-        self.task_mgr.add(self._drag_task, "bushido-drag")
-        self._update_status()
+
+    def destroy(self) -> None:
+        """Remove everything this view attached to the base: its nodes, tasks and
+        event bindings."""
+        for name in self._tasks:
+            self.base.task_mgr.remove(name)
+        self.ignore_all()
+        if self._close_event is not None and hasattr(self.base.win, "set_close_request_event"):
+            self.base.win.set_close_request_event("")
+        for np_ in (self.scene.root, self._status_np, self._help_np, self.legend):
+            if np_ is not None:
+                np_.remove_node()
+        self.legend = None
+
+    # ---------------------------------------------------------------- input
+    def key(self, name: str) -> None:
+        """A key of :data:`KEYS` was pressed (the window's bindings and tests call this)."""
+        actions: dict[str, Callable[[], object]] = {
+            "escape": self.escape, "t": self.toggle_tape, "l": self.toggle_legend, "v": self.reset_camera,
+            "home": self.reset_camera, "w": lambda: self.toggle_overlay("walk"),
+            "r": lambda: self.toggle_overlay("run"), "c": lambda: self.toggle_overlay("charges"),
+            "m": self.toggle_move_mode, "enter": self.commit, "s": lambda: self.cycle_special(1),
+            "shift-s": lambda: self.cycle_special(-1), "x": self.dismiss_special, "b": self.toggle_sandbox,
+            "1": lambda: self.set_move_kind("walk"), "2": lambda: self.set_move_kind("run"),
+            "3": lambda: self.set_move_kind("charge"), "q": lambda: self.turn(TURN_STEP),
+            "e": lambda: self.turn(-TURN_STEP), "shift-q": lambda: self.turn(FINE_TURN),
+            "shift-e": lambda: self.turn(-FINE_TURN),
+        }
+        if name not in actions:
+            raise ValueError(f"unknown key {name!r} (one of: {', '.join(KEYS)})")
+        actions[name]()
+
+    def _mouse_ndc(self) -> Ndc | None:
+        mw = getattr(self.base, "mouseWatcherNode", None)
+        if mw is None or not mw.has_mouse():
+            return None
+        m = mw.get_mouse()
+        return (m.x, m.y)
+
+    def _mouse_event(self, button: str, down: bool) -> None:
+        ndc = self._mouse_ndc()
+        if ndc is None:
+            return
+        (self.press if down else self.release)(button, ndc)
+
+    def _pointer_task(self, task):
+        ndc = self._mouse_ndc()
+        if ndc is not None:
+            self.pointer(ndc)
+        return task.cont
+
+    def _px(self, ndc: Ndc) -> tuple[float, float]:
+        return ((ndc[0] + 1) / 2 * self.base.win.get_x_size(), (1 - ndc[1]) / 2 * self.base.win.get_y_size())
+
+    def press(self, button: str, ndc: Ndc) -> None:
+        """A mouse button went down at ``ndc``: on the selected model's base (left
+        button, not measuring, not in move mode) a move starts; else the camera drag."""
+        kind = button
+        sel = self.scene.selected
+        if (button == "mouse1" and sel is not None and not self._tape_on and not self._move_mode
+                and pick(self.table, *self.mouse_ray(ndc)) == sel):
+            # a press on the selected model's base: drag it (a move), not the camera
+            kind = "move"
+            self._drop_pending_special()
+            self.move.begin(sel)
+        self._drag = (kind, self._px(ndc), tuple(ndc))
+
+    def pointer(self, ndc: Ndc) -> None:
+        """The mouse is at ``ndc``: the ghost follows it (a move being dragged, or move
+        mode), or the camera orbits / pans with a button held."""
+        if self.move.active and not self.move.pinned and (self._move_mode or self._moving()):
+            p = self.table_point(ndc)
+            if p is not None and self.move.hover(p):
+                self._show_move()
+        if self._drag is None or self._moving():
+            return
+        button, start, last = self._drag
+        dx, dy = ndc[0] - last[0], ndc[1] - last[1]
+        self._drag = (button, start, tuple(ndc))
+        if dx == 0 and dy == 0:
+            return
+        if button == "mouse1":
+            self.heading -= dx * 120
+            self.pitch += dy * 80
+        else:
+            scale = self.distance * math.tan(math.radians(OBLIQUE_VFOV / 2))
+            render, camera = self.base.render, self.base.camera
+            right = render.get_relative_vector(camera, Vec3(1, 0, 0))
+            fwd = render.get_relative_vector(camera, Vec3(0, 1, 0))
+            right.z = fwd.z = 0
+            right.normalize()
+            fwd.normalize()
+            self.target -= right * dx * scale * self.cam_lens.get_aspect_ratio() + fwd * dy * scale
+        self._place_camera()
+
+    def _moving(self) -> bool:
+        """A press-and-drag of the selected model is in progress."""
+        return self._drag is not None and self._drag[0] == "move"
+
+    def release(self, button: str, ndc: Ndc) -> None:
+        """A mouse button came up at ``ndc``: ends a move's drag (the destination is
+        pinned there) or the camera drag; a left press that barely moved is a click."""
+        if self._drag is None or (self._drag[0] != button and not (self._drag[0] == "move" and button == "mouse1")):
+            return
+        kind, start = self._drag[0], self._drag[1]
+        self._drag = None
+        now = self._px(ndc)
+        if kind == "move":
+            if math.dist(start, now) <= CLICK_PX:
+                self.move.cancel()  # a plain click on the selected model
+                self._show_move()
+                return
+            p = self.table_point(ndc)
+            if p is not None:
+                self.move.pin(p)
+            self._show_move()
+            return
+        if button == "mouse1" and math.dist(start, now) <= CLICK_PX:
+            self._click(ndc)
+
+    def click(self, ndc: Ndc) -> None:
+        """A left click at ``ndc`` (a press and a release at the same place)."""
+        self.press("mouse1", ndc)
+        self.release("mouse1", ndc)
+
+    def drag(self, a: Ndc, b: Ndc, button: str = "mouse1", steps: int = 4) -> None:
+        """Press ``button`` at ``a``, move to ``b`` in ``steps`` steps, release there."""
+        self.press(button, a)
+        for k in range(1, steps + 1):
+            f = k / steps
+            self.pointer((a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f))
+        self.release(button, b)
+
+    def mouse_ray(self, ndc: Ndc):
+        """The ray under ``ndc`` in table coordinates: ``(origin, direction)``."""
+        from .play.shell import mouse_ray
+
+        return mouse_ray(self.base, ndc)
+
+    def ndc_of(self, point) -> Ndc | None:
+        """Where the table point ``(x, y[, z])`` (inches) shows, in NDC; None when it is
+        behind the camera (tests aim the mouse with it)."""
+        from panda3d.core import Point2, Point3
+
+        z = float(point[2]) if len(point) > 2 else 0.0
+        p = self.base.cam.get_relative_point(self.base.render, Point3(float(point[0]), float(point[1]), z))
+        out = Point2()
+        if not self.cam_lens.project(p, out):
+            return None
+        return (out.x, out.y)
+
+    def table_point(self, ndc: Ndc):
+        """Where the ray under ``ndc`` meets the drawn ground, ``(x, y)`` inches, or None."""
+        origin, direction = self.mouse_ray(ndc)
+        p = ray_plane(origin, direction, 0.0)
+        if p is None:
+            return None
+        z = style.ground_height(self.table, *p)
+        if z > 0:  # raised ground: meet its surface (one refinement is plenty)
+            p = ray_plane(origin, direction, z) or p
+        return p
+
+    def _click(self, ndc: Ndc) -> None:
+        if self._move_mode and self.move.active:
+            p = self.table_point(ndc)
+            if p is not None:
+                self.move.pin(p)
+                self._show_move()
+            return
+        hit = pick(self.table, *self.mouse_ray(ndc))
+        if self._tape_on:
+            if hit is None:
+                return
+            if len(self._tape_ends) >= 2:
+                self._tape_ends = []
+            self._tape_ends.append(hit)
+            self._show_tape()
+            return
+        self.select(hit if isinstance(hit, str) else None)
 
     # ---------------------------------------------------------------- camera
     def reset_camera(self) -> None:
         """The oblique view of the whole table from player 1's side."""
-        w, h = self.win.get_x_size(), self.win.get_y_size()
+        w, h = self.base.win.get_x_size(), self.base.win.get_y_size()
         setup = setup_camera(self.table, "oblique", w, h, legend=self._legend_on)
         self.cam_lens.set_fov(setup.lens.get_fov())
         # the same shift of the image (in NDC) as the offscreen framing: the table is
@@ -123,10 +346,11 @@ class TableApp(ShowBase):
         self._place_camera()
 
     def _place_camera(self) -> None:
+        camera = self.base.camera
         self.pitch = max(-89.5, min(-5.0, self.pitch))
-        self.camera.set_pos(self.target)
-        self.camera.set_hpr(self.heading, self.pitch, 0)
-        self.camera.set_pos(self.camera, 0, -self.distance, 0)
+        camera.set_pos(self.target)
+        camera.set_hpr(self.heading, self.pitch, 0)
+        camera.set_pos(camera, 0, -self.distance, 0)
         self.scene.set_camera_pitch(self.pitch)
 
     def zoom(self, factor: float) -> None:
@@ -134,121 +358,14 @@ class TableApp(ShowBase):
         self.distance = max(3.0, min(300.0, self.distance * factor))
         self._place_camera()
 
-    def _drag_task(self, task):
-        if not self.mouseWatcherNode.has_mouse():
-            return task.cont
-        if self.move.active and not self.move.pinned and (self._move_mode or self._moving()):
-            p = self._table_point()
-            if p is not None and self.move.hover(p):
-                self._show_move()
-        if self._drag is None or self._moving():
-            return task.cont
-        button, start, last = self._drag
-        m = self.mouseWatcherNode.get_mouse()
-        dx, dy = m.x - last[0], m.y - last[1]
-        self._drag = (button, start, (m.x, m.y))
-        if dx == 0 and dy == 0:
-            return task.cont
-        if button == "mouse1":
-            self.heading -= dx * 120
-            self.pitch += dy * 80
-        else:
-            scale = self.distance * math.tan(math.radians(OBLIQUE_VFOV / 2))
-            right = self.render.get_relative_vector(self.camera, Vec3(1, 0, 0))
-            fwd = self.render.get_relative_vector(self.camera, Vec3(0, 1, 0))
-            right.z = fwd.z = 0
-            right.normalize()
-            fwd.normalize()
-            self.target -= right * dx * scale * self.cam_lens.get_aspect_ratio() + fwd * dy * scale
-        self._place_camera()
-        return task.cont
-
-    # ----------------------------------------------------------------- mouse
-    def _mouse_px(self):
-        m = self.mouseWatcherNode.get_mouse()
-        return ((m.x + 1) / 2 * self.win.get_x_size(), (1 - m.y) / 2 * self.win.get_y_size())
-
-    def _press(self, button: str) -> None:
-        if not self.mouseWatcherNode.has_mouse():
-            return
-        m = self.mouseWatcherNode.get_mouse()
-        kind = button
-        sel = self.scene.selected
-        if (button == "mouse1" and sel is not None and not self._tape_on and not self._move_mode
-                and pick(self.table, *self._mouse_ray()) == sel):
-            # a press on the selected model's base: drag it (a move), not the camera
-            kind = "move"
-            self._drop_pending_special()
-            self.move.begin(sel)
-        self._drag = (kind, self._mouse_px(), (m.x, m.y))
-
-    def _moving(self) -> bool:
-        """A press-and-drag of the selected model is in progress."""
-        return self._drag is not None and self._drag[0] == "move"
-
-    def _release(self, button: str) -> None:
-        if self._drag is None or (self._drag[0] != button and not (self._drag[0] == "move" and button == "mouse1")):
-            return
-        kind, start = self._drag[0], self._drag[1]
-        self._drag = None
-        if not self.mouseWatcherNode.has_mouse():
-            return
-        now = self._mouse_px()
-        if kind == "move":
-            if math.dist(start, now) <= CLICK_PX:
-                self.move.cancel()  # a plain click on the selected model
-                self._show_move()
-                return
-            p = self._table_point()
-            if p is not None:
-                self.move.pin(p)
-            self._show_move()
-            return
-        if button != "mouse1":
-            return
-        if math.dist(start, now) <= CLICK_PX:
-            self._click()
-
-    def _mouse_ray(self):
-        near, far = Point3(), Point3()
-        self.cam_lens.extrude(Point2(self.mouseWatcherNode.get_mouse()), near, far)
-        a = self.render.get_relative_point(self.cam, near)
-        b = self.render.get_relative_point(self.cam, far)
-        return (a.x, a.y, a.z), (b.x - a.x, b.y - a.y, b.z - a.z)
-
-    def _table_point(self):
-        """Where the mouse ray meets the drawn ground, ``(x, y)`` inches, or None."""
-        origin, direction = self._mouse_ray()
-        p = ray_plane(origin, direction, 0.0)
-        if p is None:
-            return None
-        z = style.ground_height(self.table, *p)
-        if z > 0:  # raised ground: meet its surface (one refinement is plenty)
-            p = ray_plane(origin, direction, z) or p
-        return p
-
-    def _click(self) -> None:
-        if self._move_mode and self.move.active:
-            p = self._table_point()
-            if p is not None:
-                self.move.pin(p)
-                self._show_move()
-            return
-        hit = pick(self.table, *self._mouse_ray())
-        if self._tape_on:
-            if hit is None:
-                return
-            if len(self._tape_ends) >= 2:
-                self._tape_ends = []
-            self._tape_ends.append(hit)
-            self._show_tape()
-            return
-        self.select(hit if isinstance(hit, str) else None)
-
     # --------------------------------------------------------------- actions
     def select(self, model_id: str | None) -> None:
         """Select ``model_id`` (None clears) and redraw its overlays and the legend (a
-        special move not committed is cancelled; a committed one stays drawn)."""
+        special move not committed is cancelled; a committed one stays drawn).
+
+        Raises:
+            KeyError: no such model.
+        """
         self._drop_pending_special()
         self.move.cancel()
         self.scene.set_move_preview(None)
@@ -258,9 +375,11 @@ class TableApp(ShowBase):
         self._refresh_legend()
         self._update_status()
 
-    def _refresh_legend(self) -> None:
-        self._size = (0, 0)
-        self._window_event(self.win)
+    def _refresh_legend(self, force: bool = True) -> None:
+        """Rebuild the legend for what is shown (``force`` False: only if that changed)."""
+        if force:
+            self._legend_key = None
+        self._window_event(self.base.win)
 
     # ------------------------------------------------------------------ moves
     def toggle_overlay(self, name: str) -> None:
@@ -281,45 +400,83 @@ class TableApp(ShowBase):
             self.move.begin(self.scene.selected)
         self._show_move()
 
+    def set_move_kind(self, kind: str) -> None:
+        """Make the move being set up (and the next ones) a Walk, a Run or a Charge
+        (keys ``1``, ``2``, ``3``); the destination is judged again."""
+        self.move.set_kind(kind)
+        self._show_move()
+
+    def turn(self, degrees: float) -> None:
+        """Turn the facing the Walk being set up ends with by ``degrees`` (counter-
+        clockwise; keys ``q`` / ``e``); with no move set up, the selected model turns
+        where it stands (a Walk of 0": a change of facing is movement, Move p.22). A Run
+        or a Charge cannot be turned: the status line says why."""
+        if not self.move.active:
+            if self.scene.selected is None:
+                self._update_status("q/e: select a model first (it turns)")
+                return
+            self._drop_pending_special()
+            self.move.begin(self.scene.selected)
+        in_place = self.move.dest is None
+        self.move.turn(degrees)
+        if self.move.note:
+            self._show_move()
+            self._update_status(f"not turned: {self.move.note}")
+            return
+        if in_place:
+            self.move.pinned = True  # the cursor does not take a turn in place elsewhere
+        self._show_move()
+
+    def toggle_sandbox(self) -> None:
+        """``b``: play special moves between any two models (the sandbox, for teaching),
+        or only those the rules allow (enemies in base contact)."""
+        self.special.sandbox = not self.special.sandbox
+        self._update_status("sandbox on: s plays any pair (marked in the status line)" if self.special.sandbox
+                            else "sandbox off: s plays only what the rules allow (enemies in base contact)")
+
     def _show_move(self) -> None:
         mv = self.move
         if mv.active and mv.dest is not None:
-            self.scene.set_move_preview(mv.model_id, mv.dest, mv.path, mv.legal, mv.text.split(" — ")[0])
+            self.scene.set_move_preview(mv.model_id, mv.end, mv.path, mv.legal, mv.text.split(" — ")[0],
+                                        facing=mv.end_facing)
         else:
             self.scene.set_move_preview(None)
+        self._refresh_legend(force=False)
         self._update_status()
 
     def commit_move(self) -> None:
         """Move the model to the judged destination if the move is legal: the table is
-        replaced by one with the model moved and the scene rebuilt."""
+        replaced by one with the model moved (and turned) and the scene rebuilt."""
         mv = self.move
         if not mv.active or mv.dest is None:
             return
         if not mv.legal:
-            self._update_status(f"not moved: {mv.text}")
+            self._update_status(f"not moved: {mv.detail}")
             return
-        model_id = mv.model_id
+        model_id, kind = mv.model_id, mv.kind
         table = mv.commit()
         self.set_table(table)
         if self._move_mode:
             self.move.begin(model_id)
-        self._update_status(f"moved {model_id} to ({table.model(model_id).position[0]:.2f}, "
-                            f"{table.model(model_id).position[1]:.2f})")
+        m = table.model(model_id)
+        self._update_status(f"{kind}: moved {model_id} to ({m.position[0]:.2f}, {m.position[1]:.2f}), "
+                            f"facing {m.facing:.0f}°")
 
     def set_table(self, table) -> None:
-        """Show ``table`` instead (the selection, overlays and camera are kept; a special
-        move shown is dropped unless ``table`` is the one it was committed to)."""
+        """Show ``table`` instead (the selection, overlays, move kind and camera are
+        kept; a special move shown is dropped unless ``table`` is the one it was
+        committed to)."""
         selected = self.scene.selected if self.scene.selected in {m.id for m in table.models} else None
         if self.special.table is not table:
             self._stop_special_animation()
             self.special.cancel()
             self.special.table = table
         self.table = table
-        self.move = DragState(table)
+        self.move = DragState(table, kind=self.move.kind)
         self.scene.root.remove_node()
-        self.scene = TableScene(table, selected, software=self._software)
+        self.scene = TableScene(table, selected, software=self.software)
         self.scene.set_movement_overlays(**self._overlays)
-        self.scene.root.reparent_to(self.render)
+        self.scene.root.reparent_to(self.base.render)
         self.scene.set_camera_pitch(self.pitch)
         if self.special.active:
             self.scene.show_special(self.special.result, 1.0)
@@ -357,8 +514,10 @@ class TableApp(ShowBase):
     def cycle_special(self, step: int = 1) -> None:
         """Play the next special move (``step`` -1: the previous one) of
         :data:`sim.rules.special.MOVES` of the selected model against the nearest enemy
-        (in base contact if any): a :data:`SPECIAL_SECONDS` animation, then its swept
-        paths stay drawn until ``x``; ``enter`` commits it, ``escape`` cancels it."""
+        (in base contact if any): only when the rules allow the pair (enemies in base
+        contact), or any pair in the sandbox (``b``). A :data:`SPECIAL_SECONDS`
+        animation, then its swept paths stay drawn until ``x``; ``enter`` commits it,
+        ``escape`` cancels it."""
         sel = self.scene.selected
         if sel is None:
             self._update_status("s: select a model first (it makes the special move)")
@@ -372,9 +531,12 @@ class TableApp(ShowBase):
             self._refresh_legend()
             self._update_status(self.special.error)
             return
-        self.scene.show_special(result, 0.0)
-        self._special_start = ClockObject.get_global_clock().get_frame_time()
-        self.task_mgr.add(self._special_task, "bushido-special")
+        if self.special_seconds <= 0:
+            self.scene.show_special(result, 1.0)
+        else:
+            self.scene.show_special(result, 0.0)
+            self._special_start = ClockObject.get_global_clock().get_frame_time()
+            self.base.task_mgr.add(self._special_task, self._tasks[1])
         self._refresh_legend()
         self._update_status()
 
@@ -382,7 +544,7 @@ class TableApp(ShowBase):
         result = self.special.result
         if result is None or self._special_start is None:
             return task.done
-        t = (ClockObject.get_global_clock().get_frame_time() - self._special_start) / SPECIAL_SECONDS
+        t = (ClockObject.get_global_clock().get_frame_time() - self._special_start) / self.special_seconds
         self.scene.show_special(result, min(1.0, t))
         if t >= 1.0:
             self._special_start = None
@@ -390,7 +552,7 @@ class TableApp(ShowBase):
         return task.cont
 
     def _stop_special_animation(self) -> None:
-        self.task_mgr.remove("bushido-special")
+        self.base.task_mgr.remove(self._tasks[1])
         self._special_start = None
 
     def commit_special(self) -> None:
@@ -438,15 +600,23 @@ class TableApp(ShowBase):
     def toggle_legend(self) -> None:
         """Show or hide the legend panel."""
         self._legend_on = not self._legend_on
-        if self._legend is not None:
-            (self._legend.show if self._legend_on else self._legend.hide)()
+        if self.legend is not None:
+            (self.legend.show if self._legend_on else self.legend.hide)()
+
+    @property
+    def legend_shown(self) -> bool:
+        """The legend panel is built and shown."""
+        return self.legend is not None and self._legend_on and not self.legend.is_hidden()
 
     def _update_status(self, extra: str | None = None) -> None:
         parts = [f"selected: {self.scene.selected}" if self.scene.selected else "click a model to select it"]
         shown = [n for n, on in self._overlays.items() if on]
         if shown:
             parts.append("showing: " + ", ".join(shown))
-        colour = (1, 1, 0.6, 1)
+        if self.special.sandbox:
+            parts.append("[sandbox]")
+        colour = NEUTRAL
+        mv = self.move
         if self.special.active and not extra:
             text = describe_special(self.special.result)
             if self.special.committed:
@@ -459,45 +629,78 @@ class TableApp(ShowBase):
             parts.append(extra or "tape: click two points or models")
         elif extra:
             parts.append(extra)
-            if self.move.active and not self.move.legal:
+            if mv.active and not mv.legal:
                 colour = (*style.WARNING, 1)
-        elif self.move.active and self.move.text:
-            parts.append(self.move.text + ("   (enter: move, esc: cancel)" if self.move.pinned else ""))
-            colour = (*style.MOVE_OK, 1) if self.move.legal else (*style.WARNING, 1)
+        elif mv.active and mv.detail:
+            parts.append(mv.detail + ("   (enter: move, esc: cancel)" if mv.pinned else ""))
+            colour = (*style.MOVE_OK, 1) if mv.legal else (*style.WARNING, 1)
         elif self._move_mode:
-            parts.append("move mode: click where to move, enter: move, esc: leave")
-        self._status.set_text("   ".join(parts))
+            parts.append(f"move mode ({mv.kind}; 1/2/3: walk/run/charge): click where to move, enter: move, "
+                         "esc: leave")
+        elif self.scene.selected and mv.kind != "walk":
+            parts.append(f"drag the model: {mv.kind} (1: walk)")
+        self.status = "   ".join(parts)
+        self.status_colour = colour
+        self._status.set_text(self.status)
         self._status.set_text_color(*colour)
 
-    def windowEvent(self, win) -> None:  # noqa: N802 - ShowBase's name
-        """ShowBase's resize handling, then the legend is redrawn for the new size."""
-        super().windowEvent(win)
-        self._window_event(win)
-
     def _window_event(self, win) -> None:
-        if win is not self.win or not hasattr(self, "scene"):
+        if win is not self.base.win:
             return
         size = (win.get_x_size(), win.get_y_size())
-        if size == self._size or min(size) <= 0:
+        if min(size) <= 0:
             return
-        self._size = size
-        if self._legend is not None:
-            self._legend.remove_node()
-        self._legend = build_legend(self.table, size[0], size[1], self.scene.selected,
-                                    overlays=self.scene.movement if self.scene.selected else (),
-                                    empty=self.scene.movement_empty,
-                                    special=self.special.move if self.special.active else None)
-        self._legend.reparent_to(self.pixel2d)
+        mv = self.move
+        key = (size, self.scene.selected, self.scene.movement, frozenset(self.scene.movement_empty),
+               self.special.move if self.special.active else None,
+               mv.legal if mv.active and mv.dest is not None else None)
+        if key == self._legend_key and self.legend is not None:
+            return
+        self._legend_key = key
+        if self.legend is not None:
+            self.legend.remove_node()
+        self.legend = build_legend(self.table, size[0], size[1], self.scene.selected,
+                                   overlays=self.scene.movement if self.scene.selected else (),
+                                   move=key[-1], empty=self.scene.movement_empty,
+                                   special=key[-2])
+        self.legend.reparent_to(self.base.pixel2d)
         if not self._legend_on:
-            self._legend.hide()
+            self.legend.hide()
 
     def quit(self) -> None:
-        """Leave ``run()``."""
-        self.task_mgr.stop()
+        """Ask to leave: ``quit_requested`` is set and ``on_quit`` called."""
+        self.quit_requested = True
+        if self.on_quit is not None:
+            self.on_quit()
+
+
+class TableApp:
+    """The onscreen measuring window (``run_interactive``): the process's ShowBase
+    (:func:`sim.view.play.shell.get_base`, onscreen) with a :class:`TableView`.
+    ``run()`` returns when the window is closed or ``escape`` is hit.
+
+    Raises:
+        RuntimeError: no window could be opened.
+    """
+
+    def __init__(self, table, selected: str | None = None, size=(1280, 960)):
+        from .play.shell import get_base
+
+        self.base = get_base(offscreen=False, size=tuple(size), title=f"Bushido table: {table.name}")
+        self.view = TableView(self.base, table, selected, on_quit=self.quit)
+
+    def run(self) -> None:
+        """Run the window's event loop until :meth:`quit`."""
+        self.base.run()
+
+    def quit(self) -> None:
+        """Leave :meth:`run`."""
+        self.base.task_mgr.stop()
 
     def close(self) -> None:
-        """Close the window and free the ShowBase."""
+        """Remove the view and free the ShowBase."""
         try:
-            self.destroy()
+            self.view.destroy()
+            self.base.destroy()
         except Exception:  # pragma: no cover - best effort on shutdown
             pass

@@ -460,6 +460,10 @@ class DragState:
             return True
         self.text = describe(self.result)
         self.detail = explain(self.result)
+        if self.kind == "walk" and self.facing is not None:  # say the turn: 'Walk 0.00" of 4", facing 105°'
+            turn = f", facing {self.facing:.0f}°"
+            self.text = self.text.replace(" — ", turn + " — ", 1)
+            self.detail = self.detail.replace(" — ", turn + " — ", 1)
         self.reasons = reason_lines(self.result)
         self.legal = bool(self.result.legal)
         self.path = tuple((float(x), float(y)) for x, y in self.result.path)

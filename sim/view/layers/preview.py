@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from panda3d.core import NodePath, TransparencyAttrib
 
 from .. import style
@@ -18,9 +19,11 @@ from .paint import MOVE_Z, rgba
 
 
 def draw_move_preview(parent: NodePath, table, ground: Ground, labels: Labels, model_id: str, dest,
-                      path=(), legal: bool = True, text: str | None = None) -> None:
+                      path=(), legal: bool = True, text: str | None = None, facing: float | None = None) -> None:
     """Draw under ``parent`` a move of ``model_id`` to ``dest`` ((x, y), inches) along
-    ``path`` (base-centre points from the start), with ``text`` by the ghost.
+    ``path`` (base-centre points from the start), with ``text`` by the ghost and, with
+    ``facing`` (degrees), an arrow on the ghost from its centre to its rim: the facing
+    the move ends with (a Walk may turn at its end, Move p.22).
 
     Raises:
         KeyError: no such model.
@@ -52,6 +55,16 @@ def draw_move_preview(parent: NodePath, table, ground: Ground, labels: Labels, m
               holes=[circle_ring(dest, m.radius - 0.03, 40)])
     ghost.cap(circle_ring(dest, m.radius, 40), top + 0.003, rgba(colour),
               holes=[circle_ring(dest, m.radius - 0.06, 40)])
+    if facing is not None:
+        u = (math.cos(math.radians(facing)), math.sin(math.radians(facing)))
+        tip = (dest[0] + u[0] * m.radius * 0.95, dest[1] + u[1] * m.radius * 0.95)
+        head = 0.45 * m.radius
+        neck = (tip[0] - u[0] * head, tip[1] - u[1] * head)
+        side = (-u[1] * head * 0.6, u[0] * head * 0.6)
+        z = top + 0.006
+        ghost.polyline([(dest[0], dest[1], z), (neck[0], neck[1], z)], 0.09, rgba(colour))
+        ghost.cap(np.array([tip, (neck[0] + side[0], neck[1] + side[1]), (neck[0] - side[0], neck[1] - side[1])]),
+                  z, rgba(colour))
     gnp = parent.attach_new_node(ghost.node())
     gnp.set_light_off(1)
     gnp.set_transparency(TransparencyAttrib.M_alpha)
