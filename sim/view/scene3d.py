@@ -185,10 +185,11 @@ class TableScene:
         self._moves.draw(self.selected)
 
     def set_move_preview(self, model_id: str | None, dest=None, path=(), legal: bool = True,
-                         text: str | None = None) -> None:
+                         text: str | None = None, facing: float | None = None) -> None:
         """Show a move of ``model_id`` being set up: a ghost base at ``dest`` ((x, y),
         inches), the ``path`` line (base-centre points from the start) and ``text`` by
-        the ghost, white when ``legal``, warning red when not. ``model_id`` None clears.
+        the ghost, white when ``legal``, warning red when not; ``facing`` (degrees): an
+        arrow on the ghost, the facing it ends with. ``model_id`` None clears.
 
         Raises:
             KeyError: no such model.
@@ -196,7 +197,8 @@ class TableScene:
         self._preview.node().remove_all_children()
         if model_id is None or dest is None:
             return
-        draw_move_preview(self._preview, self.table, self._ground, self._labels, model_id, dest, path, legal, text)
+        draw_move_preview(self._preview, self.table, self._ground, self._labels, model_id, dest, path, legal, text,
+                          facing)
 
     # ------------------------------------------------------------ special moves
     def show_special(self, result, t: float = 1.0) -> None:
