@@ -1,0 +1,1008 @@
+"""The game window: a whole game of Bushido played on the 3D table (issue 12).
+
+:class:`GameWindow` attaches to a ShowBase (:func:`sim.view.play.shell.get_base`,
+offscreen in tests) and shows a :class:`~sim.view.play.controller.PlayController`:
+the table (:class:`~sim.view.scene3d.TableScene` of ``game.table_now()``, rebuilt when
+the game changes) in the middle of the window, with the selected model's LoS lines,
+ZoC and front arc, the markers, and the move being composed (ghost base, path, live
+verdict); around it DirectGUI panels (:mod:`sim.view.play.panels`: status bar, model
+card, action menu, log, dice, tool bar) and dialogs (:mod:`sim.view.play.dialogs`:
+hand-over, secret allocation, physical dice, save/load path, manual adjustment, end
+of game). The controller decides everything; the window only shows what it says and
+turns clicks, drags and keys into its input methods.
+
+All input goes through plain methods -- :meth:`GameWindow.click_ndc`,
+:meth:`~GameWindow.press_ndc`, :meth:`~GameWindow.drag_ndc`,
+:meth:`~GameWindow.release_ndc`, :meth:`~GameWindow.key`, :meth:`~GameWindow.tick`
+and the buttons' commands -- which the window's ``accept`` bindings and its task call,
+and the tests call directly. Window points are NDC of the whole window (x, y in -1..1,
+y up); table points inches.
+
+Controls (also in ``docs/play.md``): click a model: its card and menu; click an action
+(or keys 1-9); Walk/Run/Charge: drag the model's base (or click the table) to set where
+it goes, ``q``/``e`` turn it 15 degrees, ``enter`` confirms, ``escape`` cancels;
+left-drag elsewhere orbits the camera, right/middle-drag pans, wheel zooms, ``v``
+resets; ``tab`` selects the next model that may act; ``z`` (or ``control-z``) undoes;
+``control-s`` / ``control-o`` save / load; ``m`` toggles manual adjustment (not in
+tournament mode).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from direct.showbase.DirectObject import DirectObject
+from panda3d.core import ClockObject
+
+from sim.rules.game import GameError
+
+from ..mesh import MeshBuilder, circle_ring
+from ..scene3d import TableScene
+from . import panels as P
+from .controller import PlayController
+from .dialogs import (
+    AllocationDialog,
+    Dialog,
+    DiceEntryDialog,
+    HandoverDialog,
+    ManualPanel,
+    PathDialog,
+    SummaryDialog,
+)
+from .tablecam import TableCamera
+
+#: Seconds between two bot actions (a readable pace).
+BOT_SECONDS = 0.8
+#: Seconds a moved model takes to travel its path.
+ANIM_SECONDS = 0.6
+#: A press that moves less than this (window NDC) is a click, not a drag.
+CLICK_NDC = 0.008
+#: Degrees one turn key (q / e) turns the model.
+TURN_STEP = 15.0
+#: Ring colours: a log entry's models, a target offered.
+HIGHLIGHT = (1.0, 0.95, 0.2, 1)
+TARGET_RING = (1.0, 0.55, 0.1, 1)
+#: Default save file of the Save / Load buttons.
+SAVE_PATH = "bushido-game.json"
+
+
+class GameWindow(DirectObject):
+    """The game played in ``base``'s window through ``controller``.
+
+    Args:
+        base: a ShowBase (:func:`sim.view.play.shell.get_base`).
+        controller: a :class:`PlayController` (or anything with its methods).
+        animate: play the moves of bots as animations (False: jump at once; tests).
+        save_path: the file the Save and Load buttons start from.
+        bot_seconds: the pause before each bot action (seconds of :meth:`tick`).
+
+    Attributes:
+        controller: the controller shown (replaced by :meth:`load`).
+        scene: the :class:`TableScene` now drawn.
+        cam: the :class:`~sim.view.play.tablecam.TableCamera`.
+        status, card, menu, log, dice, tools: the panels.
+        dialog: the dialog shown (hand-over, allocation, dice, path, summary) or None.
+        manual: whether manual-adjustment mode is on.
+        note: the last message (a refusal, a bot's action, a save) shown in the status bar.
+        highlighted: the model ids ringed on the table (a clicked log entry).
+    """
+
+    def __init__(self, base, controller, *, animate: bool = True, save_path: str | Path = SAVE_PATH,
+                 bot_seconds: float = BOT_SECONDS):
+        super().__init__()
+        self.base = base
+        self.controller = controller
+        self.animate = animate
+        self.save_path = str(save_path)
+        self.bot_seconds = bot_seconds
+        self.software = bool(getattr(base, "bushido_offscreen", False)) or "Tiny" in base.pipe.get_type().get_name()
+        self.layout = P.layout(base)
+        self.scene: TableScene | None = None
+        self._table = None
+        self._selected_drawn: str | None = None
+        self.cam = TableCamera(base, controller.game.table_now(), self.layout.region())
+        self._marks = base.render.attach_new_node("play-highlight")
+        self.highlighted: list[str] = []
+        self._targets: list[str] = []
+        self.dialog: Dialog | None = None
+        self._dialog_key: object = None
+        self._side_dialog: ManualPanel | None = None
+        self.manual = False
+        self.note = ""
+        self._needs: str | None = None
+        self._boost = 0
+        self._point: tuple[float, float] | None = None
+        self._facing: float | None = None
+        self._press: dict | None = None
+        self._anim: dict | None = None
+        self._bot_wait = 0.0
+        self._version: object = None
+        self._closed = False
+        self._build_panels()
+        self._bind()
+        base.task_mgr.add(self._task, "bushido-play-window")
+        self.refresh(force=True)
+
+    # ============================================================ building
+    def _build_panels(self) -> None:
+        lay = self.layout
+        self.status = P.StatusBar(self.base, lay.status)
+        self.card = P.CardPanel(self.base, lay.card)
+        self.menu = P.MenuPanel(self.base, lay.menu, self.choose, self.confirm, self.cancel, self.boost)
+        self.log = P.LogPanel(self.base, lay.log, self.log_click)
+        self.dice = P.DicePanel(self.base, lay.dice)
+        hidden = ("manual",) if getattr(self.controller, "tournament", False) else ()
+        self.tools = P.ToolBar(self.base, lay.tools, [
+            ("undo", "Undo (z)", self.undo),
+            ("pass", "Pass", self.pass_turn),
+            ("save", "Save", self.ask_save),
+            ("load", "Load", self.ask_load),
+            ("manual", "Manual: off", self.toggle_manual),
+            ("camera", "View (v)", self.reset_camera),
+        ], hidden=hidden)
+
+    def _destroy_panels(self) -> None:
+        for p in (self.status, self.card, self.menu, self.log, self.dice, self.tools):
+            p.destroy()
+
+    def _bind(self) -> None:
+        for name in ("enter", "escape", "q", "e", "+", "=", "-", "z", "control-z", "control-s", "control-o", "v",
+                     "home", "tab", "m", *[str(i) for i in range(1, 10)]):
+            self.accept(name, self.key, [name])
+        for btn in ("mouse1", "mouse2", "mouse3"):
+            self.accept(btn, self._mouse_down, [btn])
+            self.accept(btn + "-up", self._mouse_up, [btn])
+        self.accept("wheel_up", self.zoom, [0.9])
+        self.accept("wheel_down", self.zoom, [1 / 0.9])
+
+    def destroy(self) -> None:
+        """Remove everything the window added to the ShowBase: nodes, widgets, its task
+        and its event bindings; the camera gets the whole window back."""
+        if self._closed:
+            return
+        self._closed = True
+        self.ignore_all()
+        self.base.task_mgr.remove("bushido-play-window")
+        self._close_dialog()
+        self._close_side()
+        self._destroy_panels()
+        if self.scene is not None:
+            self.scene.root.remove_node()
+            self.scene = None
+        self._marks.remove_node()
+        self.cam.destroy()
+
+    # ============================================================ drawing
+    def refresh(self, force: bool = False) -> None:
+        """Redraw what changed since the last call (everything when ``force``): the
+        table when the game changed, the panels, the dialog for the controller's
+        screen."""
+        c = self.controller
+        if self._closed:
+            return
+        version = (getattr(c, "version", None), len(c.game.events), c.selected, c.pending, c.screen)
+        if not force and version == self._version:
+            return
+        self._version = version
+        if self._anim is None:
+            self._draw_table()
+        self._draw_status()
+        self._draw_card_menu()
+        self.log.update(c.log())
+        views = c.dice()
+        self.dice.update(views[-1] if views else None, more=max(0, len(views) - 1))
+        self._draw_dialog()
+        self.tools.set_enabled("undo", bool(c.game.actions))
+        self.tools.set_label("manual", "Manual: on" if self.manual else "Manual: off")
+
+    def _draw_table(self) -> None:
+        c = self.controller
+        table = c.game.table_now()
+        if table is not self._table or self.scene is None:
+            if self.scene is not None:
+                self.scene.root.remove_node()
+            sel = c.selected if c.selected in {m.id for m in table.models} else None
+            self.scene = TableScene(table, sel, software=self.software)
+            self.scene.root.reparent_to(self.base.render)
+            self.scene.set_camera_pitch(self.cam.pitch)
+            self._selected_drawn = sel
+            self._table = table
+            self.cam.table = table
+            self._draw_markers()
+            self._draw_rings()
+        sel = c.selected if c.selected in {m.id for m in table.models} else None
+        if sel != self._selected_drawn:
+            self.scene.select(sel)
+            self._selected_drawn = sel
+        self._draw_preview()
+
+    def _draw_markers(self) -> None:
+        if self.scene is None or not hasattr(self.scene, "set_markers"):
+            return
+        try:
+            from .state import model_markers
+        except ImportError:  # pragma: no cover - written by another part
+            return
+        self.scene.set_markers(model_markers(self.controller.game))
+
+    def _draw_preview(self) -> None:
+        c, scene = self.controller, self.scene
+        if scene is None:
+            return
+        p = c.pending
+        ids: set[str] = {m.id for m in self._table.models} if self._table is not None else set()
+        if p is None or p.model not in ids or p.action is None or self._table is None:
+            scene.set_move_preview(None)
+            return
+        act = p.action
+        dest = None
+        if p.path:
+            dest = p.path[-1]
+        elif getattr(act, "point", None) is not None:
+            dest = act.point
+        elif getattr(act, "path", None):
+            dest = act.path[-1]
+        if dest is None:
+            scene.set_move_preview(None)
+            return
+        start = self._table.model(p.model).position
+        path = [tuple(q) for q in p.path] if p.path else [start, dest]
+        if math.dist(path[0], start) > 1e-6:
+            path = [start, *path]
+        text = (p.text or "").split(": illegal")[0].split(": legal")[0]
+        scene.set_move_preview(p.model, tuple(dest), path, bool(p.legal), text)
+
+    def _draw_status(self) -> None:
+        c = self.controller
+        st = c.status()
+        lines = list(st.lines())
+        if self.manual:
+            lines.insert(1, "MANUAL ADJUSTMENT: drag a model to move it; the side panel changes wounds, Ki, markers")
+        self.status.update(lines, player=st.to_move, note=self.note)
+
+    def _draw_card_menu(self) -> None:
+        c = self.controller
+        sel = c.selected
+        self.card.update(c.card(sel) if sel is not None else None)
+        items = c.menu()
+        hint = ""
+        if sel is not None and not items:
+            hint = f"{sel} cannot act now (not a model of the player to move, or nothing to declare)."
+        elif sel is None and c.screen == "play" and not c.game.is_over():
+            who = c.game.to_move()
+            ready = c.model_at_active()
+            if who in getattr(c, "bots", {}):
+                hint = f"The bot plays player {who}."
+            elif ready:
+                hint = f"Player {who}: click one of your models ({', '.join(ready[:6])}) or press tab."
+        self.menu.update(sel or "", items, c.pending, hint)
+        self._targets = []
+        if c.pending is not None and c.pending.action is None:
+            item = next((i for i in items if i.key == c.pending.kind), None)
+            if item is not None:
+                self._targets = [t for t in (getattr(a, "target", None) for _l, a in item.options) if t]
+        self._draw_rings()
+
+    def _draw_rings(self) -> None:
+        self._marks.node().remove_all_children()
+        table = self._table
+        if table is None or self.scene is None:
+            return
+        ids = {m.id for m in table.models}
+        for colour, models in ((HIGHLIGHT, self.highlighted), (TARGET_RING, self._targets)):
+            for mid in models:
+                if mid not in ids:
+                    continue
+                m = table.model(mid)
+                z = self.scene.ground(m.position) + 0.3
+                r = m.radius + 0.12
+                mb = MeshBuilder("ring")
+                outer = circle_ring(m.position, r + 0.14, 48)
+                inner = circle_ring(m.position, r, 48)[::-1]
+                mb.cap(outer, z, colour, holes=[inner])
+                np_ = self._marks.attach_new_node(mb.node())
+                np_.set_light_off()
+                np_.set_two_sided(True)
+                np_.set_depth_test(False)
+                np_.set_depth_write(False)
+                np_.set_bin("fixed", 60)
+
+    # ============================================================ dialogs
+    def _wanted_dialog(self):
+        c = self.controller
+        screen = c.screen
+        if screen == "handover":
+            return ("handover", c.game.to_move())
+        if screen == "allocate":
+            choices = c.allocation_choices()
+            model = getattr(choices[0], "model", None) if choices else None
+            return ("allocate", model, len(c.game.events))
+        if screen == "dice":
+            return ("dice", getattr(c, "dice_request", None), len(c.game.events))
+        if screen == "over":
+            return ("over",)
+        return None
+
+    def _draw_dialog(self) -> None:
+        if isinstance(self.dialog, PathDialog):
+            return  # the player is typing a path
+        want = self._wanted_dialog()
+        if want == self._dialog_key:
+            return
+        self._close_dialog()
+        self._dialog_key = want
+        c = self.controller
+        self.cam.set_visible(want is None or want[0] != "handover")
+        if want is None:
+            return
+        kind = want[0]
+        if kind == "handover":
+            player = want[1]
+            why = ("Secret melee allocation (p.33)" if c.game.state.exchange is not None
+                   else f"Player {player} to move")
+            self.dialog = HandoverDialog(self.base, player, why, self.take_screen)
+        elif kind == "allocate":
+            choices = c.allocation_choices()
+            if not choices:
+                return
+            model = want[1]
+            player = c.game.state.models[model].player if model in c.game.state.models else None
+            l, r, b, _t = self.layout.table
+            low = self.layout.tools[3] + 0.01
+            self.dialog = AllocationDialog(self.base, model, player, choices, self._exchange_info(model),
+                                           self.allocate, rect=(l + 0.01, r - 0.01, low, low + 0.9))
+        elif kind == "dice":
+            n, purpose = getattr(c, "dice_request", None) or (0, "")
+            self.dialog = DiceEntryDialog(self.base, n, purpose, self.enter_dice)
+        elif kind == "over":
+            self.dialog = SummaryDialog(self.base, c.summary(), self.ask_save, self.close_summary)
+
+    def _exchange_info(self, model: str) -> list[str]:
+        ex = self.controller.game.state.exchange
+        if not ex:
+            return []
+        other = ex["defender"] if model == ex["attacker"] else ex["attacker"]
+        lines = [f"{model} against {other}" + (" (charge)" if ex.get("charge") else "")
+                 + (" -- disengaging" if ex.get("disengage") else "")]
+        done = [m for m in (ex["attacker"], ex["defender"]) if m in ex.get("allocations", {})]
+        if done:
+            lines.append(f"already allocated (secret): {', '.join(done)}")
+        lines.append("Split the dice between attack and defence; choose a special (p.33-42).")
+        return lines
+
+    def _close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.destroy()
+        self.dialog = None
+        self._dialog_key = None
+        self.cam.set_visible(True)
+
+    def _close_side(self) -> None:
+        if self._side_dialog is not None:
+            self._side_dialog.destroy()
+        self._side_dialog = None
+
+    def close_summary(self) -> None:
+        """Close the end-of-game summary (the table stays shown)."""
+        self._close_dialog()
+        self._dialog_key = ("over",)
+
+    # ============================================================ controller input
+    def _guard(self, fn, *args):
+        """Call a controller method; a refusal (GameError, ValueError) becomes the note."""
+        try:
+            out = fn(*args)
+        except (GameError, ValueError) as e:
+            self.note = str(e)
+            self.refresh(force=True)
+            return None
+        return out
+
+    def _reset_compose(self) -> None:
+        self._point = self._facing = None
+        self._boost = 0
+
+    def select(self, model: str | None) -> None:
+        """Select ``model`` (None clears): its card, menu and overlays."""
+        self._needs = None
+        self._reset_compose()
+        self._guard(self.controller.select, model)
+        if self._side_dialog is not None:
+            self._open_manual()
+        self.refresh()
+
+    def choose(self, key: str, option: int | None = None) -> None:
+        """A menu item (``key``) of the selected model, or one of its options."""
+        c = self.controller
+        item = next((i for i in c.menu() if i.key == key), None)
+        if item is None or not item.enabled:
+            if item is not None:
+                self.note = f"{item.label}: " + "; ".join(item.reasons)
+            self.refresh(force=True)
+            return
+        self.note = ""
+        self._needs = item.needs if (option is None or item.needs == "point") else None
+        self._reset_compose()
+        pending = self._guard(c.choose, key, option)
+        if pending is not None and pending.action is not None and item.needs is None and option is None:
+            pass  # confirm at once is the player's enter / Confirm
+        self.refresh(force=True)
+
+    def point(self, xy, facing: float | None = None) -> None:
+        """The destination of the action being composed (a drag or a click on the table)."""
+        c = self.controller
+        if c.pending is None:
+            return
+        self._point = (float(xy[0]), float(xy[1]))
+        if facing is not None:
+            self._facing = facing
+        self._guard(c.point, self._point, self._facing)
+        self.refresh(force=True)
+
+    def turn(self, delta: float) -> None:
+        """Turn the model ``delta`` degrees (counter-clockwise): the facing at the end of
+        the Walk being composed, or -- with nothing composed -- a Walk that only turns
+        the selected model (p.22)."""
+        c = self.controller
+        p = c.pending
+        table = self._table
+        ids: set[str] = {m.id for m in table.models} if table is not None else set()
+        mid = p.model if p is not None else c.selected
+        if mid not in ids or table is None:
+            return
+        if p is not None and p.kind != "walk":
+            self.note = "only a Walk changes the facing (p.22)"
+            self.refresh(force=True)
+            return
+        if self._facing is None:
+            act = p.action if p is not None else None
+            f = getattr(act, "facing", None) if act is not None else None
+            self._facing = float(table.model(mid).facing if f is None else f)
+        self._facing = (self._facing + delta) % 360
+        if p is not None and self._point is not None:
+            self._guard(c.point, self._point, self._facing)
+        else:
+            self._needs = "point"
+            self._point = tuple(table.model(mid).position)
+            self._guard(c.turn, self._facing)
+        self.refresh(force=True)
+
+    def boost(self, delta: int) -> None:
+        """One Ki boost step more (``delta`` 1) or fewer (-1) for the action composed
+        (p.10, p.47)."""
+        c = self.controller
+        if c.pending is None or not hasattr(c, "boost"):
+            return
+        self._boost = max(0, self._boost + delta)
+        self._guard(c.boost, self._boost)
+        self.refresh(force=True)
+
+    def confirm(self) -> None:
+        """Push the action composed (enter / Confirm)."""
+        c = self.controller
+        if c.pending is None:
+            return
+        events = self._guard(c.confirm)
+        if events:
+            self.note = ""
+            self._needs = None
+            self._reset_compose()
+        elif c.pending is not None and c.pending.reasons:
+            self.note = "refused: " + "; ".join(c.pending.reasons)
+        self.refresh(force=True)
+
+    def cancel(self) -> None:
+        """Drop the action composed (escape / Cancel)."""
+        self._needs = None
+        self._reset_compose()
+        self._guard(self.controller.cancel)
+        self.refresh(force=True)
+
+    def allocate(self, attack: int, defence: int, special=None, direction=None, boost: int = 0) -> None:
+        """The secret allocation from the dialog."""
+        self._guard(self.controller.allocate, attack, defence, special, direction, boost)
+        self.refresh(force=True)
+
+    def take_screen(self) -> None:
+        """The hand-over's button: the player to move takes the screen."""
+        self._guard(self.controller.take_screen)
+        self.refresh(force=True)
+
+    def enter_dice(self, values) -> None:
+        """Physical dice typed in the dialog."""
+        c = self.controller
+        try:
+            c.enter_dice(list(values))
+        except Exception as e:  # DiceError, GameError: the reason in the dialog
+            if isinstance(self.dialog, DiceEntryDialog):
+                self.dialog.refuse(str(e))
+            return
+        self.refresh(force=True)
+
+    def pass_turn(self) -> None:
+        """Spend a pass token (the Pass button)."""
+        self._guard(self.controller.pass_turn)
+        self.refresh(force=True)
+
+    def undo(self) -> None:
+        """Take back the last human decision (the Undo button, ``z``)."""
+        c = self.controller
+        self._anim = None
+        self._needs = None
+        taken = self._guard(c.undo)
+        if taken is not None:
+            self.note = f"undone: {len(taken)} action(s)" if taken else "nothing to undo"
+        self.refresh(force=True)
+
+    # ------------------------------------------------------------ save / load
+    def ask_save(self) -> None:
+        """The Save button: a path dialog, then :meth:`save`."""
+        self._path_dialog("Save the game", self.save)
+
+    def ask_load(self) -> None:
+        """The Load button: a path dialog, then :meth:`load`."""
+        self._path_dialog("Load a game", self.load)
+
+    def _path_dialog(self, title: str, then) -> None:
+        self._close_dialog()
+
+        def ok(path: str) -> None:
+            then(path)
+
+        self.dialog = PathDialog(self.base, title, self.save_path, ok, self._cancel_path)
+        self._dialog_key = ("path",)
+
+    def _cancel_path(self) -> None:
+        self._close_dialog()
+        self.refresh(force=True)
+
+    def save(self, path) -> bool:
+        """Save the game to ``path``; the reason in the dialog (or the note) when it fails."""
+        try:
+            self.controller.save(path)
+        except (OSError, GameError, ValueError) as e:
+            if isinstance(self.dialog, PathDialog):
+                self.dialog.refuse(str(e))
+            self.note = f"not saved: {e}"
+            return False
+        self.save_path = str(path)
+        self.note = f"saved to {path}"
+        if isinstance(self.dialog, PathDialog):
+            self._close_dialog()
+        self.refresh(force=True)
+        return True
+
+    def load(self, path) -> bool:
+        """Load the game saved at ``path`` (verified) into a new controller with the same
+        settings; the reason in the dialog (or the note) when it fails."""
+        old = self.controller
+        kw = {"bots": getattr(old, "bots", None), "tournament": getattr(old, "tournament", False),
+              "humans_share_screen": getattr(old, "humans_share_screen", True)}
+        try:
+            new = type(old).load(path, **kw)
+        except (OSError, GameError, ValueError) as e:
+            if isinstance(self.dialog, PathDialog):
+                self.dialog.refuse(str(e))
+            self.note = f"not loaded: {e}"
+            return False
+        self._close_dialog()
+        self.controller = new
+        self.save_path = str(path)
+        self._anim = None
+        self._table = None
+        self.cam.table = new.game.table_now()
+        self.note = f"loaded {path}"
+        self.refresh(force=True)
+        return True
+
+    # ------------------------------------------------------------ manual mode
+    def toggle_manual(self) -> None:
+        """Switch manual-adjustment mode (refused in tournament mode)."""
+        if getattr(self.controller, "tournament", False):
+            self.note = "manual adjustment is off in tournament mode"
+            self.manual = False
+            self.refresh(force=True)
+            return
+        self.manual = not self.manual
+        if self.manual:
+            self._open_manual()
+        else:
+            self._close_side()
+        self.refresh(force=True)
+
+    def _open_manual(self) -> None:
+        self._close_side()
+        lay = self.layout
+        l, r, b, t = lay.table
+        self._side_dialog = ManualPanel(self.base, (r - 0.62, r - 0.02, b + 0.02, b + 0.47), self.controller.selected,
+                                        self.adjust)
+
+    def adjust(self, what: str, arg, delta: int) -> None:
+        """A manual adjustment of the selected model (logged by the controller)."""
+        c = self.controller
+        m = c.selected
+        if m is None:
+            self.note = "manual adjustment: select a model first"
+            self.refresh(force=True)
+            return
+        fn = {"wounds": lambda: c.adjust_wounds(m, delta), "ki": lambda: c.adjust_ki(m, delta),
+              "marker": lambda: c.adjust_marker(m, arg, delta)}[what]
+        self._guard(fn)
+        self.refresh(force=True)
+
+    # ============================================================ camera
+    def reset_camera(self) -> None:
+        """The oblique view of the whole table (``v``)."""
+        self.cam.reset()
+        if self.scene is not None:
+            self.scene.set_camera_pitch(self.cam.pitch)
+
+    def zoom(self, factor: float) -> None:
+        """Zoom the camera (mouse wheel)."""
+        self.cam.zoom(factor)
+
+    # ============================================================ pointer input
+    def _hit(self, ndc):
+        return self.cam.pick(ndc, self._table)
+
+    def click_ndc(self, x: float, y: float) -> None:
+        """A click at window point (x, y): select a model, set a destination, choose a
+        target -- or nothing off the table."""
+        ndc = (x, y)
+        if self.dialog is not None or not self.cam.inside(ndc):
+            return
+        c = self.controller
+        hit = self._hit(ndc)
+        p = c.pending
+        if p is not None:
+            if isinstance(hit, str) and hit in self._targets:
+                item = next((i for i in c.menu() if i.key == p.kind), None)
+                if item is not None:
+                    n = next(k for k, (_l, a) in enumerate(item.options) if getattr(a, "target", None) == hit)
+                    self.choose(p.kind, n)
+                    return
+            if self._needs == "point" and hit is not None and hit != p.model:
+                xy = self.cam.table_point(ndc, self.scene.ground if self.scene else None) if isinstance(hit, str) \
+                    else hit
+                if xy is not None:
+                    self.point(xy)
+                return
+            if hit == p.model:
+                return
+        self.select(hit if isinstance(hit, str) else None)
+
+    def press_ndc(self, x: float, y: float, button: str = "mouse1") -> None:
+        """A mouse button pressed at (x, y): on the base of the model being moved (or any
+        model in manual mode) a drag moves it; elsewhere a left drag orbits, a right or
+        middle drag pans."""
+        ndc = (x, y)
+        kind = button
+        model = None
+        if button == "mouse1" and self.dialog is None and self.cam.inside(ndc):
+            hit = self._hit(ndc)
+            p = self.controller.pending
+            if p is not None and self._needs == "point" and hit == p.model:
+                kind = "move"
+            elif self.manual and isinstance(hit, str):
+                kind, model = "manual", hit
+        self._press = {"button": button, "kind": kind, "start": ndc, "last": ndc, "moved": False, "model": model}
+
+    def drag_ndc(self, x: float, y: float) -> None:
+        """The pointer moved to (x, y) with a button held."""
+        pr = self._press
+        if pr is None:
+            return
+        dx, dy = x - pr["last"][0], y - pr["last"][1]
+        pr["last"] = (x, y)
+        if math.dist(pr["start"], (x, y)) > CLICK_NDC:
+            pr["moved"] = True
+        if not pr["moved"]:
+            return
+        ground = self.scene.ground if self.scene is not None else None
+        if pr["kind"] == "move":
+            xy = self.cam.table_point((x, y), ground)
+            if xy is not None and (self._point is None or math.dist(xy, self._point) > 0.01):
+                self.point(xy)
+        elif pr["kind"] == "manual":
+            xy = self.cam.table_point((x, y), ground)
+            if xy is not None and self.scene is not None and self._table is not None:
+                start = self._table.model(pr["model"]).position
+                self.scene.set_move_preview(pr["model"], xy, [start, xy], True, "manual move")
+        elif pr["button"] == "mouse1":
+            self.cam.orbit(dx, dy)
+            if self.scene is not None:
+                self.scene.set_camera_pitch(self.cam.pitch)
+        else:
+            self.cam.pan(dx, dy)
+
+    def release_ndc(self, x: float, y: float, button: str = "mouse1") -> None:
+        """The button is let go at (x, y): a click when the pointer hardly moved; the end
+        of a drag otherwise (a manual move is applied here)."""
+        pr = self._press
+        self._press = None
+        if pr is None or pr["button"] != button:
+            return
+        if not pr["moved"] and math.dist(pr["start"], (x, y)) <= CLICK_NDC:
+            if button == "mouse1":
+                self.click_ndc(x, y)
+            return
+        if pr["kind"] == "move":
+            self.drag_ndc(x, y)
+        elif pr["kind"] == "manual":
+            xy = self.cam.table_point((x, y), self.scene.ground if self.scene else None)
+            if xy is not None:
+                self._guard(self.controller.adjust_move, pr["model"], xy)
+            if self.scene is not None:
+                self.scene.set_move_preview(None)
+            self.refresh(force=True)
+
+    def _mouse(self):
+        mw = getattr(self.base, "mouseWatcherNode", None)
+        if mw is None or not mw.has_mouse():
+            return None
+        m = mw.get_mouse()
+        return (m.x, m.y)
+
+    def _mouse_down(self, button: str) -> None:
+        m = self._mouse()
+        if m is not None:
+            self.press_ndc(m[0], m[1], button)
+
+    def _mouse_up(self, button: str) -> None:
+        m = self._mouse()
+        if m is None and self._press is not None:
+            m = self._press["last"]
+        if m is not None:
+            self.release_ndc(m[0], m[1], button)
+
+    # ============================================================ keys
+    def key(self, name: str) -> None:
+        """A key: ``enter`` confirm, ``escape`` cancel / deselect, ``q``/``e`` turn,
+        ``z``/``control-z`` undo, ``control-s``/``control-o`` save/load, ``v``/``home``
+        camera, ``tab`` next model, ``m`` manual mode, ``1``-``9`` a menu item or option."""
+        if isinstance(self.dialog, (PathDialog, DiceEntryDialog)):
+            if name == "escape" and isinstance(self.dialog, PathDialog):
+                self._cancel_path()
+            return  # the keys are typed into the entry
+        c = self.controller
+        if name == "enter":
+            if isinstance(self.dialog, HandoverDialog):
+                self.take_screen()
+            elif isinstance(self.dialog, AllocationDialog):
+                self.dialog.submit()
+            elif self.dialog is None:
+                self.confirm()
+        elif name == "escape":
+            if c.pending is not None:
+                self.cancel()
+            elif self.highlighted:
+                self.highlighted = []
+                self.log.selected = None
+                self._draw_rings()
+            elif c.selected is not None:
+                self.select(None)
+        elif name in ("q", "e"):
+            self.turn(TURN_STEP if name == "q" else -TURN_STEP)
+        elif name in ("+", "=", "-"):
+            self.boost(-1 if name == "-" else 1)
+        elif name in ("z", "control-z"):
+            if self.dialog is None or isinstance(self.dialog, SummaryDialog):
+                self.undo()
+        elif name == "control-s":
+            self.ask_save()
+        elif name == "control-o":
+            self.ask_load()
+        elif name in ("v", "home"):
+            self.reset_camera()
+        elif name == "tab":
+            ready = c.model_at_active()
+            if ready and self.dialog is None:
+                i = (ready.index(c.selected) + 1) % len(ready) if c.selected in ready else 0
+                self.select(ready[i])
+        elif name == "m":
+            self.toggle_manual()
+        elif name.isdigit() and self.dialog is None:
+            n = int(name) - 1
+            p = c.pending
+            items = c.menu()
+            if p is not None:
+                item = next((i for i in items if i.key == p.kind), None)
+                if item is not None and p.action is None and n < len(item.options):
+                    self.choose(p.kind, n)
+            elif n < len(items):
+                self.choose(items[n].key)
+
+    # ============================================================ log
+    def log_click(self, entry) -> None:
+        """A log entry was clicked: ring the models it involves on the table."""
+        self.highlighted = list(entry.models)
+        self._draw_rings()
+
+    # ============================================================ time
+    def _task(self, task):
+        self.cam.fit_lens()
+        lay = P.layout(self.base)
+        if lay != self.layout:
+            self.layout = lay
+            self._destroy_panels()
+            self._build_panels()
+            self.cam.set_region(lay.region())
+            self.refresh(force=True)
+        pr = self._press
+        if pr is not None:
+            m = self._mouse()
+            if m is not None and m != pr["last"]:
+                self.drag_ndc(*m)
+        dt = ClockObject.get_global_clock().get_dt()
+        self.tick(min(dt, 0.25))
+        return task.cont
+
+    def bot_to_move(self) -> bool:
+        """Whether a bot decides now (the game not over, no human dialog waiting)."""
+        c = self.controller
+        g = c.game
+        return not g.is_over() and g.to_move() in getattr(c, "bots", {}) and c.screen not in ("dice",)
+
+    def tick(self, dt: float) -> None:
+        """Advance the window ``dt`` seconds: the animation of a move, then -- at the bot's
+        pace -- one bot action (its moves animated, its action in the status line); then
+        redraw what changed. The window's task calls it every frame; tests call it."""
+        if self._closed:
+            return
+        if self._anim is not None:
+            self._anim["t"] += dt
+            if self._anim["t"] >= self._anim["duration"]:
+                self._anim = None
+                if self.scene is not None:
+                    self.scene.set_move_preview(None)
+                self.refresh(force=True)
+            else:
+                self._draw_anim()
+                return
+        if self.bot_to_move():
+            self._bot_wait += dt
+            if self._bot_wait >= self.bot_seconds:
+                self._bot_wait = 0.0
+                self._bot_step()
+        else:
+            self._bot_wait = 0.0
+        self.refresh()
+
+    def _bot_step(self) -> None:
+        c = self.controller
+        before = self._table
+        res = self._guard(c.bot_step)
+        if not res:
+            return
+        player, action, events = res
+        self.note = f"bot (player {player}): {_describe(action)}"
+        moves: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
+        for ev in events:
+            if ev.kind == "move" and before is not None and ev.data.get("model") in {m.id for m in before.models}:
+                start = before.model(ev.data["model"]).position
+                end = tuple(ev.data["to"])
+                if math.dist(start, end) > 0.05:
+                    moves.append((ev.data["model"], start, end))
+        if self.animate and moves:
+            self._anim = {"moves": moves, "t": 0.0, "duration": ANIM_SECONDS}
+            self._draw_anim()
+            self.refresh(force=True)  # panels now; the table after the animation
+            return
+        self.refresh(force=True)
+
+    def _draw_anim(self) -> None:
+        a = self._anim
+        if a is None or self.scene is None:
+            return
+        f = min(1.0, a["t"] / a["duration"])
+        model, start, end = a["moves"][0]
+        at = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+        self.scene.set_move_preview(model, at, [start, at], True, f"{model}")
+
+    # ============================================================ geometry for tests
+    def model_ndc(self, model: str) -> tuple[float, float] | None:
+        """The window NDC of the top of ``model``'s base as drawn now (to click it)."""
+        if self._table is None or self.scene is None:
+            return None
+        m = self._table.model(model)
+        from .. import style
+
+        return self.cam.to_ndc((*m.position, self.scene.ground(m.position) + style.BASE_HEIGHT))
+
+    def table_ndc(self, xy) -> tuple[float, float] | None:
+        """The window NDC of the table point ``xy`` (on the ground)."""
+        z = self.scene.ground(xy) if self.scene is not None else 0.0
+        return self.cam.to_ndc((xy[0], xy[1], z))
+
+    def to_pixels(self, xyz) -> tuple[float, float] | None:
+        """Window pixel (column, row) of a table point."""
+        return self.cam.to_pixels(xyz)
+
+    def panel_pixels(self, name: str) -> tuple[int, int, int, int]:
+        """The pixel box (x0, y0, x1, y1; rows from the top) of panel ``name`` (``status``,
+        ``card``, ``menu``, ``log``, ``dice``, ``tools``, ``table``)."""
+        rect = getattr(self.layout, name)
+        w, h = self.base.win.get_x_size(), self.base.win.get_y_size()
+        a = self.layout.aspect
+        l, r, b, t = rect
+        return (int((l + a) / (2 * a) * w), int((1 - t) / 2 * h), int((r + a) / (2 * a) * w), int((1 - b) / 2 * h))
+
+
+def _describe(action) -> str:
+    if action is None:
+        return "nothing"
+    kind = getattr(action, "kind", str(action))
+    parts = [str(getattr(action, "model", "") or ""), kind]
+    if getattr(action, "target", None):
+        parts.append(f"-> {action.target}")
+    if getattr(action, "point", None) is not None:
+        parts.append(f"to ({action.point[0]:.1f}, {action.point[1]:.1f})")
+    if kind == "allocate":
+        return f"{action.model} allocates its dice in secret"
+    return " ".join(p for p in parts if p)
+
+
+# ================================================================ entry points
+def _controller(game_or_controller, **kw):
+    if isinstance(game_or_controller, PlayController) or hasattr(game_or_controller, "bot_step"):
+        return game_or_controller
+    return PlayController(game_or_controller, **kw)
+
+
+def run_game_window(game_or_controller, *, bots=None, tournament: bool = False, dice: str = "seeded",
+                    size=(1600, 1000), save_path: str | Path = SAVE_PATH):
+    """Open an onscreen window and play ``game_or_controller`` (a ``Game`` -- then
+    ``bots``, ``tournament``, ``dice`` make its :class:`PlayController` -- or a
+    controller) until the window is closed; returns the controller.
+
+    Raises:
+        RuntimeError: no window could be opened (no display).
+    """
+    from .shell import get_base
+
+    kw = {"bots": bots, "tournament": tournament, "dice": dice}
+    c = _controller(game_or_controller, **kw)
+    base = get_base(offscreen=False, size=size, title=f"Bushido: {c.game.table.name}")
+    win = GameWindow(base, c, animate=True, save_path=save_path)
+    base.win.set_close_request_event("bushido-play-close")
+    base.accept("bushido-play-close", base.task_mgr.stop)
+    try:
+        base.run()
+    finally:
+        ctrl = win.controller
+        win.destroy()
+    return ctrl
+
+
+def render_game_png(controller, path, *, select: str | None = None, choose: str | None = None,
+                    point=None, log_click: int | None = None, size=(1280, 960)) -> Path:
+    """Render the game window of ``controller`` (a ``PlayController`` or a ``Game``)
+    offscreen to the PNG ``path`` (headless): optionally with ``select`` a model
+    selected, ``choose`` one of its menu items, ``point`` a destination for it, and
+    ``log_click`` the log entry at that list position clicked. Returns the path.
+
+    Raises:
+        RuntimeError: the software renderer could not open a buffer or write the file.
+    """
+    from .shell import get_base, screenshot
+
+    c = _controller(controller)
+    base = get_base(offscreen=True, size=size)
+    win = GameWindow(base, c, animate=False)
+    try:
+        if select is not None:
+            win.select(select)
+        if choose is not None:
+            win.choose(choose)
+        if point is not None:
+            win.point(point)
+        if log_click is not None:
+            win.log.click(log_click)
+        win.refresh(force=True)
+        return screenshot(base, path)
+    finally:
+        win.destroy()
+
+
+__all__ = ["ANIM_SECONDS", "BOT_SECONDS", "GameWindow", "render_game_png", "run_game_window"]
