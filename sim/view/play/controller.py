@@ -168,6 +168,8 @@ class Pending:
         model: the acting model; kind: the menu key.
         snapped: what the destination was snapped to (``"contact with kenta"``,
             ``"contact with objective west"``), or None.
+        template: for an action that waits for a point (a Shoot with a declared Walk):
+            the action :meth:`PlayController.point` completes.
     """
 
     action: object | None
@@ -178,6 +180,7 @@ class Pending:
     model: str | None
     kind: str
     snapped: str | None = None
+    template: object | None = None
 
 
 @dataclass(frozen=True)
@@ -206,9 +209,11 @@ class DiceView:
     event: int
 
 
-class DiceNeeded(DiceError):
+class DiceNeeded(Exception):
     """Raised by :class:`TypedDice` when the players have not typed enough values yet:
-    ``n`` more are needed, for ``purpose``."""
+    ``n`` more are needed, for ``purpose``. Not a :class:`DiceError` (a ``ValueError``),
+    which a rules step may take for a refused roll: it must reach the controller, which
+    takes the half-played action back and asks for the values."""
 
     def __init__(self, n: int, purpose: RollPurpose | None) -> None:
         self.n = n
@@ -289,14 +294,25 @@ def make_bots(names: dict[int, str], seed: int = 0) -> dict[int, object]:
     return out
 
 
+#: Pages of the refusals every declaration may meet, whatever its kind (p.24 Actions,
+#: p.21 Main phase, p.33 the melee exchange).
+DECLARING_PAGES = (("Exhausted", "p.24"), ("complex action", "p.24"), ("not the active player", "p.21"),
+                   ("melee exchange is waiting", "p.33"), ("the game is over", "p.21"))
+
+
 def with_pages(why: str, kind: str | None) -> list[str]:
     """Every reason of an engine verdict (``"; "``-joined) as a list, each with its
-    rulebook page: kept when it names one, else the page of the action ``kind``
+    rulebook page: kept when it names one, else the page of a refusal every declaration
+    may meet (:data:`DECLARING_PAGES`), else the page of the action ``kind``
     (:data:`ACTION_KINDS`, e.g. ``(p.24)``)."""
     page = ACTION_KINDS[kind].page if kind in ACTION_KINDS else ""
     out = []
     for part in [p.strip() for p in (why or "").split("; ") if p.strip()] or ["not legal now"]:
-        out.append(part if _PAGE.search(part) or not page else f"{part} ({page})")
+        if _PAGE.search(part):
+            out.append(part)
+            continue
+        own = next((pg for words, pg in DECLARING_PAGES if words in part), page)
+        out.append(f"{part} ({own})" if own else part)
     return out
 
 
@@ -427,6 +443,8 @@ class PlayController:
         self._drag_cache: dict = {}
         humans = self.humans()
         self.viewer = humans[0] if len(humans) == 1 else game.to_move() if game.to_move() in humans else None
+        if game.state.exchange is not None and self._secret_handover():
+            self.viewer = None
         self._update_screen()
 
     # ------------------------------------------------------------ helpers
@@ -434,10 +452,19 @@ class PlayController:
         """The players the bots do not play."""
         return [p for p in (1, 2) if p not in self.bots]
 
-    def _changed(self) -> None:
+    def _changed(self, decided: bool = False) -> None:
+        """The state changed (``decided``: a decision was pushed or taken back, so a
+        secret allocation now due starts with the hand-over)."""
         self.version += 1
         self._drag_cache.clear()
+        g = self.game
+        if decided and self._secret_handover() and g.state.exchange is not None:
+            self.viewer = None
         self._update_screen()
+
+    def _secret_handover(self) -> bool:
+        """Whether a secret allocation is handed over: two humans at one screen."""
+        return self.humans_share_screen and len(self.humans()) == 2
 
     def _update_screen(self) -> None:
         g = self.game
@@ -450,7 +477,7 @@ class PlayController:
         p = g.to_move()
         humans = self.humans()
         if g.state.exchange is not None and p in humans:
-            if self.humans_share_screen and len(humans) == 2 and self.viewer != p:
+            if self._secret_handover() and self.viewer != p:
                 self.screen, self.viewer = "handover", None
             else:
                 self.screen, self.viewer = "allocate", p
@@ -614,7 +641,7 @@ class PlayController:
         if not ok:
             return MenuItem("wait", "Wait", False, reasons)
         if len(opts) <= 1:
-            a = Action("wait", m.id, special=opts[0].key if opts else None)
+            a = Action("wait", m.id)  # the one option, which the engine takes by default
             label = f"Wait ({opts[0].label})" if opts else "Wait"
             return MenuItem("wait", label, True, [], None, [(label, a)])
         options: list[tuple[str, object]] = [(f"Wait: {o.label}", Action("wait", m.id, special=o.key)) for o in opts]
@@ -716,6 +743,20 @@ class PlayController:
             extra = ", ".join(x for x in (weapon.name, f"TN {tn}" if tn is not None else "",
                                           "cover" if cover else "") if x)
             options.append((f"Shoot {e.id} ({extra})", a))
+        # the Ranged Attack action may declare a Walk before or after the shot (p.25):
+        # offered as options that wait for the Walk's destination (:meth:`point`)
+        reach = (g.table_now().model(m.id).move or 0) + max((b for _, b in weapon.range.values()), default=0)
+        walks: list[tuple[str, object]] = []
+        for lbl, a in list(options):
+            assert isinstance(a, Action)
+            walks.append((f"{lbl}, then Walk", replace(a, walk="after")))
+        for e in self._enemies(m):
+            if any(isinstance(a, Action) and a.target == e.id for _, a in options):
+                continue
+            if self._edge(m.id, e.id) <= reach + 1e-9:
+                walks.append((f"Walk, then shoot {e.id}", Action("shoot", m.id, target=e.id, walk="before",
+                                                                 boost=self._boost or None)))
+        options += walks
         reasons = [] if options else [f"{lbl}: {r}" for lbl, rs in refused for r in rs] or \
             ["no enemy on the table (p.25)"]
         return MenuItem("shoot", "Shoot", bool(options), reasons, "target", options, refused)
@@ -873,19 +914,21 @@ class PlayController:
         """The events of the last push (for animation)."""
         return list(self._last)
 
-    def allocation_choices(self) -> list[object]:
+    def allocation_choices(self, boost: int = 0) -> list[object]:
         """The legal ``allocate`` Actions of the model whose allocation is due now: every
         split of its pool, then every split with each special of its weapon it can pay
         for (Throw/Sidestep without a direction: the engine picks it, or pass one to
-        :meth:`allocate`). [] when no allocation is due."""
+        :meth:`allocate`); with ``boost`` Melee boost steps bought (p.47: one more die
+        each), the splits of the larger pool. [] when no allocation is due."""
         g = self.game
         ctx = exchange_context(g)
         if ctx is None:
             return []
-        out: list[object] = [a for a in g.legal_actions() if a.kind == "allocate"]
-        for opt in usable_specials(ctx.me, ctx.pool):
-            for att, dfn in legal_splits(ctx.me, ctx.pool, opt.key):
-                a = Action("allocate", ctx.model, attack=att, defence=dfn, special=opt.key)
+        pool = ctx.pool + max(0, boost)
+        out: list[object] = []
+        for special in [None] + [opt.key for opt in usable_specials(ctx.me, pool)]:
+            for att, dfn in legal_splits(ctx.me, pool, special):
+                a = Action("allocate", ctx.model, attack=att, defence=dfn, special=special, boost=boost or None)
                 if g.is_legal(a)[0]:
                     out.append(a)
         return out
@@ -947,9 +990,13 @@ class PlayController:
             if option is None:
                 self.pending = Pending(None, False, [], f"{item.label}: choose a target", [], mid, key)
             else:
-                action = item.options[option][1]
+                label, action = item.options[option]
                 assert isinstance(action, Action)
-                self.pending = self._judge(self._boosted(action), key)
+                if action.walk is not None and action.point is None:  # a declared Walk: wait for its point
+                    self.pending = Pending(None, False, [], f"{label}: drag the Walk's destination", [], mid, key,
+                                           template=self._boosted(action))
+                else:
+                    self.pending = self._judge(self._boosted(action), key)
         self.version += 1
         return self.pending
 
@@ -973,6 +1020,8 @@ class PlayController:
                     path = [tuple(p) for p in g.charge(a.model, a.target, boost=a.boost or 0).path]  # type: ignore
                 except (movement.MoveError, ValueError):
                     path = []
+            elif a.point is not None and a.model in g.state.models:
+                path = [g.state.models[a.model].position, a.point]
         if text is None:
             text = f"{key.replace('_', ' ').title()}: {a}"
         text += ": legal" if ok else ": illegal: " + "; ".join(rs)
@@ -1068,10 +1117,14 @@ class PlayController:
             if got is None:
                 got = self._drag_cache[key] = self._judge_move(mid, kind, xy, facing)
             self.pending = got
-        elif isinstance(p.action, Action) and kind in ("disengage", "shoot", "ki_feat", "complex_ki_feat"):
-            a = p.action
+        elif isinstance(p.action or p.template, Action) and kind in ("disengage", "shoot", "ki_feat",
+                                                                    "complex_ki_feat"):
+            a = p.action if isinstance(p.action, Action) else p.template
+            assert isinstance(a, Action)
             a = replace(a, point=xy, walk=a.walk or ("before" if kind != "disengage" else None))
-            self.pending = self._judge(a, kind)
+            self.pending = replace(self._judge(a, kind), template=p.template)
+            self.version += 1
+            return self.pending
         else:
             return p
         self.version += 1
@@ -1219,7 +1272,7 @@ class PlayController:
         sel = g.state.models.get(self.selected or "")
         if sel is None or not sel.alive:
             self.selected = None
-        self._changed()
+        self._changed(decided=True)
         return list(events)
 
     def bot_step(self) -> tuple[int, object, list[Event]] | None:
@@ -1277,12 +1330,10 @@ class PlayController:
         self.pending = None
         self.selected = None
         self._last = []
-        humans = self.humans()
         p = g.to_move()
-        if p in humans:
-            self.viewer = p if not (g.state.exchange is not None and len(humans) == 2 and self.humans_share_screen) \
-                else None
-        self._changed()
+        if p in self.humans():
+            self.viewer = p
+        self._changed(decided=True)
         return taken
 
     def save(self, path) -> None:
