@@ -747,11 +747,11 @@ class PlayController:
         # offered as options that wait for the Walk's destination (:meth:`point`)
         reach = (g.table_now().model(m.id).move or 0) + max((b for _, b in weapon.range.values()), default=0)
         walks: list[tuple[str, object]] = []
-        for lbl, a in list(options):
-            assert isinstance(a, Action)
-            walks.append((f"{lbl}, then Walk", replace(a, walk="after")))
+        for lbl, now in list(options):
+            assert isinstance(now, Action)
+            walks.append((f"{lbl}, then Walk", replace(now, walk="after")))
         for e in self._enemies(m):
-            if any(isinstance(a, Action) and a.target == e.id for _, a in options):
+            if any(isinstance(x, Action) and x.target == e.id for _, x in options):
                 continue
             if self._edge(m.id, e.id) <= reach + 1e-9:
                 walks.append((f"Walk, then shoot {e.id}", Action("shoot", m.id, target=e.id, walk="before",
