@@ -42,7 +42,7 @@ class Dialog:
             l, r, b, t = self.rect
             DirectFrame(parent=self.frame, frameColor=TITLE, frameSize=(l - 0.006, r + 0.006, b - 0.006, t + 0.006),
                         sortOrder=-1)
-            DirectFrame(parent=self.frame, frameColor=colour, frameSize=self.rect)
+            DirectFrame(parent=self.frame, frameColor=(*colour[:3], 1.0), frameSize=self.rect)
         l, r, b, t = self.rect
         self.title = DirectLabel(parent=self.frame, text=title, text_fg=TITLE, text_font=self.font, relief=None,
                                  text_align=TextNode.A_left, scale=TEXT_SCALE * 1.2, pos=(l + 0.04, 0, t - 0.07))
@@ -100,7 +100,7 @@ class AllocationDialog(Dialog):
     FIELDS = ("split", "special", "direction", "boost")
 
     def __init__(self, base, model: str, player: int | None, choices, info, on_allocate: Callable, rect=None):
-        l, r, b, t = rect or (-0.75, 0.75, -0.6, 0.6)
+        l, r, b, t = rect or (-0.75, 0.75, -0.4, 0.4)
         super().__init__(base, f"Secret allocation: {model}" + (f" (player {player})" if player else ""),
                          size=(r - l, t - b), centre=((l + r) / 2, (b + t) / 2))
         self.choices = list(choices)

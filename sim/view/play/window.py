@@ -267,7 +267,9 @@ class GameWindow(DirectObject):
         self.card.update(c.card(sel) if sel is not None else None)
         items = c.menu()
         hint = ""
-        if sel is not None and not items:
+        if c.screen in ("allocate", "handover"):
+            hint = "A secret melee allocation is being made (p.33)."
+        elif sel is not None and not items:
             hint = f"{sel} cannot act now (not a model of the player to move, or nothing to declare)."
         elif sel is None and c.screen == "play" and not c.game.is_over():
             who = c.game.to_move()
@@ -351,7 +353,7 @@ class GameWindow(DirectObject):
             l, r, b, _t = self.layout.table
             low = self.layout.tools[3] + 0.01
             self.dialog = AllocationDialog(self.base, model, player, choices, self._exchange_info(model),
-                                           self.allocate, rect=(l + 0.01, r - 0.01, low, low + 0.9))
+                                           self.allocate, rect=(l + 0.01, r - 0.01, low, low + 0.74))
         elif kind == "dice":
             n, purpose = getattr(c, "dice_request", None) or (0, "")
             self.dialog = DiceEntryDialog(self.base, n, purpose, self.enter_dice)
@@ -837,6 +839,11 @@ class GameWindow(DirectObject):
         dt = ClockObject.get_global_clock().get_dt()
         self.tick(min(dt, 0.25))
         return task.cont
+
+    @property
+    def animating(self) -> bool:
+        """Whether a move is being animated now."""
+        return self._anim is not None
 
     def bot_to_move(self) -> bool:
         """Whether a bot decides now (the game not over, no human dialog waiting)."""
