@@ -248,3 +248,54 @@ def test_drag_state_charge_target_follows_the_cursor(table):
     assert st.result.target == "nanako"
     with pytest.raises(ValueError):
         st.set_kind("fly")
+
+
+# ------------------------------------------------- fast overlay meshes (speed)
+def _area(tri) -> float:
+    """Sum of the areas of triangles (n, 3, 2)."""
+    a, b = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+    return float(0.5 * np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum())
+
+
+def test_vectorised_ground_heights_equal_the_per_point_reference_on_random_points(table):
+    from sim.view.layers.ground import Ground
+    from sim.view.layers.movement import ground_heights, lifted_heights
+
+    rng = np.random.default_rng(12)
+    hill = next(t for t in table.terrain if t.visibility.value == "enhancing")
+    x0, y0, x1, y1 = hill.footprint.shape.bounds
+    pts = np.vstack([rng.uniform((0, 0), (table.width, table.depth), (300, 2)),
+                     rng.uniform((x0 - 0.5, y0 - 0.5), (x1 + 0.5, y1 + 0.5), (300, 2))])
+    fast = ground_heights(table, pts)
+    ref = np.array([style.ground_height(table, x, y) for x, y in pts])
+    assert (ref > 0).sum() > 100  # many points on the raised ground
+    np.testing.assert_allclose(fast, ref, rtol=0, atol=1e-12)
+    g = Ground(table)
+    np.testing.assert_allclose(lifted_heights(table, pts), [g.lifted(x, y) for x, y in pts], rtol=0, atol=1e-12)
+
+
+def test_vectorised_drape_equals_the_reference_line(table):
+    from sim.view.layers.ground import Ground
+    from sim.view.layers.movement import drape_line
+
+    ring = [(2.0, 3.0), (9.0, 7.5), (4.5, 9.0), (3.0, 5.0)]  # across the hill
+    ref = Ground(table).line(ring, 0.02, closed=True)
+    np.testing.assert_allclose(drape_line(table, ring, 0.02, closed=True), ref, rtol=0, atol=1e-9)
+
+
+def test_fast_region_fill_covers_exactly_the_region_at_its_height(table):
+    from sim.rules.planning import walk_region
+    from sim.view.layers.ground import Ground
+    from sim.view.layers.marks import areal
+    from sim.view.layers.movement import ArrayMesh, fill_region, triangles
+
+    for mid, raised in (("kenta", False), ("matsu", True)):  # matsu stands on the hill
+        geom = areal(walk_region(table, mid))
+        assert _area(triangles(geom)) == pytest.approx(geom.area, rel=1e-9)
+        mesh = ArrayMesh("t")
+        fill_region(mesh, table, Ground(table), geom, 0.01, (0, 1, 0, 0.5))
+        v = mesh.corners()
+        filled = _area(v[:, :, :2])
+        assert filled == pytest.approx(geom.area, rel=1e-6)
+        assert (v[:, :, 2].max() > 0.2) == raised
+        assert mesh.node().get_num_geoms() == 1
