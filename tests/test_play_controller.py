@@ -17,7 +17,7 @@ from sim.rules.dice import DiceError
 from sim.rules.game import Action, Game, GameError
 from sim.rules.scenario import in_contact_with_objective
 from sim.table import load_table
-from sim.view.play.controller import SNAP, PlayController, TypedDice, make_bots, with_pages
+from sim.view.play.controller import SNAP, DiceNeeded, PlayController, TypedDice, make_bots, with_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = load_table()
@@ -48,6 +48,8 @@ def drive(c: PlayController, a: Action) -> list:
     if a.kind == "pass":
         return c.pass_turn()
     if a.kind == "intercept":
+        item = c.menu()[0]
+        assert item.key == "intercept" and any(x == a for _, x in item.options)
         return c.intercept(a.target)
     c.select(a.model)
     if a.kind in ("walk", "run"):
@@ -94,15 +96,16 @@ def play_through(c: PlayController, deciders: dict[int, GreedyBot], limit: int =
 
 
 def test_whole_hotseat_game_through_the_controller_equals_the_bare_game():
-    c = PlayController(new_game(seed=11))
+    c = PlayController(new_game(seed=3))
     play_through(c, {1: GreedyBot(1), 2: GreedyBot(2)})
     assert c.screen == "over" and c.status().over
-    bare = new_game(seed=11)
+    bare = new_game(seed=3)
     for a in c.game.actions:
         bare.push(a)
     assert bare.position() == c.game.position()
     assert [e.to_json() for e in bare.events] == [e.to_json() for e in c.game.events]
-    assert any(e.kind == "exchange" for e in c.game.events)  # allocations went through the hand-over
+    kinds = {e.kind for e in c.game.events}
+    assert {"exchange", "interception_open", "shot"} <= kinds  # hand-overs, an interceptor, shots
     assert c.summary()[0].startswith("Result: ")
 
 
@@ -419,3 +422,19 @@ def test_controller_imports_no_panda3d():
     code = "import sys, sim.view.play.controller; print('panda3d' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_physical_dice_for_the_set_up_are_asked_before_the_game_starts(tmp_path):
+    with pytest.raises(DiceNeeded) as need:
+        PlayController.new_game(TABLE, length=LENGTH, dice="physical")
+    assert need.value.n == 1 and need.value.purpose.label() == "the Tactical test, player 1"
+    c = PlayController.new_game(TABLE, length=LENGTH, dice="physical", setup_dice=[5, 2, 6])
+    assert c.game.rolls[0] == (5, 2) and c.game.dice.remaining == 0
+    tactical = next(e for e in c.game.events if e.kind == "tactical")
+    assert tactical.data["rolls"] == [[5, 2]] and tactical.data["winner"] == 1
+    c.select("kokkio")
+    c.choose("focus")
+    c.confirm()
+    c.save(tmp_path / "p.json")
+    d = PlayController.load(tmp_path / "p.json")
+    assert d.game.verified and d.game.position() == c.game.position()

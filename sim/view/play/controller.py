@@ -447,6 +447,28 @@ class PlayController:
             self.viewer = None
         self._update_screen()
 
+    @classmethod
+    def new_game(cls, table, *, seed: int | None = 0, length: tuple[str, int] | None = None, scenario=None,
+                 vims: dict | None = None, dice: str = "seeded", setup_dice=(), **kw) -> "PlayController":
+        """A new :class:`Game` on ``table`` (``seed``, ``length``, ``scenario``, ``vims``
+        as :class:`Game`) and its controller (``kw`` as the constructor). With
+        ``dice="physical"`` the rolls of the set-up (the Tactical test of turn 1 ...) are
+        ``setup_dice``, the values the players typed.
+
+        Raises:
+            DiceNeeded: physical dice and too few ``setup_dice``: ``n`` more are needed
+                (the set-up screen asks for them and calls again with all the values).
+            GameError: as :class:`Game` (a scenario that cannot be read ...).
+            DiceError: a set-up value outside 1..6.
+        """
+        if dice == "physical":
+            typed = TypedDice(list(setup_dice))
+            game = Game(table, seed=seed, dice=typed, length=length, scenario=scenario, vims=vims)
+            typed.forget_unused()
+        else:
+            game = Game(table, seed=seed, length=length, scenario=scenario, vims=vims)
+        return cls(game, dice=dice, **kw)
+
     # ------------------------------------------------------------ helpers
     def humans(self) -> list[int]:
         """The players the bots do not play."""
@@ -996,7 +1018,7 @@ class PlayController:
                     self.pending = Pending(None, False, [], f"{label}: drag the Walk's destination", [], mid, key,
                                            template=self._boosted(action))
                 else:
-                    self.pending = self._judge(self._boosted(action), key)
+                    self.pending = self._judge(self._boosted(action), key, text=label)
         self.version += 1
         return self.pending
 
