@@ -299,3 +299,16 @@ def test_fast_region_fill_covers_exactly_the_region_at_its_height(table):
         assert filled == pytest.approx(geom.area, rel=1e-6)
         assert (v[:, :, 2].max() > 0.2) == raised
         assert mesh.node().get_num_geoms() == 1
+
+
+def test_a_charge_that_falls_short_is_shown_illegal_and_not_committed(view_of):
+    far = make_table([{"id": "a", "position": [3, 3], "facing": 45},
+                      {"id": "b", "player": 2, "position": [20, 20], "facing": 225}])
+    view = view_of(far, "a")
+    view.key("3")
+    _drag_model(view, "a", (20, 20))
+    mv = view.move
+    assert mv.result.legal and not mv.result.reached  # the checker: a legal move that stops short
+    assert not mv.legal and "does not reach b" in view.status and "p.24" in view.status
+    view.key("enter")
+    assert view.table is far and "not moved:" in view.status

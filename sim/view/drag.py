@@ -347,7 +347,9 @@ class DragState:
         pinned: the destination was fixed and no longer follows the cursor.
         text: the short readout (:func:`describe`); ``legal``, ``path``: the verdict
             and the base-centre path from the start.
-        reasons: every reason with its rule and page (:func:`reason_lines`).
+        reasons: every reason with its rule and page (:func:`reason_lines`); a Charge
+            that falls short is marked not legal here (it is not committed: a Charge
+            moves into contact, p.24, docs/rulings-project.md 45).
         detail: the whole verdict line (:func:`explain`).
         note: why the last ``turn`` was refused ("" when it was not).
         result: the last :class:`~sim.rules.movement.MoveResult`.
@@ -466,6 +468,15 @@ class DragState:
             self.detail = self.detail.replace(" — ", turn + " — ", 1)
         self.reasons = reason_lines(self.result)
         self.legal = bool(self.result.legal)
+        if self.kind == "charge" and self.legal and not self.result.reached:
+            # a Charge moves to come into contact (p.24): one that falls short is not
+            # committed, as the game window does not offer it (docs/rulings-project.md 45)
+            why = (f'the Charge does not reach {self.result.target}: it stops after {self.result.length:.2f}" '
+                   "[Charge p.24: a Charge moves into contact; docs/rulings-project.md 45]")
+            self.legal = False
+            self.reasons += (why,)
+            self.text = describe(self.result).replace("— legal, falls short", "— illegal: falls short")
+            self.detail = f"{_head(self.result)} — illegal: {why}"
         self.path = tuple((float(x), float(y)) for x, y in self.result.path)
         return True
 
