@@ -312,3 +312,15 @@ def test_a_charge_that_falls_short_is_shown_illegal_and_not_committed(view_of):
     assert not mv.legal and "does not reach b" in view.status and "p.24" in view.status
     view.key("enter")
     assert view.table is far and "not moved:" in view.status
+
+
+def test_a_refused_special_is_the_one_the_sandbox_then_plays(table, view_of):
+    from sim.rules.special import MOVES
+
+    view = view_of(table, "akira")
+    view.key("s")
+    view.key("s")  # refused twice: still the first move, not the next ones
+    assert not view.special.active and view.status.count("Push (attack): akira vs masunagi") == 1
+    view.key("b")
+    view.key("s")
+    assert view.special.pending and view.special.move == MOVES[0]

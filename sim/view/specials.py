@@ -374,6 +374,7 @@ class SpecialState:
         self.error = ""
         self.refusals = ()
         self.target = special_target(self.table, model_id)
+        tried_from = self.index
         self.index = (self.index + step) % len(MOVES)
         if self.target is None:
             self.error = f"{model_id} has no enemy to make a special move against"
@@ -383,6 +384,7 @@ class SpecialState:
         if self.refusals and not self.sandbox:
             self.error = (f"{TITLES.get(move, move)}: {model_id} vs {self.target} — not allowed in a game: "
                           + "; ".join(self.refusals) + "   (b: sandbox, plays it anyway)")
+            self.index = tried_from  # not played: the next ``s`` offers this move again
             return None
         try:
             self.result = special_move(self.table, model_id, self.target, move)
