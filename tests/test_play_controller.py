@@ -293,7 +293,8 @@ def test_log_entries_name_the_models_and_pages():
     c.confirm()
     log = c.log()
     act = next(e for e in log if e.kind == "activate")
-    assert act.models == ["kokkio"] and act.page == "p.25, p.30-32"
+    target = item.options[0][1].target
+    assert act.models == ["kokkio", target] and act.page == "p.25, p.30-32"
     shot = next(e for e in log if e.kind == "shot")
     target = item.options[0][1].target
     view = next(v for v in c.dice() if v.event == shot.index)
@@ -438,3 +439,18 @@ def test_physical_dice_for_the_set_up_are_asked_before_the_game_starts(tmp_path)
     c.save(tmp_path / "p.json")
     d = PlayController.load(tmp_path / "p.json")
     assert d.game.verified and d.game.position() == c.game.position()
+
+
+def test_charge_by_dragging_onto_an_enemy_shows_its_lane_or_every_reason():
+    c = PlayController(new_game())
+    c.select("akira")
+    c.choose("charge")
+    g = c.game
+    p = c.point(g.state.models["masunagi"].position)
+    assert p.legal and p.action.target == "masunagi" and len(p.path) >= 2
+    p = c.point(g.state.models["ishi"].position)
+    assert not p.legal and p.action.target == "ishi" and any("does not reach ishi" in r and "(p.24)" in r
+                                                             for r in p.reasons)
+    assert c.confirm() == []  # an illegal action is not declared
+    p = c.point((1.0, 1.0))
+    assert p.action is None and not p.legal

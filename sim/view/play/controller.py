@@ -863,6 +863,7 @@ class PlayController:
         allocation never shows its dice before the exchange reveals them (p.33): the
         ``exchange`` entry begins with both allocations."""
         events = self.game.events
+        ids = set(self.game.state.models)
         out = []
         for i, ev in enumerate(events):
             text = describe_event(ev)
@@ -870,7 +871,11 @@ class PlayController:
                 rev = revealed_allocations(events, i)
                 if rev is not None:
                     text = rev + "\n" + text
-            out.append(LogEntry(i, text, _event_page(ev), _event_models(ev), ev.kind))
+            models = _event_models(ev)
+            if ev.kind in ("activate", "note", "test", "feat_used") or not models:
+                words = re.findall(r"[\w-]+", str(ev.data.get("action", "")) + " " + str(ev.data.get("text", "")))
+                models += [w for w in words if w in ids and w not in models]
+            out.append(LogEntry(i, text, _event_page(ev), models, ev.kind))
         return out
 
     def _action_of_event(self, i: int) -> int:
@@ -1003,9 +1008,9 @@ class PlayController:
             return None
         mid = self.selected
         self._option = (key, option)
-        if item.needs == "point":
-            self.pending = Pending(None, False, [], f"{item.label}: drag the model or click a destination", [], mid,
-                                   key)
+        if item.needs == "point" or (key in ("charge", "melee") and option is None and len(item.options) != 1):
+            what = "drag onto an enemy" if key in ("charge", "melee") else "drag the model or click a destination"
+            self.pending = Pending(None, False, [], f"{item.label}: {what}", [], mid, key)
         else:
             if option is None and len(item.options) == 1:
                 option = 0
@@ -1125,8 +1130,10 @@ class PlayController:
         or the straight line; for a Run the straight line; snapped to base contact or
         objective contact when within :data:`SNAP` of it (:meth:`snap`). A Walk to the
         model's own position with a ``facing`` turns it. For a Disengage, the Walk after
-        it; for a Shoot or a Ki feat, its declared Walk (before the action). None when no
-        Walk, Run, Disengage, Shoot or feat is being composed."""
+        it; for a Shoot or a Ki feat, its declared Walk (before the action). For a Charge or
+        Melee chosen without a target, the enemy dragged onto (:meth:`target_at`) is the
+        target: that target's charge lane and verdict (a refused one with every reason).
+        None when nothing is being composed."""
         p = self.pending
         if p is None or p.model is None:
             return None
@@ -1139,6 +1146,20 @@ class PlayController:
             if got is None:
                 got = self._drag_cache[key] = self._judge_move(mid, kind, xy, facing)
             self.pending = got
+        elif kind in ("charge", "melee"):
+            target = self.target_at(mid, xy)
+            if target is None:
+                self.pending = Pending(None, False, [], f"{kind.title()}: drag onto an enemy", [], mid, kind)
+            else:
+                item = next((i for i in self.menu(mid) if i.key == kind), None)
+                refused = dict(item.refused) if item is not None else {}
+                a = self._boosted(Action(kind, mid, target=target))
+                if target in refused:
+                    self.pending = Pending(a, False, refused[target],
+                                           f"{kind.title()} {target}: illegal: " + "; ".join(refused[target]),
+                                           self._judge(a, kind).path, mid, kind)
+                else:
+                    self.pending = self._judge(a, kind, text=f"{kind.title()} {target}")
         elif isinstance(p.action or p.template, Action) and kind in ("disengage", "shoot", "ki_feat",
                                                                     "complex_ki_feat"):
             a = p.action if isinstance(p.action, Action) else p.template
@@ -1151,6 +1172,19 @@ class PlayController:
             return p
         self.version += 1
         return self.pending
+
+    def target_at(self, mid: str, xy: Point) -> str | None:
+        """The enemy of ``mid`` a drag to ``xy`` points at: the one whose base holds
+        ``xy`` or lies within 1" of it (the nearest), or None."""
+        table = self.game.table_now()
+        me = self.game.state.models[mid]
+        best: tuple[float, str] | None = None
+        for e in self.game.state.alive(3 - me.player):
+            te = table.model(e.id)
+            gap = math.dist(xy, te.position) - te.radius
+            if gap <= 1.0 and (best is None or gap < best[0]):
+                best = (gap, e.id)
+        return best[1] if best is not None else None
 
     def _judge_move(self, mid: str, kind: str, xy: Point, facing: float | None) -> Pending:
         g = self.game
