@@ -1162,10 +1162,10 @@ class PlayController:
                     self.pending = self._judge(a, kind, text=f"{kind.title()} {target}")
         elif isinstance(p.action or p.template, Action) and kind in ("disengage", "shoot", "ki_feat",
                                                                     "complex_ki_feat"):
-            a = p.action if isinstance(p.action, Action) else p.template
-            assert isinstance(a, Action)
-            a = replace(a, point=xy, walk=a.walk or ("before" if kind != "disengage" else None))
-            self.pending = replace(self._judge(a, kind), template=p.template)
+            base = p.action if isinstance(p.action, Action) else p.template
+            assert isinstance(base, Action)
+            walked = replace(base, point=xy, walk=base.walk or ("before" if kind != "disengage" else None))
+            self.pending = replace(self._judge(walked, kind), template=p.template)
             self.version += 1
             return self.pending
         else:
