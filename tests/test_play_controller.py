@@ -454,3 +454,18 @@ def test_charge_by_dragging_onto_an_enemy_shows_its_lane_or_every_reason():
     assert c.confirm() == []  # an illegal action is not declared
     p = c.point((1.0, 1.0))
     assert p.action is None and not p.legal
+
+
+@pytest.mark.parametrize("name", ["greedy_shrines_seed5.json", "loaded_and_continued_seed4.json"])
+def test_old_saves_open_in_the_controller(name):
+    c = PlayController.load(ROOT / "tests" / "data" / "saves" / name)
+    assert c.game.verified and len(c.log()) == len(c.game.events)
+    assert c.dice() and all(v.lines for v in c.dice())
+
+
+def test_an_old_physical_save_opens_unverified():
+    path = ROOT / "tests" / "data" / "saves" / "hotseat_physical.json"
+    with pytest.raises(GameError):
+        PlayController.load(path)
+    c = PlayController.load(path, verify=False)
+    assert not c.game.verified and c.log()

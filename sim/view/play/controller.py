@@ -1402,16 +1402,16 @@ class PlayController:
         self.game.save(Path(path))
 
     @classmethod
-    def load(cls, path, **kw) -> "PlayController":
+    def load(cls, path, verify: bool = True, **kw) -> "PlayController":
         """A controller over the game saved at ``path`` (verified by re-simulation,
-        :meth:`Game.load`); ``kw`` as the constructor (bots, humans_share_screen, dice;
-        tournament mode also comes from the save). A physical-dice game goes on with
-        typed dice.
+        :meth:`Game.load`; ``verify=False`` applies an old save's events unchecked);
+        ``kw`` as the constructor (bots, humans_share_screen, dice; tournament mode also
+        comes from the save). A physical-dice game goes on with typed dice.
 
         Raises:
             GameError: the file cannot be read or verified (one line naming the file).
         """
-        game = Game.load(path)
+        game = Game.load(path, verify=verify)
         if not game.seeded and kw.get("dice", "seeded") == "seeded":
             kw["dice"] = "physical"
         return cls(game, **kw)
