@@ -232,6 +232,26 @@ def test_dice_panel_shows_the_exchange(make, base, tmp_path):
     assert near(dice, (245, 245, 235), 12).mean() > 0.01  # white die faces
 
 
+def test_physical_dice_are_typed_in_the_dialog(make, base, tmp_path):
+    from sim.view.play.dialogs import DiceEntryDialog
+
+    w, c = make(dice="physical")
+    _charge(w, c)
+    for _player in (1, 2):
+        w.take_screen()
+        w.dialog.submit()
+    assert c.screen == "dice" and isinstance(w.dialog, DiceEntryDialog)
+    n = c.dice_request[0]
+    w.key("1")  # typed into the entry, not a menu shortcut
+    w.dialog.submit(" ".join(["3"] * (n + 1)))
+    assert c.screen == "dice" and "asked for" in w.dialog.error["text"]
+    img = shot(base, tmp_path, "physical")
+    assert near(img, (242, 242, 230), 6).mean() > 0.01  # the entry's light face
+    asked = c.dice_request
+    w.dialog.submit(" ".join(["3"] * n))
+    assert c.dice_request != asked or c.game.state.exchange is None  # the values were taken
+
+
 # ------------------------------------------------------------------ log
 def test_log_click_rings_the_models_involved(make, base, tmp_path):
     w, c = make()
@@ -250,9 +270,10 @@ def test_log_click_rings_the_models_involved(make, base, tmp_path):
 
 
 # ------------------------------------------------------------------ bots
-def test_bot_game_runs_to_the_end_through_the_window_task(base):
+def test_bot_game_runs_to_the_end_through_the_window_task(base, tmp_path):
     from sim.view.play.controller import PlayController
-    from sim.view.play.dialogs import SummaryDialog
+    from sim.view.play.dialogs import SummaryDialog, press
+    from sim.view.play.panels import PANEL
     from sim.view.play.window import GameWindow
 
     g = Game(load_table(), seed=3, length=("fixed", 2))
@@ -269,6 +290,15 @@ def test_bot_game_runs_to_the_end_through_the_window_task(base):
         assert animated  # a bot's move was shown along its path
         w.tick(0.5)
         assert isinstance(w.dialog, SummaryDialog)
+        img = shot(base, tmp_path, "over")
+        l, r, b, t = w.dialog.rect
+        a = w.layout.aspect
+        x0, x1 = int((l + a) / (2 * a) * SIZE[0]), int((r + a) / (2 * a) * SIZE[0])
+        y0, y1 = int((1 - t) / 2 * SIZE[1]), int((1 - b) / 2 * SIZE[1])
+        inside = box(img, (x0 + 5, y0 + 5, x1 - 5, y1 - 5))
+        assert 0.5 < near(inside, [round(255 * v) for v in PANEL[:3]], 4).mean() < 0.99  # the face and its text
+        press(w.dialog.close)  # "Look at the table"
+        assert w.dialog is None and c.screen == "over"
     finally:
         w.destroy()
 

@@ -16,6 +16,7 @@ from direct.gui.DirectGui import DirectButton, DirectEntry, DirectFrame, DirectL
 from panda3d.core import TextNode
 
 from .panels import BAD, DIM, GOOD, PANEL, PLAYER, SMALL_SCALE, TEXT, TEXT_SCALE, TITLE, button, chars, gui_font, wrap
+from .state import CONDITION_ORDER
 
 #: The hand-over screen's colour (it fills the window: nothing secret shows through).
 HANDOVER = (0.10, 0.07, 0.16, 1.0)
@@ -214,7 +215,7 @@ class DiceEntryDialog(Dialog):
     shows why values were refused."""
 
     def __init__(self, base, n: int, purpose: str, on_enter: Callable):
-        super().__init__(base, "Physical dice", size=(1.3, 0.7), centre=(0, 0.1))
+        super().__init__(base, "Physical dice", size=(1.3, 0.52), centre=(0, 0.1))
         self.n = n
         self.on_enter = on_enter
         l, r, b, t = self.rect
@@ -281,37 +282,42 @@ class PathDialog(Dialog):
 class ManualPanel(Dialog):
     """Manual adjustment of one model (off in tournament mode): wounds, Ki and a
     condition's markers up or down; the model is moved by dragging it on the table.
-    ``on_adjust(what, arg, delta)`` is called with what = "wounds", "ki" or "marker"."""
+    ``on_adjust(what, arg, delta)`` is called with what = "wounds", "ki" or "marker"
+    (``arg``: the condition)."""
 
-    CONDITIONS = ("prone", "stunned", "bleed", "poison", "fire", "frightened", "held", "immobilised")
+    CONDITIONS = tuple(c for c in CONDITION_ORDER if c != "exhausted")
 
-    def __init__(self, base, rect, model: str | None, on_adjust: Callable, note: str = ""):
-        l, r, b, t = rect
+    def __init__(self, base, rect, model: str | None, on_adjust: Callable):
+        l, r, b, t = rect[0] + 0.015, rect[1] - 0.015, rect[2] + 0.015, rect[3] - 0.015
         super().__init__(base, "Manual adjustment", size=(r - l, t - b), centre=((l + r) / 2, (b + t) / 2))
         self.on_adjust = on_adjust
         self.condition = self.CONDITIONS[0]
-        z = self.label([f"model: {model or '(select one)'}", "drag it on the table to move it freely",
-                        note], t - 0.1, colour=DIM, scale=SMALL_SCALE)
+        z = self.label([f"model: {model or '(click one)'}; drag a model on the table to move it freely; "
+                        "every change is logged"], t - 0.11, colour=DIM, scale=SMALL_SCALE)
         self.buttons: dict[str, DirectButton] = {}
         x0 = l + 0.04
+        xm, xp = r - 0.165, r - 0.06
+        z -= 0.02
         for what, label in (("wounds", "Wounds"), ("ki", "Ki")):
             self.label([label], z, colour=TEXT, x=x0)
-            for d, bx in ((-1, 0.30), (1, 0.42)):
-                self.buttons[f"{what}{d:+d}"] = button(self.frame, f"{d:+d}", self.adjust, (x0 + bx, z - 0.045),
-                                                       width=0.1, fnt=self.font, extra=(what, None, d),
+            for d, bx in ((-1, xm), (1, xp)):
+                self.buttons[f"{what}{d:+d}"] = button(self.frame, f"{d:+d}", self.adjust, (bx, z - 0.025),
+                                                       width=0.09, fnt=self.font, extra=(what, None, d),
                                                        enabled=model is not None)
-            z -= 0.075
-        self.cond_button = button(self.frame, self.condition, self.next_condition, (x0 + 0.12, z - 0.045), width=0.26,
-                                  fnt=self.small, scale=SMALL_SCALE)
-        for d, bx in ((-1, 0.30), (1, 0.42)):
-            self.buttons[f"marker{d:+d}"] = button(self.frame, f"{d:+d}", self.adjust_marker, (x0 + bx, z - 0.045),
-                                                   width=0.1, fnt=self.font, extra=(d,), enabled=model is not None)
+            z -= 0.07
+        self.label(["Markers"], z, colour=TEXT, x=x0)
+        self.cond_button = button(self.frame, self.condition, self.next_condition, (x0 + 0.27, z - 0.025), width=0.2,
+                                  fnt=self.small, scale=SMALL_SCALE, colour=(0.35, 0.30, 0.20, 1))
+        for d, bx in ((-1, xm), (1, xp)):
+            self.buttons[f"marker{d:+d}"] = button(self.frame, f"{d:+d}", self.adjust_marker, (bx, z - 0.025),
+                                                   width=0.09, fnt=self.font, extra=(d,), enabled=model is not None)
+        self.label(["(click the condition to change it)"], z - 0.06, colour=DIM, scale=SMALL_SCALE, x=x0)
 
     def next_condition(self) -> None:
         """Cycle the condition the marker buttons change."""
         i = (self.CONDITIONS.index(self.condition) + 1) % len(self.CONDITIONS)
         self.condition = self.CONDITIONS[i]
-        self.cond_button["text"] = self.condition
+        self.cond_button["text"] = self.condition.replace("_", " ")
 
     def adjust(self, what: str, arg, delta: int) -> None:
         """A +/- button."""

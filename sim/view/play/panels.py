@@ -51,7 +51,7 @@ TEXT_SCALE = 0.031
 SMALL_SCALE = 0.027
 #: Height of the status bar, the tool bar, the dice strip under the table, and the
 #: width of each side column (aspect2d).
-STATUS_H, TOOL_H, DICE_H, COLUMN_W = 0.16, 0.11, 0.30, 0.66
+STATUS_H, TOOL_H, DICE_H, COLUMN_W = 0.16, 0.11, 0.42, 0.66
 
 
 @dataclass(frozen=True)
@@ -450,8 +450,8 @@ class LogPanel(Panel):
         self.selected = entry.index
         l, r, b, t = self.rect
         rows = wrap([entry.text + (f" ({entry.page})" if entry.page else "")], chars(r - l - 0.06, SMALL_SCALE))
-        if len(rows) > 5:
-            rows = rows[:4] + ["..."]
+        if len(rows) > 4:
+            rows = rows[:3] + ["... (the dice panel has the rest)"]
         self.detail["text"] = "\n".join(rows)
         self.on_click(entry)
 
@@ -503,14 +503,18 @@ class DicePanel(Panel):
             x += 0.05
         if view.dice:
             z -= self.DIE + 0.025
-        rows = max(1, int((z - b - 0.005) / (SMALL_SCALE * 1.2)))
-        half = (r - l - 0.06) / 2
-        lines = wrap(view.lines, chars(half - 0.02, SMALL_SCALE))
-        left, right = lines[:rows], lines[rows:2 * rows]
-        if len(lines) > 2 * rows:
-            right = right[:-1] + ["... (the rest in the log)"]
-        self.text(left, top=z, colour=TEXT, scale=SMALL_SCALE, fnt=self.small, width=half)
-        self.text(right, top=z, colour=TEXT, scale=SMALL_SCALE, fnt=self.small, x=l + 0.04 + half, width=half)
+        lines = wrap(view.lines, chars(r - l - 0.1, SMALL_SCALE))
+        height = len(lines) * SMALL_SCALE * 1.2 + 0.02
+        sf = DirectScrolledFrame(parent=self.frame, frameSize=(l, r, b + 0.005, z), frameColor=(0, 0, 0, 0),
+                                 canvasSize=(l, r - 0.045, min(b + 0.005, z - height), z), scrollBarWidth=0.035,
+                                 verticalScroll_frameColor=(0.2, 0.2, 0.24, 1),
+                                 verticalScroll_thumb_frameColor=(0.5, 0.5, 0.56, 1),
+                                 verticalScroll_incButton_frameColor=(0.35, 0.35, 0.4, 1),
+                                 verticalScroll_decButton_frameColor=(0.35, 0.35, 0.4, 1),
+                                 manageScrollBars=True, autoHideScrollBars=True)
+        self.widgets.append(sf)
+        DirectLabel(parent=sf.getCanvas(), text="\n".join(lines), text_fg=TEXT, text_font=self.small,
+                    text_align=TextNode.A_left, relief=None, scale=SMALL_SCALE, pos=(l + 0.03, 0, z - SMALL_SCALE))
 
 
 class ToolBar(Panel):

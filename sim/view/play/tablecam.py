@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import math
 
-from panda3d.core import Point2, Point3, Vec3
+import numpy as np
+from panda3d.core import PerspectiveLens, Point2, Point3, Vec3
 
-from ..camera import OBLIQUE_PITCH, OBLIQUE_VFOV, setup_camera
+from ..camera import MARGIN, OBLIQUE_VFOV, CameraSetup, content_points, setup_camera
 from ..interact import pick, ray_plane
+
+#: Downward tilt of the window's camera, degrees (steeper than the measuring view's
+#: oblique camera: the table fills more of the window between the panels).
+PITCH = 60.0
 
 
 class TableCamera:
@@ -34,7 +39,7 @@ class TableCamera:
         self.table = table
         self.region = tuple(region)
         self.target = Vec3(table.width / 2, table.depth / 2, 0)
-        self.heading, self.pitch, self.distance = 0.0, -OBLIQUE_PITCH, 60.0
+        self.heading, self.pitch, self.distance = 0.0, -PITCH, 60.0
         self._dr = base.camNode.get_display_region(0)
         self._dr.set_dimensions(*self.region)
         base.camLens.set_near_far(1.0, 1000.0)
@@ -61,17 +66,41 @@ class TableCamera:
             lens.set_aspect_ratio(w / h)
 
     def reset(self) -> None:
-        """The oblique view of the whole table from player 1's side."""
+        """The oblique view of the whole table from player 1's side, looking down at
+        :data:`PITCH` degrees, as close as the rectangle allows (every terrain piece and
+        model label in frame; the lens of :func:`sim.view.camera.setup_camera`)."""
         w, h = self.region_px()
         setup = setup_camera(self.table, "oblique", w, h, legend=False)
         lens = self.base.camLens
         lens.set_fov(setup.lens.get_fov())
-        src_film, src_off = setup.lens.get_film_size(), setup.lens.get_film_offset()
-        film = lens.get_film_size()
-        lens.set_film_offset(src_off[0] / src_film[0] * film[0], src_off[1] / src_film[1] * film[1])
+        lens.set_film_offset(0, 0)
         self.target = Vec3(self.table.width / 2, self.table.depth / 2, 0)
-        self.heading, self.pitch = 0.0, -OBLIQUE_PITCH
-        self.distance = (Vec3(*setup.pos) - self.target).length() * 1.04
+        self.heading, self.pitch = 0.0, -PITCH
+        pts = content_points(self.table)
+        fit = PerspectiveLens()
+        fit.set_fov(setup.lens.get_fov())
+        fit.set_near_far(1.0, 1000.0)
+        fwd = Vec3(0, math.cos(math.radians(self.pitch)), math.sin(math.radians(self.pitch)))
+
+        def frame(d):
+            pos = self.target - fwd * d
+            px = CameraSetup(fit, (pos.x, pos.y, pos.z), (0.0, self.pitch, 0.0)).project(pts, w, h)
+            return px
+
+        lo, hi = 1.0, 1000.0
+        for _ in range(32):
+            mid = (lo + hi) / 2
+            px = frame(mid)
+            ok = (not np.isnan(px).any() and px[:, 0].max() - px[:, 0].min() <= (1 - 2 * MARGIN) * w
+                  and px[:, 1].max() - px[:, 1].min() <= (1 - 2 * MARGIN) * h)
+            lo, hi = (lo, mid) if ok else (mid, hi)
+        px = frame(hi)
+        # centre the content: a film offset of +o moves the image by -o / (film / 2) in NDC
+        cx = (px[:, 0].max() + px[:, 0].min()) / w - 1
+        cy = 1 - (px[:, 1].max() + px[:, 1].min()) / h
+        film = lens.get_film_size()
+        lens.set_film_offset(cx * film[0] / 2, cy * film[1] / 2)
+        self.distance = hi
         self.place()
 
     def place(self) -> None:

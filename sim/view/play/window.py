@@ -615,10 +615,7 @@ class GameWindow(DirectObject):
 
     def _open_manual(self) -> None:
         self._close_side()
-        lay = self.layout
-        l, r, b, t = lay.table
-        self._side_dialog = ManualPanel(self.base, (r - 0.62, r - 0.02, b + 0.02, b + 0.47), self.controller.selected,
-                                        self.adjust)
+        self._side_dialog = ManualPanel(self.base, self.layout.menu, self.controller.selected, self.adjust)
 
     def adjust(self, what: str, arg, delta: int) -> None:
         """A manual adjustment of the selected model (logged by the controller)."""
