@@ -72,18 +72,20 @@ PHASES = ("roll_off", "terrain", "zone", "first", "deploy", "scouts", "done")
 # --------------------------------------------------------------------------- choices
 @dataclass(frozen=True)
 class TableChoice:
-    """The table to play on: a table file (``path``) as it is, or an empty table
-    (``empty``: the file's size, or ``width`` x ``depth`` without a file), whose terrain
-    the players place.
+    """The table to play on: a table file (``path``) as it is, its terrain alone (the
+    players deploy their warbands), or an empty table (the file's size, or ``width`` x
+    ``depth`` without a file) whose terrain the players place.
 
     Attributes:
         path: a ``bushido-table/1`` file, or None.
-        empty: leave out the file's terrain and models.
-        width, depth: the size of an empty table without a file, inches.
+        terrain: keep the file's terrain.
+        models: keep the file's models (a table that places them skips deployment).
+        width, depth: the size of a table without a file, inches.
     """
 
     path: str | None = None
-    empty: bool = False
+    terrain: bool = True
+    models: bool = True
     width: float = 24.0
     depth: float = 24.0
 
@@ -93,16 +95,32 @@ class TableChoice:
         return cls(str(path))
 
     @classmethod
+    def terrain_of(cls, path: str | os.PathLike) -> "TableChoice":
+        """The terrain of a file, without its models (the warbands are deployed)."""
+        return cls(str(path), True, False)
+
+    @classmethod
     def blank(cls, width: float = 24.0, depth: float = 24.0, like: str | os.PathLike | None = None) -> "TableChoice":
         """An empty table of ``width`` x ``depth`` inches, or of the size of the file
         ``like``."""
-        return cls(str(like) if like is not None else None, True, float(width), float(depth))
+        return cls(str(like) if like is not None else None, False, False, float(width), float(depth))
+
+    @property
+    def label(self) -> str:
+        """How a menu names the choice."""
+        if self.path is None:
+            return f"Empty table {self.width:g}\" x {self.depth:g}\""
+        name = Path(self.path).stem
+        if self.terrain and self.models:
+            return f"{name}: as laid out"
+        return f"{name}: its terrain" if self.terrain else f"{name}: empty table of its size"
 
     def load(self) -> Table:
-        """The :class:`sim.table.Table` (empty tables have no terrain and no models).
+        """The :class:`sim.table.Table` (without the terrain or models left out).
 
         Raises:
-            SetupError: the file cannot be loaded (its one-line message).
+            SetupError: the file cannot be loaded (its one-line message), a size out of
+                0-120".
         """
         if self.path is None:
             if not (0 < self.width <= 120 and 0 < self.depth <= 120):
@@ -113,12 +131,14 @@ class TableChoice:
             t = load_table(self.path)
         except TableError as exc:
             raise SetupError(Refusal("table", str(exc))) from None
-        if self.empty:
-            return Table(f"{t.name} (empty)", t.width, t.depth, (), (), None)
-        return t
+        if self.terrain and self.models:
+            return t
+        name = t.name if self.terrain else f"{t.name} (empty)"
+        return Table(name, t.width, t.depth, t.terrain if self.terrain else (), t.models if self.models else (),
+                     t.source)
 
     def to_dict(self) -> dict:
-        """JSON form (``from_dict`` reads it back)."""
+        """JSON form (:meth:`GameSetup.from_dict` reads it back)."""
         return asdict(self)
 
 
@@ -504,15 +524,15 @@ class GameSetup:
             if p.model != r.id and p.other != r.id:
                 continue
             if p.kind == "off-table":
-                out.append(Refusal("off-table", f"the base reaches {p.amount:.2f}\" past the table edge",
+                out.append(Refusal("off-table", f"the base reaches {p.amount:.3f}\" past the table edge",
                                    PAGE_PLACEMENT))
             elif p.kind == "overlap":
                 other = p.other if p.model == r.id else p.model
-                out.append(Refusal("overlap", f"the base overlaps the base of {other} by {p.amount:.2f}\"",
+                out.append(Refusal("overlap", f"the base overlaps the base of {other} by {p.amount:.3f}\"",
                                    PAGE_PLACEMENT))
             else:
                 what = "objective" if (p.other or "").startswith("objective:") else "Impassable terrain"
-                out.append(Refusal("impassable", f"the base stands {p.amount:.2f}\" inside {what} {p.other}",
+                out.append(Refusal("impassable", f"the base stands {p.amount:.3f}\" inside {what} {p.other}",
                                    PAGE_PLACEMENT))
         for m in self.placed.values():
             if m.player != r.player:
@@ -749,8 +769,8 @@ class GameSetup:
             raise SetupError(Refusal("format", f"a set-up is a mapping with format {FORMAT}"))
         try:
             t = doc["table"]
-            choice = TableChoice(t.get("path"), bool(t.get("empty", False)), float(t.get("width", 24.0)),
-                                 float(t.get("depth", 24.0)))
+            choice = TableChoice(t.get("path"), bool(t.get("terrain", True)), bool(t.get("models", True)),
+                                 float(t.get("width", 24.0)), float(t.get("depth", 24.0)))
             scenario = None
             if doc.get("scenario") is not None:
                 from sim.rules.scenario import scenario_from_dict
