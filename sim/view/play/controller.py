@@ -33,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from sim.cli.hotseat.screens import describe_event, revealed_allocations
 from sim.rules import conditions, movement
 from sim.rules.bots import exchange_context, legal_splits, usable_specials
 from sim.rules.dice import DiceError, RollPurpose
@@ -356,31 +357,6 @@ def _event_page(ev: Event) -> str:
         if m:
             return m.group(0)
     return ""
-
-
-def describe_event(ev: Event) -> str:
-    """One log line for ``ev``, never showing a secret allocation's dice (p.33)."""
-    if ev.kind == "allocated":
-        return f"  {ev.data.get('model')} allocates its dice in secret"
-    return ev.describe()
-
-
-def revealed_allocations(events: list[Event], i: int) -> str | None:
-    """Both allocations of the exchange whose ``exchange`` event is ``events[i]``, from
-    the last two ``allocated`` events before it (None when there are not two)."""
-    allocs = [ev for ev in events[:i] if ev.kind == "allocated"][-2:]
-    if len(allocs) != 2:
-        return None
-    parts = []
-    for ev in allocs:
-        d = ev.data
-        s = f"{d['model']} {d['attack']} attack, {d['defence']} defence"
-        if d.get("special"):
-            s += f", {d['special']}" + (f" (direction {d['direction']:g})" if d.get("direction") is not None else "")
-        if d.get("boost"):
-            s += f", +{d['boost']} Melee boost"
-        parts.append(s)
-    return "  Allocations revealed: " + "; ".join(parts)
 
 
 class PlayController:
