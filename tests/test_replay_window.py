@@ -205,3 +205,18 @@ def test_render_replay_png_writes_the_window_at_event_n(save, tmp_path):
     with pytest.raises(ValueError, match="out of range"):
         render_replay_png(cur, tmp_path / "bad.png", at=10 ** 6, size=SIZE)
     assert not (tmp_path / "bad.png").exists()
+
+
+def test_the_legend_explains_the_markers_only_when_they_are_drawn():
+    from sim.view.layers.legend import build_legend
+
+    def texts(root) -> list[str]:
+        return [n.node().get_text() for n in root.find_all_matches("**/+TextNode")]
+
+    table = load_table()
+    plain = texts(build_legend(table, 1280, 960))
+    shown = texts(build_legend(table, 1280, 960, markers=True))
+    assert "Markers" not in plain and "Markers" in shown
+    added = [t for t in shown if t not in plain]
+    assert any("condition token" in t for t in added) and any("wounds" in t for t in added)
+    assert any("Ki" in t for t in added) and any("activation counter" in t for t in added)

@@ -129,7 +129,8 @@ def render_png(table, path, *, selected=None, width=1280, height=960, camera="ob
         px2d = pixel2d(render2d, width, height)
         build_legend(table, width, height, scene.selected, overlays=scene.movement if scene.selected else (),
                      move=move, empty=scene.movement_empty,
-                     special=None if special is None else special.move).reparent_to(px2d)
+                     special=None if special is None else special.move,
+                     markers=bool(scene.markers)).reparent_to(px2d)
         if readout is not None:
             status_text(readout, move, width, height).reparent_to(px2d)
         elif special is not None:

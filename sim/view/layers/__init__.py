@@ -15,6 +15,8 @@ composes them into one scene graph.
 * :mod:`.preview`: a move being set up (ghost base, path, readout);
 * :mod:`.special`: a special move (swept paths, start ghosts, collisions, Prone);
 * :mod:`.tape`: the tape measure;
+* :mod:`.markers`: a game's markers on the models (condition tokens, wounds bar, Ki
+  pips, activation counters);
 * :mod:`.legend`: the 2D legend panel and the status line.
 
 Panda3D is imported by these modules, so only :mod:`sim.view` uses them. Table

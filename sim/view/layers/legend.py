@@ -1,8 +1,8 @@
 """The 2D panels drawn over the 3D table, in pixel coordinates: the legend on the right
 (the palette of Passage and Visibility, Terrain p.60-62; the models; the selected
 model's LoS, cover, ZoC and front arc, Terms and Concepts p.4-9 and Cover p.31; the
-movement and special-move overlays shown) and the status line at the top-left (a
-move's readout or a special move's description).
+movement and special-move overlays shown; a game's markers when they are drawn) and
+the status line at the top-left (a move's readout or a special move's description).
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ def _card(parent: NodePath, x: float, y: float, w: float, h: float, colour, text
 
 
 def build_legend(table, width: int, height: int, selected: str | None = None, hint: str | None = None,
-                 overlays=(), move: bool | None = None, empty=(), special: str | None = None) -> NodePath:
+                 overlays=(), move: bool | None = None, empty=(), special: str | None = None,
+                 markers: bool = False) -> NodePath:
     """The legend panel on the right of a ``width`` x ``height`` image, in pixel
     coordinates (x right, z up, origin at the top-left corner: parent it to a
     ``pixel2d``-style node).
@@ -53,8 +54,10 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     ``overlays``: the movement overlays shown (``"walk"``, ``"run"``, ``"charges"``) get
     entries (those in ``empty`` say "none"); ``move``: a dragged move is shown, legal
     (True) or not (False); ``special``: the name of the special move shown (its swept
-    paths, start ghosts, collisions and Prone labels get entries). The text
-    shrinks (down to 70 %) when the entries would not fit the height."""
+    paths, start ghosts, collisions and Prone labels get entries); ``markers``: a game's
+    markers are drawn (:mod:`sim.view.layers.markers`): a compact "Markers" section
+    (condition tokens p.43-45, wounds bar p.38, Ki pips p.46, activation counters
+    p.24). The text shrinks (down to 70 %) when the entries would not fit the height."""
     fs = font_px(height)
     pw = legend_width(width, height)
     x0 = width - pw
@@ -65,7 +68,7 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
     panel = _card(root, x0, 0, pw, height, (0.07, 0.075, 0.09, 0.92))
     panel.set_bin("fixed", 0)
     content = root.attach_new_node("content")
-    args = (selected, hint, tuple(overlays), move, tuple(empty), special)
+    args = (selected, hint, tuple(overlays), move, tuple(empty), special, markers)
     end = _legend_content(content, table, x0, pw, fs, *args)
     if end > height:
         content.remove_node()
@@ -78,7 +81,7 @@ def build_legend(table, width: int, height: int, selected: str | None = None, hi
 
 
 def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, selected, hint, overlays, move,
-                    empty=(), special=None) -> float:
+                    empty=(), special=None, markers=False) -> float:
     """Draw the legend's entries under ``root`` with text ``fs`` pixels tall; returns the
     bottom (pixels from the top) of the last one."""
     pad = 0.6 * fs
@@ -158,6 +161,19 @@ def _legend_content(root: NodePath, table, x0: float, pw: float, fs: float, sele
               under=((0.05, 0.05, 0.06, 1), None))
         entry("collision: x", rgba(style.COLLISION), height_frac=0.35, under=(rgba(style.COLLISION_BORDER), None))
         entry("knocked Prone: PRONE", rgba(style.PRONE_LABEL), height_frac=0.6)
+    if markers:
+        header("Markers")
+        entry("condition token (p.43-45)", rgba(style.CONDITION_TOKEN["prone"][0]), height_frac=0.6)
+        half = sw / 2
+        for label, (left, right), frac in (("wounds left / lost (p.38)", (style.WOUNDS_LEFT, style.WOUNDS_LOST), 0.4),
+                                           ("Ki / empty pip (p.46)", (style.KI_FULL, style.KI_EMPTY), 0.4)):
+            sh = fs * frac
+            top = y + (fs - sh) / 2 - 0.1 * fs
+            _card(root, x, top, half, sh, rgba(left))
+            _card(root, x + half, top, half, sh, rgba(right))
+            _text(root, label, x + sw + 0.45 * fs, y + fs * 0.72, fs * 0.85)
+            y += row
+        entry("activation counter (p.24)", rgba(style.COUNTER), height_frac=0.45)
     if hint:
         _text(root, hint, x, y + fs * 0.6, fs * 0.7, (0.7, 0.7, 0.7, 1), wrap=(pw - 2 * pad) / (fs * 0.7))
         y += fs
