@@ -700,6 +700,11 @@ class PlayController:
             a = Action("charge", m.id, target=e.id, boost=self._boost or None)
             ok, reasons = self._verdict(a)
             if not ok:
+                try:  # the movement's own reasons carry their rulings
+                    res = g.charge(m.id, e.id, boost=self._boost)
+                    reasons = move_reasons(res) if not res.legal and res.reasons else reasons
+                except (movement.MoveError, ValueError):
+                    pass
                 refused.append((e.id, reasons))
                 continue
             res = g.charge(m.id, e.id, boost=self._boost)
