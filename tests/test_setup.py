@@ -569,3 +569,41 @@ def test_edge_zone_depth_holds_a_60mm_base_touching_the_edge():
     assert math.isclose(EDGE_ZONE_DEPTH, 2 * R60 + CONTACT)
     z = make_zone("baseline", "south")
     assert z.shape.buffer(1e-9).contains(Point(12, R60 + CONTACT).buffer(R60, 64))
+
+
+# ------------------------------------------------------------------------- the screens' pure flow
+def test_a_files_terrain_without_its_models_is_deployed_on():
+    s = GameSetup(TableChoice.terrain_of(DEFAULT_TABLE), None, sides(), dice=ScriptedDice([6, 1]))
+    assert len(s.terrain()) == 10 and not s.table().models
+    s.roll_off()
+    assert s.phase == "zone" and s.chooser == 1
+
+
+def test_flow_snaps_a_base_clicked_near_its_zone_into_it():
+    from sim.view.play.setup_flow import SNAP, SetupFlow
+
+    f = SetupFlow(seed=3, tables=[TableChoice.terrain_of(DEFAULT_TABLE)])
+    assert f.start() and f.phase == "roll_off"
+    f.roll()
+    f.choose_zone("south")
+    f.choose_first(f.setup.roll.winner)
+    p = f.setup.to_act
+    r = f.setup.recruit(f.selected)
+    y0 = r.radius if f.setup.zones[p].id == "south" else 24 - r.radius
+    inward = 1 if y0 < 12 else -1
+    g = f.ghost((3.0, y0 + inward * (SNAP - 0.05)))
+    assert g.legal and g.point == (3.0, y0)
+    assert not f.ghost((3.0, y0 + inward * (SNAP + 0.3))).legal       # too far to snap: refused
+    assert f.ghost((3.0, y0 - inward * 0.3)).point == (3.0, y0)        # half off the table: moved on
+    assert f.click((3.0, y0 + inward * 0.4)) and f.setup.placed[r.id].position == (3.0, y0)
+
+
+def test_flow_refuses_choices_it_cannot_use_with_every_reason():
+    from sim.view.play.setup_flow import SetupFlow
+
+    f = SetupFlow(seed=1)
+    f.warbands[2] = None
+    assert not f.start() and f.screen == "choose"
+    assert f.refusals[0].code == "warbands"
+    f.choose_table(f.table_labels().index("default: as laid out"))
+    assert f.places_models() and f.start() and f.screen == "done"
