@@ -371,3 +371,33 @@ def test_save_then_load_through_the_window(make, tmp_path):
     assert w.load(path)
     assert len(w.controller.game.actions) == 1
     assert not w.load(tmp_path / "missing.json") and "not loaded" in w.note
+
+
+def test_picking_up_the_selected_model_walks_runs_or_charges(make):
+    w, c = make()
+    w.select("kenta")
+    w.press_ndc(*w.model_ndc("kenta"))
+    w.drag_ndc(*w.table_ndc((19.5, 10.0)))
+    assert c.pending.kind == "walk" and c.pending.legal
+    w.drag_ndc(*w.table_ndc((21.5, 4.5)))  # beyond a Walk, within a Run
+    assert c.pending.kind == "run" and c.pending.legal
+    w.drag_ndc(*w.model_ndc("yatsumata"))  # over the enemy: its Charge
+    assert c.pending.kind == "charge" and c.pending.action.target == "yatsumata"
+    w.release_ndc(*w.model_ndc("yatsumata"))
+    w.key("enter")
+    assert c.game.state.exchange is not None
+
+
+def test_moves_of_events_follow_each_model_from_where_it_was():
+    from sim.rules.game import Event
+    from sim.view.play.window import moves_of
+
+    table = load_table()
+    a = table.model("akira").position
+    evs = [Event("move", {"model": "akira", "move": "walk", "to": [a[0] + 1, a[1]], "facing": 0, "cost": 1}),
+           Event("exchange", {"summary": [], "positions": {"akira": [a[0] + 3, a[1]], "ton": list(
+               table.model("ton").position)}})]
+    got = moves_of(table, evs)
+    assert [(m, s, e) for m, s, e, _ in got] == [("akira", a, (a[0] + 1, a[1])),
+                                                  ("akira", (a[0] + 1, a[1]), (a[0] + 3, a[1]))]
+    assert [m for m, *_ in moves_of(table, evs, moves=False)] == ["akira"]  # the exchange's push only

@@ -214,9 +214,9 @@ class StatusBar(Panel):
         super().__init__(base, rect, "")
         self.lines: list[str] = []
 
-    def update(self, lines: list[str], player: int | None = None, note: str = "") -> None:
-        """Show ``lines`` (at most four rows; the rest are cut) and ``note`` (a warning
-        line, e.g. why an action was refused)."""
+    def update(self, lines: list[str], player: int | None = None, note: str = "", note_ok: bool = False) -> None:
+        """Show ``lines`` (at most four rows; the rest are cut) and ``note``: a warning
+        (red: why an action was refused) or, ``note_ok``, news (what a bot did, saved ...)."""
         self.clear()
         self.lines = list(lines)
         l, r, b, t = self.rect
@@ -227,7 +227,8 @@ class StatusBar(Panel):
         z = self.text(first, top=t - 0.01, colour=PLAYER.get(player or 0, TITLE), scale=TEXT_SCALE)
         z = self.text(rest, top=z, colour=TEXT, scale=SMALL_SCALE, fnt=self.small)
         if note:
-            self.text([note], top=z, colour=BAD, scale=SMALL_SCALE, fnt=self.small, max_lines=1)
+            self.text([note], top=z, colour=TITLE if note_ok else BAD, scale=SMALL_SCALE, fnt=self.small,
+                      max_lines=1)
 
 
 class CardPanel(Panel):

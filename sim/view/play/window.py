@@ -110,6 +110,7 @@ class GameWindow(DirectObject):
         self._side_dialog: ManualPanel | None = None
         self.manual = False
         self.note = ""
+        self.note_ok = False
         self._needs: str | None = None
         self._boost = 0
         self._point: tuple[float, float] | None = None
@@ -259,7 +260,7 @@ class GameWindow(DirectObject):
         lines = list(st.lines())
         if self.manual:
             lines.insert(1, "MANUAL ADJUSTMENT: drag a model to move it; the side panel changes wounds, Ki, markers")
-        self.status.update(lines, player=st.to_move, note=self.note)
+        self.status.update(lines, player=st.to_move, note=self.note, note_ok=self.note_ok)
 
     def _draw_card_menu(self) -> None:
         c = self.controller
@@ -396,10 +397,14 @@ class GameWindow(DirectObject):
         try:
             out = fn(*args)
         except (GameError, ValueError) as e:
-            self.note = str(e)
+            self._say(str(e))
             self.refresh(force=True)
             return None
         return out
+
+    def _say(self, text: str, ok: bool = False) -> None:
+        """The status bar's message: a refusal (red) or, ``ok``, news."""
+        self.note, self.note_ok = text, ok
 
     def _reset_compose(self) -> None:
         self._point = self._facing = None
@@ -420,10 +425,10 @@ class GameWindow(DirectObject):
         item = next((i for i in c.menu() if i.key == key), None)
         if item is None or not item.enabled:
             if item is not None:
-                self.note = f"{item.label}: " + "; ".join(item.reasons)
+                self._say(f"{item.label}: " + "; ".join(item.reasons))
             self.refresh(force=True)
             return
-        self.note = ""
+        self._say("")
         self._needs = item.needs if (option is None or item.needs == "point") else None
         self._reset_compose()
         pending = self._guard(c.choose, key, option)
@@ -454,7 +459,7 @@ class GameWindow(DirectObject):
         if mid not in ids or table is None:
             return
         if p is not None and p.kind != "walk":
-            self.note = "only a Walk changes the facing (p.22)"
+            self._say("only a Walk changes the facing (p.22)")
             self.refresh(force=True)
             return
         if self._facing is None:
@@ -485,13 +490,15 @@ class GameWindow(DirectObject):
         c = self.controller
         if c.pending is None:
             return
+        before = self._table
         events = self._guard(c.confirm)
         if events:
-            self.note = ""
+            self._say("")
             self._needs = None
             self._reset_compose()
+            self._animate(before, events, moves=False)
         elif c.pending is not None and c.pending.reasons:
-            self.note = "refused: " + "; ".join(c.pending.reasons)
+            self._say("refused: " + "; ".join(c.pending.reasons))
         self.refresh(force=True)
 
     def cancel(self) -> None:
@@ -502,8 +509,12 @@ class GameWindow(DirectObject):
         self.refresh(force=True)
 
     def allocate(self, attack: int, defence: int, special=None, direction=None, boost: int = 0) -> None:
-        """The secret allocation from the dialog."""
-        self._guard(self.controller.allocate, attack, defence, special, direction, boost)
+        """The secret allocation from the dialog (the exchange's moves are animated when
+        it resolves)."""
+        before = self._table
+        events = self._guard(self.controller.allocate, attack, defence, special, direction, boost)
+        if events:
+            self._animate(before, events, moves=False)
         self.refresh(force=True)
 
     def take_screen(self) -> None:
@@ -534,7 +545,7 @@ class GameWindow(DirectObject):
         self._needs = None
         taken = self._guard(c.undo)
         if taken is not None:
-            self.note = f"undone: {len(taken)} action(s)" if taken else "nothing to undo"
+            self._say(f"undone: {len(taken)} action(s)" if taken else "nothing to undo", ok=True)
         self.refresh(force=True)
 
     # ------------------------------------------------------------ save / load
@@ -566,10 +577,10 @@ class GameWindow(DirectObject):
         except (OSError, GameError, ValueError) as e:
             if isinstance(self.dialog, PathDialog):
                 self.dialog.refuse(str(e))
-            self.note = f"not saved: {e}"
+            self._say(f"not saved: {e}")
             return False
         self.save_path = str(path)
-        self.note = f"saved to {path}"
+        self._say(f"saved to {path}", ok=True)
         if isinstance(self.dialog, PathDialog):
             self._close_dialog()
         self.refresh(force=True)
@@ -586,7 +597,7 @@ class GameWindow(DirectObject):
         except (OSError, GameError, ValueError) as e:
             if isinstance(self.dialog, PathDialog):
                 self.dialog.refuse(str(e))
-            self.note = f"not loaded: {e}"
+            self._say(f"not loaded: {e}")
             return False
         self._close_dialog()
         self.controller = new
@@ -594,7 +605,7 @@ class GameWindow(DirectObject):
         self._anim = None
         self._table = None
         self.cam.table = new.game.table_now()
-        self.note = f"loaded {path}"
+        self._say(f"loaded {path}", ok=True)
         self.refresh(force=True)
         return True
 
@@ -602,7 +613,7 @@ class GameWindow(DirectObject):
     def toggle_manual(self) -> None:
         """Switch manual-adjustment mode (refused in tournament mode)."""
         if getattr(self.controller, "tournament", False):
-            self.note = "manual adjustment is off in tournament mode"
+            self._say("manual adjustment is off in tournament mode")
             self.manual = False
             self.refresh(force=True)
             return
@@ -622,7 +633,7 @@ class GameWindow(DirectObject):
         c = self.controller
         m = c.selected
         if m is None:
-            self.note = "manual adjustment: select a model first"
+            self._say("manual adjustment: select a model first")
             self.refresh(force=True)
             return
         fn = {"wounds": lambda: c.adjust_wounds(m, delta), "ki": lambda: c.adjust_ki(m, delta),
@@ -685,6 +696,9 @@ class GameWindow(DirectObject):
                 kind = "move"
             elif self.manual and isinstance(hit, str):
                 kind, model = "manual", hit
+            elif p is None and hit is not None and hit == self.controller.selected and \
+                    hit in self.controller.model_at_active():
+                kind, model = "pickup", hit
         self._press = {"button": button, "kind": kind, "start": ndc, "last": ndc, "moved": False, "model": model}
 
     def drag_ndc(self, x: float, y: float) -> None:
@@ -703,6 +717,8 @@ class GameWindow(DirectObject):
             xy = self.cam.table_point((x, y), ground)
             if xy is not None and (self._point is None or math.dist(xy, self._point) > 0.01):
                 self.point(xy)
+        elif pr["kind"] == "pickup":
+            self._carry(pr["model"], (x, y))
         elif pr["kind"] == "manual":
             xy = self.cam.table_point((x, y), ground)
             if xy is not None and self.scene is not None and self._table is not None:
@@ -726,7 +742,7 @@ class GameWindow(DirectObject):
             if button == "mouse1":
                 self.click_ndc(x, y)
             return
-        if pr["kind"] == "move":
+        if pr["kind"] in ("move", "pickup"):
             self.drag_ndc(x, y)
         elif pr["kind"] == "manual":
             xy = self.cam.table_point((x, y), self.scene.ground if self.scene else None)
@@ -735,6 +751,40 @@ class GameWindow(DirectObject):
             if self.scene is not None:
                 self.scene.set_move_preview(None)
             self.refresh(force=True)
+
+    def _carry(self, model: str, ndc) -> None:
+        """The selected model picked up and carried to window point ``ndc``: over an
+        enemy its Charge (when the menu offers one), elsewhere a Walk there -- or a Run
+        when only a Run is legal."""
+        c = self.controller
+        hit = self._hit(ndc)
+        items = {i.key: i for i in c.menu()}
+        p = c.pending
+        if isinstance(hit, str) and hit != model:
+            item = items.get("charge")
+            n = next((k for k, (_l, a) in enumerate(item.options) if getattr(a, "target", None) == hit), None) \
+                if item is not None and item.enabled else None
+            same = p is not None and p.kind == "charge" and getattr(p.action, "target", None) == hit
+            if n is not None and not same:
+                self.choose("charge", n)
+            return
+        xy = self.cam.table_point(ndc, self.scene.ground if self.scene is not None else None)
+        if xy is None or (self._point is not None and p is not None and p.kind in ("walk", "run")
+                          and math.dist(xy, self._point) <= 0.01):
+            return
+        for kind in ("walk", "run"):
+            item = items.get(kind)
+            if item is None or not item.enabled:
+                continue
+            if c.pending is None or c.pending.kind != kind:
+                self.choose(kind)
+            self.point(xy)
+            if c.pending is not None and c.pending.legal:
+                return
+        walk = items.get("walk")
+        if walk is not None and walk.enabled and (c.pending is None or c.pending.kind != "walk"):
+            self.choose("walk")
+            self.point(xy)  # neither is legal: the Walk's reasons are shown
 
     def _mouse(self):
         mw = getattr(self.base, "mouseWatcherNode", None)
@@ -880,29 +930,29 @@ class GameWindow(DirectObject):
         if not res:
             return
         player, action, events = res
-        self.note = f"bot (player {player}): {_describe(action)}"
-        moves: list[tuple[str, tuple[float, float], tuple[float, float]]] = []
-        for ev in events:
-            if ev.kind == "move" and before is not None and ev.data.get("model") in {m.id for m in before.models}:
-                start = before.model(ev.data["model"]).position
-                end = tuple(ev.data["to"])
-                if math.dist(start, end) > 0.05:
-                    moves.append((ev.data["model"], start, end))
-        if self.animate and moves:
-            self._anim = {"moves": moves, "t": 0.0, "duration": ANIM_SECONDS}
+        self._say(f"bot (player {player}): {_describe(action)}", ok=True)
+        self._animate(before, events, moves=True)
+
+    def _animate(self, before, events, moves: bool) -> None:
+        """Play the models moved by ``events`` (``move`` events when ``moves``, and the
+        moves of a melee exchange: push, slam, throw ...) from where ``before`` (the
+        table drawn) has them, one after the other; the table is redrawn after them."""
+        steps = moves_of(before, events, moves)
+        if self.animate and steps:
+            self._anim = {"moves": steps, "t": 0.0, "duration": ANIM_SECONDS * len(steps)}
             self._draw_anim()
-            self.refresh(force=True)  # panels now; the table after the animation
-            return
-        self.refresh(force=True)
+        self.refresh(force=True)  # the panels now; the table after the animation
 
     def _draw_anim(self) -> None:
         a = self._anim
         if a is None or self.scene is None:
             return
-        f = min(1.0, a["t"] / a["duration"])
-        model, start, end = a["moves"][0]
+        n = len(a["moves"])
+        k = min(n - 1, int(a["t"] / ANIM_SECONDS))
+        f = min(1.0, (a["t"] - k * ANIM_SECONDS) / ANIM_SECONDS)
+        model, start, end, label = a["moves"][k]
         at = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
-        self.scene.set_move_preview(model, at, [start, at], True, f"{model}")
+        self.scene.set_move_preview(model, at, [start, at], True, label)
 
     # ============================================================ geometry for tests
     def model_ndc(self, model: str) -> tuple[float, float] | None:
@@ -931,6 +981,34 @@ class GameWindow(DirectObject):
         a = self.layout.aspect
         l, r, b, t = rect
         return (int((l + a) / (2 * a) * w), int((1 - t) / 2 * h), int((r + a) / (2 * a) * w), int((1 - b) / 2 * h))
+
+
+def moves_of(before, events, moves: bool = True) -> list[tuple[str, tuple[float, float], tuple[float, float], str]]:
+    """The models ``events`` move, as ``(model, start, end, label)`` (inches): each
+    ``move`` event (when ``moves``) and each position a melee exchange's ``exchange``
+    event gives (its special moves), starting where the table ``before`` has the model
+    or where an earlier step left it; moves shorter than 0.05" are left out."""
+    if before is None:
+        return []
+    at = {m.id: tuple(m.position) for m in before.models}
+    out: list[tuple[str, tuple[float, float], tuple[float, float], str]] = []
+
+    def step(mid, to, label):
+        if mid not in at:
+            return
+        start, end = at[mid], (float(to[0]), float(to[1]))
+        at[mid] = end
+        if math.dist(start, end) > 0.05:
+            out.append((mid, start, end, label))
+
+    for ev in events:
+        d = ev.data
+        if ev.kind == "move" and moves:
+            step(d.get("model"), d["to"], f"{d.get('model')}: {d.get('move', 'move')}")
+        elif ev.kind == "exchange":
+            for mid, pos in (d.get("positions") or {}).items():
+                step(mid, pos, f"{mid}: moved by the exchange")
+    return out
 
 
 def _describe(action) -> str:
