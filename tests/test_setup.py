@@ -607,3 +607,36 @@ def test_flow_refuses_choices_it_cannot_use_with_every_reason():
     assert f.refusals[0].code == "warbands"
     f.choose_table(f.table_labels().index("default: as laid out"))
     assert f.places_models() and f.start() and f.screen == "done"
+
+
+def test_the_remaining_refusals_each_have_their_code(tmp_path):
+    s = GameSetup(fixed_terrain_table(tmp_path), "shrines", sides(), dice=ScriptedDice([6, 1]))
+    assert reasons(s, Step("teleport", 1)) == ["step"]
+    s.roll_off()
+    s.choose_zone(1, "south")
+    assert reasons(s, Step("first", 1, first=3)) == ["first"]
+    s.choose_first(1, 1)
+    a = s.waiting(1)[0]
+    assert reasons(s, Step("deploy", 1, model=a.id)) == ["invalid"]
+    assert reasons(s, Step("deploy", 1, point=(3, a.radius))) == ["invalid"]
+    assert reasons(s, Step("deploy", 1, model=a.id, point=(math.nan, a.radius))) == ["invalid"]
+    # an objective on the baseline of a narrow table: a base on it is refused as on Impassable terrain
+    with pytest.raises(SetupError, match="objective"):
+        GameSetup(TableChoice.blank(24, 5), "shrines", sides())
+
+
+def test_a_base_on_an_objective_is_refused(tmp_path):
+    scen = {"format": "bushido-scenario/1", "name": "Edge stone", "types": ["objectives"], "deployment": "baseline",
+            "length": {"kind": "fixed", "turn": 3},
+            "objectives": {"base_mm": 30, "items": [{"id": "stone", "position": [12, 2.8], "alignment": "neutral"}]},
+            "interactions": [{"kind": "influence", "action": "simple"}],
+            "victory": [{"kind": "objectives", "vp": 3, "at": "end"}]}
+    from sim.rules.scenario import scenario_from_dict
+
+    s = GameSetup(fixed_terrain_table(tmp_path), scenario_from_dict(scen), sides(), dice=ScriptedDice([6, 1]))
+    s.roll_off()
+    s.choose_zone(1, "south")
+    s.choose_first(1, 1)
+    big = next(r for r in s.waiting(1) if r.radius > 1)           # kazuha's 60 mm base reaches 2.36"
+    why = s.refusals(Step("deploy", 1, model=big.id, point=(12, big.radius)))
+    assert [r.code for r in why] == ["impassable"] and "objective objective:stone" in why[0].message
