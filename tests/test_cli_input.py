@@ -167,3 +167,22 @@ def test_hotseat_load_of_a_physical_dice_save_goes_on_with_physical_dice(tmp_pat
     assert main(["hotseat", "--load", str(tmp_path / "phys.json")]) == 0
     out = capsys.readouterr().out
     assert "This game was played with physical dice" in out and "Quit: the game stops here" in out
+
+
+
+def test_output_piped_into_head_ends_quietly_without_a_traceback():
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    # `measure --json` writes more than the pipe holds while `head -1` has already stopped reading
+    head = subprocess.run(f"'{sys.executable}' main.py measure {T} --json | head -1", shell=True, cwd=root,
+                          capture_output=True, text=True)
+    assert head.stdout == "{\n" and "Traceback" not in head.stderr and "BrokenPipe" not in head.stderr
+    # nobody reads at all: the first write of `special --json` meets a broken pipe; status 1
+    proc = subprocess.Popen([sys.executable, "main.py", "special", T, "akira", "masunagi", "push", "--json",
+                             "--sandbox"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait() == 1 and "Traceback" not in err and "BrokenPipe" not in err

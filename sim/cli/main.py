@@ -543,5 +543,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+
+def entry(argv: list[str] | None = None) -> int:
+    """:func:`main` for a process (``main.py``, the ``bushido-table`` script): output piped
+    into a reader that stops early (``| head``) ends the command quietly with status 1,
+    as the Python docs' "Note on SIGPIPE" does (stdout pointed at devnull so that the
+    flush at exit does not fail again), instead of a BrokenPipeError traceback."""
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(entry())
