@@ -100,10 +100,12 @@ def test_illegal_action_is_greyed_with_its_reasons(make):
     w.select("kenta")
     melee = next(i for i in c.menu() if i.key == "melee")
     assert not melee.enabled and melee.reasons
-    assert w.menu.buttons["melee"]["state"] == "disabled"
-    w.choose("melee")
-    assert c.pending is None
-    assert "Melee" in w.note and melee.reasons[0] in w.note
+    from sim.view.play.panels import BUTTON_OFF
+
+    assert tuple(w.menu.buttons["melee"]["frameColor"]) == pytest.approx(BUTTON_OFF)
+    w.choose("melee")  # a click on the greyed item: every reason, nothing composed
+    assert c.pending is None and w.menu.expanded == "melee"
+    assert "Melee" in w.note and melee.reasons[-1] in w.note
 
 
 def test_click_off_the_table_region_changes_nothing(make):
@@ -401,3 +403,16 @@ def test_moves_of_events_follow_each_model_from_where_it_was():
     assert [(m, s, e) for m, s, e, _ in got] == [("akira", a, (a[0] + 1, a[1])),
                                                   ("akira", (a[0] + 1, a[1]), (a[0] + 3, a[1]))]
     assert [m for m, *_ in moves_of(table, evs, moves=False)] == ["akira"]  # the exchange's push only
+
+
+def test_render_game_png_headless(base, tmp_path):
+    from sim.view.play.controller import PlayController
+    from sim.view.play.window import render_game_png
+
+    c = PlayController(Game(load_table(), seed=7))
+    path = render_game_png(c, tmp_path / "menu.png", select="kenta", choose="walk", point=(18.5, 10.0),
+                           size=SIZE)
+    img = read_png(path).astype(int)
+    assert img.shape == (SIZE[1], SIZE[0], 3)
+    assert c.pending is not None and c.pending.legal
+    assert base.aspect2d.find("**/+PGButton").is_empty()  # the window was destroyed after the shot

@@ -138,9 +138,10 @@ def _frame(parent, rect, colour=PANEL, **kw):
 
 
 def button(parent, text: str, command: Callable, pos, *, width: float, enabled: bool = True, scale=TEXT_SCALE,
-           fnt=None, extra=(), colour=BUTTON, align="center") -> DirectButton:
+           fnt=None, extra=(), colour=BUTTON, align="center", clickable: bool = False) -> DirectButton:
     """A DirectButton ``width`` wide (aspect2d) whose left edge (``align="left"``) or
-    centre is at ``pos`` (x, z); greyed and dead when not ``enabled``."""
+    centre is at ``pos`` (x, z); greyed when not ``enabled``, and then dead unless
+    ``clickable`` (a greyed menu item still answers a click with its reasons)."""
     w = width / scale
     left = align == "left"
     b = DirectButton(parent=parent, text=text, command=command, extraArgs=list(extra), scale=scale,
@@ -149,7 +150,7 @@ def button(parent, text: str, command: Callable, pos, *, width: float, enabled: 
                      frameColor=colour if enabled else BUTTON_OFF, relief=DGG.FLAT,
                      frameSize=(-0.4 if left else -w / 2, w - 0.4 if left else w / 2, -0.45, 1.05),
                      text_pos=(0.0, 0.0), pressEffect=1)
-    if not enabled:
+    if not enabled and not clickable:
         b["state"] = DGG.DISABLED
     return b
 
@@ -191,6 +192,24 @@ class Panel:
                           text_align=TextNode.A_left, relief=None, scale=scale, pos=(x, 0, top - scale * 0.8))
         self.widgets.append(lab)
         return top - len(lines) * scale * 1.2 - 0.01
+
+    def scrolled_text(self, lines, *, top: float, colour=TEXT, scale=SMALL_SCALE, fnt=None):
+        """``lines`` (wrapped) in a DirectScrolledFrame from ``top`` to the panel's bottom:
+        a scroll bar appears when they do not fit. Returns the frame."""
+        l, r, b, _t = self.rect
+        lines = wrap(lines, chars(r - l - 0.1, scale))
+        height = len(lines) * scale * 1.2 + 0.02
+        sf = DirectScrolledFrame(parent=self.frame, frameSize=(l, r, b + 0.005, top), frameColor=(0, 0, 0, 0),
+                                 canvasSize=(l, r - 0.045, min(b + 0.005, top - height), top), scrollBarWidth=0.035,
+                                 verticalScroll_frameColor=(0.2, 0.2, 0.24, 1),
+                                 verticalScroll_thumb_frameColor=(0.5, 0.5, 0.56, 1),
+                                 verticalScroll_incButton_frameColor=(0.35, 0.35, 0.4, 1),
+                                 verticalScroll_decButton_frameColor=(0.35, 0.35, 0.4, 1),
+                                 manageScrollBars=True, autoHideScrollBars=True)
+        self.widgets.append(sf)
+        DirectLabel(parent=sf.getCanvas(), text="\n".join(lines), text_fg=colour, text_font=fnt or self.small,
+                    text_align=TextNode.A_left, relief=None, scale=scale, pos=(l + 0.025, 0, top - scale))
+        return sf
 
     def hide(self) -> None:
         """Hide the panel."""
@@ -251,17 +270,19 @@ class CardPanel(Panel):
             return
         self.title["text"] = f"{card.name} ({card.id})"
         self.title["text_fg"] = PLAYER.get(card.player, TITLE)
-        rows = int((top - b - 0.02) / (SMALL_SCALE * 1.2))
-        self.text(card.lines(), top=top, colour=TEXT, scale=SMALL_SCALE, fnt=self.small, max_lines=rows)
+        self.scrolled_text(card.lines(), top=top + 0.01)
 
 
 class MenuPanel(Panel):
     """The action menu of the selected model, its option list, and the action being
-    composed (the live verdict with Confirm / Cancel).
+    composed (the live verdict with Confirm / Cancel). A greyed item shows its first
+    reasons; clicking it shows them all (:attr:`expanded`).
 
     ``on_choose(key, option)``, ``on_confirm()``, ``on_cancel()`` are called by the
     buttons.
     """
+
+    REASONS = 2
 
     def __init__(self, base, rect, on_choose: Callable, on_confirm: Callable, on_cancel: Callable,
                  on_boost: Callable | None = None):
@@ -271,6 +292,8 @@ class MenuPanel(Panel):
         self.buttons: dict[str, DirectButton] = {}
         self.scroll = None
         self.mode = "empty"
+        #: the greyed item whose every reason is shown (the others show :attr:`REASONS`)
+        self.expanded: str | None = None
 
     def _canvas(self, top: float):
         l, r, b, t = self.rect
@@ -302,7 +325,7 @@ class MenuPanel(Panel):
             self.text([hint or "Select one of your models to act."], top=top, colour=DIM)
             return
         self.mode = "menu"
-        self.title["text"] = f"Actions: {model}"
+        self.title["text"] = f"Actions: {model}" if model else "Actions"
         sf = self._canvas(top)
         canvas = sf.getCanvas()
         z = top - 0.005
@@ -310,11 +333,15 @@ class MenuPanel(Panel):
         for n, item in enumerate(items):
             label = f"{n + 1}. {item.label}" if n < 9 else item.label
             btn = button(canvas, label, self.on_choose, (x0, z - 0.045), width=width, enabled=item.enabled,
-                         fnt=self.font, extra=(item.key, None), align="left")
+                         fnt=self.font, extra=(item.key, None), align="left", clickable=True)
             self.buttons[item.key] = btn
             z -= 0.062
             if not item.enabled and item.reasons:
-                rows = wrap([f"- {why}" for why in item.reasons], chars(width - 0.03, SMALL_SCALE * 0.92))
+                reasons = [f"- {why}" for why in item.reasons]
+                if item.key != self.expanded and len(reasons) > self.REASONS:
+                    more = len(reasons) - self.REASONS + 1
+                    reasons = reasons[:self.REASONS - 1] + [f"  ... {more} more reasons: click {item.label}"]
+                rows = wrap(reasons, chars(width - 0.03, SMALL_SCALE * 0.92))
                 DirectLabel(parent=canvas, text="\n".join(rows), text_fg=DIM, text_font=self.small,
                                   text_align=TextNode.A_left, relief=None, scale=SMALL_SCALE * 0.92,
                                   pos=(x0 + 0.03, 0, z - SMALL_SCALE * 0.7))
@@ -504,18 +531,7 @@ class DicePanel(Panel):
             x += 0.05
         if view.dice:
             z -= self.DIE + 0.025
-        lines = wrap(view.lines, chars(r - l - 0.1, SMALL_SCALE))
-        height = len(lines) * SMALL_SCALE * 1.2 + 0.02
-        sf = DirectScrolledFrame(parent=self.frame, frameSize=(l, r, b + 0.005, z), frameColor=(0, 0, 0, 0),
-                                 canvasSize=(l, r - 0.045, min(b + 0.005, z - height), z), scrollBarWidth=0.035,
-                                 verticalScroll_frameColor=(0.2, 0.2, 0.24, 1),
-                                 verticalScroll_thumb_frameColor=(0.5, 0.5, 0.56, 1),
-                                 verticalScroll_incButton_frameColor=(0.35, 0.35, 0.4, 1),
-                                 verticalScroll_decButton_frameColor=(0.35, 0.35, 0.4, 1),
-                                 manageScrollBars=True, autoHideScrollBars=True)
-        self.widgets.append(sf)
-        DirectLabel(parent=sf.getCanvas(), text="\n".join(lines), text_fg=TEXT, text_font=self.small,
-                    text_align=TextNode.A_left, relief=None, scale=SMALL_SCALE, pos=(l + 0.03, 0, z - SMALL_SCALE))
+        self.scrolled_text(view.lines, top=z)
 
 
 class ToolBar(Panel):

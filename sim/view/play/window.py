@@ -426,6 +426,8 @@ class GameWindow(DirectObject):
         if item is None or not item.enabled:
             if item is not None:
                 self._say(f"{item.label}: " + "; ".join(item.reasons))
+                self.menu.expanded = None if self.menu.expanded == key else key
+                self._draw_card_menu()
             self.refresh(force=True)
             return
         self._say("")
