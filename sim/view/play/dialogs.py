@@ -333,7 +333,7 @@ class SummaryDialog(Dialog):
     to save the game or look at the table."""
 
     def __init__(self, base, lines, on_save: Callable, on_close: Callable):
-        super().__init__(base, "Game over", size=(1.4, 1.2), centre=(0, 0.05))
+        super().__init__(base, "Game over", size=(1.3, 1.1), centre=(0, 0.1))
         l, r, b, t = self.rect
         lines = list(lines) or ["The game is over."]
         self.label(lines[:1], t - 0.13, colour=GOOD, scale=TEXT_SCALE * 1.2)

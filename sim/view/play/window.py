@@ -188,12 +188,12 @@ class GameWindow(DirectObject):
         self._version = version
         if self._anim is None:
             self._draw_table()
+        self._draw_dialog()
         self._draw_status()
         self._draw_card_menu()
         self.log.update(c.log())
         views = c.dice()
         self.dice.update(views[-1] if views else None, more=max(0, len(views) - 1))
-        self._draw_dialog()
         self.tools.set_enabled("undo", bool(c.game.actions))
         self.tools.set_label("manual", "Manual: on" if self.manual else "Manual: off")
 
@@ -359,6 +359,7 @@ class GameWindow(DirectObject):
             n, purpose = getattr(c, "dice_request", None) or (0, "")
             self.dialog = DiceEntryDialog(self.base, n, purpose, self.enter_dice)
         elif kind == "over":
+            self._say("")
             self.dialog = SummaryDialog(self.base, c.summary(), self.ask_save, self.close_summary)
 
     def _exchange_info(self, model: str) -> list[str]:
