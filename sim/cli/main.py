@@ -2,7 +2,7 @@
 
 Commands::
 
-    python main.py                                  # default table: window, or PNG + report
+    python main.py                                  # default table: the game window, or PNG + report
     python main.py --screenshot FILE.png [--table T] [--select ID] [--camera oblique|top]
     python main.py measure TABLE [--json] [--from ID]
     python main.py view TABLE [--select ID] [--screenshot FILE.png]
@@ -14,6 +14,8 @@ Commands::
     python main.py special TABLE ATTACKER DEFENDER MOVE [--direction DEG] [--png FILE.png] [--json] [--sandbox]
     python main.py play TABLE --seed N [--bots random|greedy] [--turns N] [--save FILE]
     python main.py replay FILE [--unverified] [--actions]
+    python main.py game [TABLE] [--setup] [--scenario S] [--bot P=NAME] [--dice seeded|physical]
+                        [--tournament] [--load FILE] [--screenshot FILE.png]
     python main.py hotseat [TABLE] [--seed N] [--turns N] [--dice seeded|physical] [--bot P=NAME ...]
                            [--save FILE] [--load FILE]
     python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
@@ -36,6 +38,7 @@ from shapely.geometry import mapping
 
 from sim import view
 from sim.cli import catalogue as catalogue_cli
+from sim.cli import game as game_cli
 from sim.cli import hotseat as hotseat_cli
 from sim.files import check_output_path, is_png
 from sim.rules import bots, movement
@@ -150,6 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument("--actions", action="store_true",
                     help="also list the saved actions in the action notation of the hot-seat (exact numbers)")
     hotseat_cli.add_parser(sub)
+    game_cli.add_parser(sub)
     catalogue_cli.add_parsers(sub)
     return p
 
@@ -525,10 +529,18 @@ def main(argv: list[str] | None = None) -> int:
             return _replay(args)
         if args.command == "hotseat":
             return hotseat_cli.run_cli(args)
+        if args.command == "game":
+            return game_cli.run(args)
         select = args.select
         if args.screenshot:
             _png_output(args.screenshot)  # before any work
         table = _load(args.table)
+        if not args.screenshot and select is None and view.has_display():
+            # the window ready to play: two players at one screen on this table
+            from sim.view.play.launch import Launch, run_game
+
+            run_game(Launch(table=table))
+            return 0
         if select is None and table.models and not args.screenshot:
             select = table.models[0].id
         return _view(table, select, args.screenshot, args.camera)
