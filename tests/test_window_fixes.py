@@ -23,7 +23,7 @@ from sim.table import load_table
 from sim.view import style
 from sim.view.drag import DragState, explain, plan_walk, reason_line
 
-W, H = 640, 480
+W, H = 1024, 768  # the size the other window tests open the shared ShowBase with
 
 
 @pytest.fixture(scope="module")
