@@ -95,6 +95,22 @@ def test_destroy_removes_what_the_view_attached(base, table):
             base.a2dTopLeft.get_num_children()) == before
 
 
+def test_idle_frames_after_a_selection_precompute_its_regions_and_lanes(base, table, view_of):
+    from sim.rules import planning
+
+    view = view_of(table)
+    planning.cache_clear()
+    view.select("kenta")
+    for _ in range(4):
+        base.task_mgr.step()
+    info = planning.cache_info()
+    assert [info[k][1] for k in ("walk", "run", "charges")] == [1, 1, 1]  # computed once each, in idle frames
+    for name in ("w", "r", "c"):
+        view.key(name)
+    assert planning.cache_info() == {k: (v[0] + 1, v[1], v[2]) for k, v in info.items()}  # the overlays hit
+    assert set(view.scene.movement) == {"walk", "run", "charges"}
+
+
 def test_click_on_a_model_selects_it_and_click_on_the_table_clears(table, view_of):
     view = view_of(table)
     view.click(_on(view, table.model("kenta").position, style.BASE_HEIGHT))

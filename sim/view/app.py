@@ -126,7 +126,10 @@ class TableView(DirectObject):
         self._drag: tuple | None = None  # (kind, start pixels (x, y), last NDC (x, y))
         self._tape_on = False
         self._tape_ends: list = []
-        self._tasks = [f"bushido-pointer-{id(self)}", f"bushido-special-{id(self)}"]
+        self._tasks = [f"bushido-pointer-{id(self)}", f"bushido-special-{id(self)}", f"bushido-precompute-{id(self)}"]
+        #: work the idle frames after a selection do: the selected model's Walk region,
+        #: Run region and charge lanes, one per frame, into the planners' cache
+        self._precompute: list = []
         self.reset_camera()
         self._close_event = None
         if bind:
@@ -374,6 +377,32 @@ class TableView(DirectObject):
             self.move.begin(model_id)
         self._refresh_legend()
         self._update_status()
+        self._start_precompute(model_id)
+
+    def _start_precompute(self, model_id: str | None) -> None:
+        """Compute ``model_id``'s Walk region, Run region and charge lanes in the idle
+        frames after its selection (one a frame, into the per-position cache of
+        ``sim.rules.planning``), so that ``w``, ``r``, ``c`` only draw them."""
+        self.base.task_mgr.remove(self._tasks[2])
+        if model_id is None:
+            self._precompute = []
+            return
+        from . import drag
+
+        table = self.table
+        self._precompute = [(fn, table, model_id) for fn in (drag.walk_region, drag.run_region, drag.charge_lanes)]
+        self.base.task_mgr.add(self._precompute_task, self._tasks[2])
+
+    def _precompute_task(self, task):
+        if not self._precompute:
+            return task.done
+        fn, table, model_id = self._precompute.pop(0)
+        if table is self.table:
+            try:
+                fn(table, model_id)
+            except ValueError:  # MoveError: a model without a Move value
+                self._precompute = []
+        return task.cont if self._precompute else task.done
 
     def _refresh_legend(self, force: bool = True) -> None:
         """Rebuild the legend for what is shown (``force`` False: only if that changed)."""
@@ -483,6 +512,7 @@ class TableView(DirectObject):
         if self._tape_on:
             self._tape_ends = []
         self._refresh_legend()
+        self._start_precompute(selected)
 
     def cancel_move(self) -> bool:
         """Forget the move being set up (and leave move mode); False if there was none."""
