@@ -469,3 +469,26 @@ def test_an_old_physical_save_opens_unverified():
         PlayController.load(path)
     c = PlayController.load(path, verify=False)
     assert not c.game.verified and c.log()
+
+
+def test_the_tactical_test_shows_die_faces_round_by_round():
+    c = PlayController(Game(TABLE, seed=0))  # round 1 ties 4-4, round 2: a natural 1 against a 3
+    view = next(v for v in c.dice() if v.title == "Tactical test")
+    assert view.dice == [[4, 4], [1, 3]]
+    assert view.lines == ["round 1: player 1 rolled 4, player 2 rolled 4 -> tie, rolled again",
+                          "round 2: player 1 rolled 1 (a natural 1 is removed) -> 0, player 2 rolled 3 -> "
+                          "player 2 wins"]
+
+
+@pytest.mark.parametrize("name", ["greedy_shrines_seed5.json", "random_seed5.json", "undo_seed8.json",
+                                  "vims_marked_for_death.json"])
+def test_every_die_shown_is_a_face_from_1_to_6(name):
+    c = PlayController.load(ROOT / "tests" / "data" / "saves" / name)
+    views = c.dice()
+    assert any(v.title == "Tactical test" and v.dice for v in views)
+    assert any(v.dice for v in views if v.title.startswith(("Melee", "Ranged")))
+    recorded = [v for r in c.game.rolls for v in r]
+    for v in views:
+        for group in v.dice:
+            assert group and all(1 <= x <= 6 for x in group), v
+            assert all(x in recorded for x in group)

@@ -48,8 +48,9 @@ Point = tuple[float, float]
 #: with another model or to an objective's contact is snapped to the exact contact point.
 SNAP = 0.25
 
-#: The event kinds the dice panel shows (:meth:`PlayController.dice`).
-DICE_KINDS = ("tactical", "game_length", "exchange", "shot", "test", "marker_damage")
+#: The event kinds the dice panel shows (:meth:`PlayController.dice`), with the notes of
+#: a test taken (a Fear test on contact).
+DICE_KINDS = ("tactical", "game_length", "exchange", "shot", "test")
 
 _PAGE = re.compile(r"\bp\.\s?\d+(?:\s?[-–]\s?\d+)?(?:,\s?p\.\s?\d+(?:\s?[-–]\s?\d+)?)*")
 _BRACKETS = re.compile(r"\[(\d(?:,\s*\d)*)\]")
@@ -871,50 +872,94 @@ class PlayController:
                 break
         return k
 
+    @staticmethod
+    def _is_dice_event(ev: Event) -> bool:
+        """Whether ``ev`` reports a roll: :data:`DICE_KINDS`, or a note of a test taken
+        (a Fear test on contact, p.29)."""
+        if ev.kind in DICE_KINDS:
+            return ev.kind != "game_length" or isinstance(ev.data.get("roll"), int)
+        return ev.kind == "note" and " test" in str(ev.data.get("text", ""))
+
+    @staticmethod
+    def _tactical_lines(finals: list, faces: list[int] | None) -> list[str]:
+        """The Tactical test round by round (p.28): each player's die, a natural 1
+        removed (0), the tie rolled again, the winner."""
+        out = []
+        for r, pair in enumerate(finals):
+            words = []
+            for j, final in enumerate(pair):
+                face = faces[2 * r + j] if faces else None
+                if face == 1:
+                    words.append(f"player {j + 1} rolled 1 (a natural 1 is removed) -> 0")
+                elif face is not None:
+                    words.append(f"player {j + 1} rolled {face}")
+                else:
+                    words.append(f"player {j + 1} {final}")
+            a, b = pair[0], pair[1]
+            end = "tie, rolled again" if a == b else f"player {1 if a > b else 2} wins"
+            out.append(f"round {r + 1}: " + ", ".join(words) + f" -> {end}")
+        return out
+
     def dice(self, since: int = 0) -> list[DiceView]:
         """The tests rolled from event index ``since`` on, as :class:`DiceView`: the
-        Tactical test, the game length roll, every melee exchange, shot, test (Fear,
-        Size, Ki ...) and damaging markers, with the d6 values the game recorded."""
+        Tactical test (round by round), the game length roll, every melee exchange, shot
+        and test (Fear, Size, Ki ...), with the die faces (1-6) the game recorded
+        (:attr:`Game.rolls`): all the faces of the action when it holds one test, else
+        those its summary names (a damage roll, a shot's dice); never a final result."""
         g = self.game
         events = g.events
         rolls = g.rolls
         dice_events: dict[int, list[int]] = {}
         for i, ev in enumerate(events):
-            if ev.kind in DICE_KINDS:
+            if self._is_dice_event(ev):
                 dice_events.setdefault(self._action_of_event(i), []).append(i)
         out = []
         for i in range(max(0, since), len(events)):
             ev = events[i]
-            if ev.kind not in DICE_KINDS:
+            if not self._is_dice_event(ev):
                 continue
             d = ev.data
             lines = [str(x) for x in d.get("summary", [])] or [describe_event(ev).strip()]
             values: list[list[int]] = []
+            k = self._action_of_event(i)
+            own = list(rolls[k]) if k < len(rolls) else []
             if ev.kind == "tactical":
                 title = "Tactical test"
-                values = [list(r) for r in d.get("rolls", [])]
+                finals = [list(r) for r in d.get("rolls", [])]
+                n = 2 * len(finals)
+                # nothing is rolled after the Tactical test in the same push: its faces
+                # are the last ones recorded, one d6 each per round (p.28)
+                faces = own[-n:] if n and len(own) >= n else None
+                if faces is not None and any((0 if f == 1 else f) != finals[r // 2][r % 2]
+                                             for r, f in enumerate(faces)):
+                    faces = None
+                values = [faces[2 * r:2 * r + 2] for r in range(len(finals))] if faces else []
+                lines = self._tactical_lines(finals, faces)
             elif ev.kind == "game_length":
                 title = "Game length roll"
-                values = [[d["roll"]]] if isinstance(d.get("roll"), int) else []
-            elif ev.kind == "exchange":
-                title = f"Melee exchange {d.get('attacker') or '?'} vs {d.get('defender') or '?'}"
-                if not d.get("attacker"):
-                    m = re.search(r"step 3 Initiative: (\S+) has", " ".join(lines))
-                    title = "Melee exchange" + (f" ({m.group(1)} has the Initiative)" if m else "")
-            elif ev.kind == "shot":
-                shooter = next((ln.split(": ", 1)[1].split(" shoots")[0] for ln in lines if ln.startswith("1a")), "?")
-                target = next((ln.split("target ", 2)[-1] for ln in lines if ln.startswith("1b")), "?")
-                title = f"Ranged attack {shooter} -> {target}"
-            elif ev.kind == "test":
-                title = f"{str(d.get('test', 'test')).replace('_', ' ').title()} test {d.get('model', '')}".strip()
+                values = [[d["roll"]]]
+                lines = [f"rolled {d['roll']}: " + ("the last turn" if d.get("last") else "the game goes on")
+                         + " (p.63)"]
             else:
-                title = f"{str(d.get('marker', '')).title()} markers {d.get('model', '')}".strip()
-            if ev.kind not in ("tactical", "game_length"):
-                k = self._action_of_event(i)
-                if len(dice_events.get(k, [])) == 1 and k < len(rolls):
-                    values = [list(rolls[k])] if rolls[k] else []
+                if ev.kind == "exchange":
+                    title = f"Melee exchange {d.get('attacker') or '?'} vs {d.get('defender') or '?'}"
+                    if not d.get("attacker"):
+                        m = re.search(r"step 3 Initiative: (\S+) has", " ".join(lines))
+                        title = "Melee exchange" + (f" ({m.group(1)} has the Initiative)" if m else "")
+                elif ev.kind == "shot":
+                    shooter = next((ln.split(": ", 1)[1].split(" shoots")[0] for ln in lines
+                                    if ln.startswith("1a")), "?")
+                    target = next((ln.split("target ", 2)[-1] for ln in lines if ln.startswith("1b")), "?")
+                    title = f"Ranged attack {shooter} -> {target}"
+                elif ev.kind == "test":
+                    title = f"{str(d.get('test', 'test')).replace('_', ' ').title()} test {d.get('model', '')}".strip()
                 else:
+                    title = str(d.get("text", "test")).strip()
+                if len(dice_events.get(k, [])) == 1:
+                    values = [own] if own else []
+                elif "summary" in d:
                     values = [[int(v) for v in grp.split(",")] for ln in lines for grp in _BRACKETS.findall(ln)]
+            values = [grp for grp in values if grp and all(isinstance(v, int) and 1 <= v <= 6 for v in grp)]
             out.append(DiceView(title, lines, values, i))
         return out
 
