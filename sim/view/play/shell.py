@@ -69,9 +69,19 @@ def get_base(offscreen: bool = True, size: tuple[int, int] = (1280, 960), title:
 
 
 def _resize_offscreen(base, size) -> None:
+    """Reopen the offscreen buffer at ``size`` (a buffer cannot be resized); the scene
+    graph, the cameras and the DirectGUI widgets are kept, display regions made on the
+    old buffer are not (screens are built after :func:`get_base`).
+
+    Raises:
+        RuntimeError: the new buffer could not be opened.
+    """
     from panda3d.core import WindowProperties
 
-    base.win.request_properties(WindowProperties.size(*size))
+    props = WindowProperties.size(*size)
+    if not base.open_main_window(type="offscreen", props=props, keepCamera=True) or base.win is None:
+        raise RuntimeError(f"could not open a {size[0]}x{size[1]} offscreen buffer")
+    base.adjust_window_aspect_ratio(base.get_aspect_ratio())
     base.graphicsEngine.render_frame()
 
 
