@@ -81,7 +81,7 @@ def _resize_offscreen(base, size) -> None:
     props = WindowProperties.size(*size)
     if not base.open_main_window(type="offscreen", props=props, keepCamera=True) or base.win is None:
         raise RuntimeError(f"could not open a {size[0]}x{size[1]} offscreen buffer")
-    base.adjust_window_aspect_ratio(base.get_aspect_ratio())
+    base.adjustWindowAspectRatio(base.getAspectRatio())
     base.graphicsEngine.render_frame()
 
 
