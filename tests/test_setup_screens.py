@@ -271,3 +271,14 @@ def test_destroy_removes_the_screen(make, base):
     assert base.render.get_num_children() < n_render
     assert base.render.find("setup-overlay").is_empty() and base.render.find("setup-ghost").is_empty()
     assert screen.root.is_empty()
+
+
+def test_on_done_may_destroy_the_screen(make):
+    screen, _ = make()
+    f = screen.flow
+    screen.on_done = lambda game: screen.destroy()              # what the window does: hand over, close
+    to_deployment(screen)
+    deploy_side(screen)
+    deploy_side(screen)
+    assert f.screen == "done" and screen.root.is_empty()
+    screen.hover_ndc(0.5, 0.5)                                   # late pointer events do nothing

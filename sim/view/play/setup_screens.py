@@ -363,6 +363,8 @@ class SetupScreen(DirectObject):
             np_.set_bin("fixed", 30)
 
     def _draw_ghost(self) -> None:
+        if self._closed:
+            return
         self._ghost_np.node().remove_all_children()
         g = self.ghost
         self.verdict["text"] = ""
@@ -577,6 +579,8 @@ class SetupScreen(DirectObject):
 
     def hover_ndc(self, x: float, y: float) -> None:
         """The pointer is at ``(x, y)``: show the ghost of what a click would place."""
+        if self._closed:
+            return
         pt = self.table_point(x, y)
         g = self.flow.ghost(pt) if pt is not None else None
         if g != self.ghost:
