@@ -181,13 +181,6 @@ class Hotseat:
         except GameError as exc:
             self.io.write(f"Refused: {exc}.")
             return False
-        except Quit:
-            # stopped while the players were rolling: take the half-played action back
-            try:
-                g.pop()
-            except GameError:
-                pass
-            raise
         self.pushed += 1
         self.history.append(p)
         for k, ev in enumerate(events):

@@ -494,12 +494,26 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         A declared action that proves illegal reverts the model and costs one counter
         (p.24).
 
+        A push is all or nothing: when the dice source fails part way (physical dice not
+        given, :class:`~sim.rules.dice.DiceError`) or anything else raises, the action is
+        taken back (:meth:`pop`) before the exception propagates, so the game is as it was.
+
         Raises:
             GameError: the game is over, or the action names no model of the active player.
+            DiceError: the dice source failed; the game is unchanged.
         """
-        st = self.state
         if self.is_over():
             raise GameError("the game is over")
+        n = len(self._marks)
+        try:
+            return self._push(action)
+        except BaseException:
+            if len(self._marks) > n:
+                self.pop()
+            raise
+
+    def _push(self, action: Action) -> list[Event]:
+        st = self.state
         start = len(self.events)
         self._marks.append(start)
         self._dice_marks.append(self._dice.state() if hasattr(self._dice, "state") else None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace as dc_replace
 
 from sim.rules import conditions, movement
-from sim.rules.dice import modified_stat
+from sim.rules.dice import DiceError, modified_stat
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -166,6 +166,8 @@ class ShootingStep(GamePart):
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo)
+        except DiceError:
+            raise  # the dice source failed (no values given): no rule refused the shot
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
             return True

@@ -1338,7 +1338,8 @@ class PlayController:
         try:
             events = g.push(action)
         except DiceNeeded as need:
-            g.pop()  # the half-played action is taken back; the typed dice rewound
+            # Game.push took the half-played action back (a push is all or nothing) and
+            # rewound the typed dice
             self._waiting = (action, who, bot)
             self.dice_request = (need.n, need.purpose.label() if need.purpose is not None else "a roll")
             self.pending = None
