@@ -346,8 +346,9 @@ def _is_save(path) -> bool:
 def _view_save(args) -> int:
     """``view GAME.json [--at N]``: the table as it was after event N of a saved game
     (verified load, :class:`sim.view.play.replay.ReplayCursor`), with the game's markers
-    and a top-left line naming the event; onscreen (the measuring window on that table)
-    when there is a display and no ``--screenshot``."""
+    and a top-left line naming the event; onscreen (the replay window, stepping through
+    the events, :mod:`sim.view.play.replay_window`) when there is a display and no
+    ``--screenshot``."""
     from sim.view.play.replay import ReplayCursor
     from sim.view.play.state import conditions_text
 
@@ -358,8 +359,10 @@ def _view_save(args) -> int:
     if args.select is not None:
         step.table.model(args.select)
     if args.screenshot is None and view.has_display():
+        from sim.view.play.replay_window import run_replay_window
+
         print(step.caption)
-        view.run_interactive(step.table, selected=args.select)
+        run_replay_window(cur, at=step.index)
         return 0
     out = _png_output(args.screenshot if args.screenshot else DEFAULT_SCREENSHOT)
     view.render_png(step.table, out, selected=args.select, camera=args.camera, markers=step.markers,
