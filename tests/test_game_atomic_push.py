@@ -4,7 +4,7 @@
 import pytest
 
 from sim.rules.dice import DiceError
-from sim.rules.game import Action, Game
+from sim.rules.game import Game
 from sim.table import load_table
 
 
