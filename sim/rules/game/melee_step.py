@@ -32,7 +32,11 @@ from sim.rules.melee import (
     resolve_exchange,
     validate_allocation,
 )
+from sim.rules.special import SpecialMoveError, throw_directions
 from sim.table import Table
+
+#: The specials whose direction the allocating model may choose (p.41).
+DIRECTED_SPECIALS = ("throw-attack", "throw-defence", "sidestep-attack", "sidestep-defence")
 
 
 class MeleeStep(GamePart):
@@ -262,7 +266,49 @@ class MeleeStep(GamePart):
                                                        action.direction))
         except MeleeError as exc:
             return str(exc), None
+        opt = comb.weapon.special(action.special) if action.special else None
+        if action.direction is not None and opt is not None and opt.key in DIRECTED_SPECIALS:
+            problem = self.direction_problem(action.model, other_id, opt.key, action.direction)
+            if problem:
+                return problem, None
         return None, b
+
+    def throw_spans(self, thrower: str, thrown: str) -> list[tuple[float, float]]:
+        """The directions (degrees CCW from +x, ``(start, end)`` intervals, ``end`` may
+        pass 360) in which ``thrower`` may throw ``thrown`` now: the point 2" along them
+        from ``thrown``'s centre is in ``thrower``'s LoS
+        (:func:`sim.rules.special.throw_directions`, rulings.md 8; p.41); memoised until
+        the state changes."""
+        key = (len(self.events), "throw-spans", thrower, thrown)
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = throw_directions(self._table_now(), thrower, thrown)
+        return list(got)
+
+    def direction_problem(self, model: str, enemy: str, special: str, direction: float) -> str | None:
+        """Why ``model`` cannot use ``direction`` (degrees) for its Throw or Sidestep
+        ``special`` (``throw-attack`` ...) against ``enemy`` in the waiting exchange, as
+        the models stand now; None when it can (or for another special). A Throw must end
+        2" away in the thrower's LoS (p.41, rulings.md 8); a Sidestep must move the model
+        away from the enemy, leaving contact (p.41)."""
+        if special not in DIRECTED_SPECIALS:
+            return None
+        table = self._table_now()
+        d = float(direction) % 360
+        if special.startswith("throw"):
+            spans = self.throw_spans(model, enemy)
+            if not spans:
+                return f"{model} cannot throw {enemy} in any direction: no point 2\" away is in its LoS (p.41)"
+            if not any(a - 1e-9 <= d <= b + 1e-9 or a - 1e-9 <= d + 360 <= b + 1e-9 for a, b in spans):
+                allowed = ", ".join(f"{a % 360:.0f}-{b % 360:.0f}" for a, b in spans)
+                return (f"a Throw of {enemy} at {d:.0f} deg does not end in {model}'s LoS (allowed: {allowed} deg) "
+                        f"(p.41, rulings.md 8)")
+            return None
+        p, q = table.model(model).position, table.model(enemy).position
+        ux, uy = math.cos(math.radians(d)), math.sin(math.radians(d))
+        if (p[0] - q[0]) * ux + (p[1] - q[1]) * uy < 0:
+            return f"a Sidestep at {d:.0f} deg moves {model} towards {enemy}: it must move away, leaving contact (p.41)"
+        return None
 
     def _allocate(self, action: Action) -> None:
         problem, b = self._allocation_check(action)
@@ -288,7 +334,7 @@ class MeleeStep(GamePart):
         b = self.combatant(dfn, False, False)
         al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
         try:
-            res = resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
+            res = self._resolve_with_directions(a, b, al, att, dfn)
         except MeleeError as exc:
             self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
         else:
@@ -323,6 +369,29 @@ class MeleeStep(GamePart):
                 self._end_phase()
             else:
                 self._next_active(3 - self.state.models[att].player)
+
+    def _resolve_with_directions(self, a, b, al: dict[str, Allocation], att: str, dfn: str):
+        """:func:`resolve_exchange` of the allocations ``al``. A Throw or Sidestep
+        direction judged legal at the allocation may become impossible when the other
+        model's special moved the two first: the dice are then rewound and the exchange
+        resolved again with the engine's own direction for it (directly away, or one the
+        thrower's LoS allows), said in a note."""
+        dice: Any = self._dice
+        mark = dice.state() if hasattr(dice, "state") and hasattr(dice, "restore") else None
+        used = len(self._rolls[-1]) if self._rolls else 0
+        try:
+            return resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
+        except SpecialMoveError as exc:
+            directed = [k for k in (att, dfn) if al[k].direction is not None]
+            if mark is None or not directed:
+                raise GameError(f"the exchange's special move cannot be played: {exc}") from None
+            dice.restore(mark)
+            del self._rolls[-1][used:]
+            for k in directed:
+                self._emit(Event("note", {"text": f"{k}'s direction cannot be used after the first move ({exc}): "
+                                                  "the engine picks it (p.41)"}))
+            al = {k: dc_replace(v, direction=None) for k, v in al.items()}
+            return resolve_exchange(a, b, al[att], al[dfn], self._roller, table=self._table_now())
 
     def _walk_table(self, mid: str, table):
         """``table`` with the enemies in contact with ``mid`` gone (a Walk after a

@@ -34,8 +34,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.cli.hotseat.screens import describe_event, revealed_allocations
+from sim.geometry.primitives import heading
 from sim.rules import conditions, movement
 from sim.rules.bots import exchange_context, legal_splits, usable_specials
+from sim.rules.bots.exchange import DIRECTED
 from sim.rules.dice import DiceError, RollPurpose
 from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, Event, Game, GameError
 from sim.rules.scenario import in_contact_with_objective
@@ -970,8 +972,8 @@ class PlayController:
     def allocation_choices(self, boost: int = 0) -> list[object]:
         """The legal ``allocate`` Actions of the model whose allocation is due now: every
         split of its pool, then every split with each special of its weapon it can pay
-        for (Throw/Sidestep without a direction: the engine picks it, or pass one to
-        :meth:`allocate`); with ``boost`` Melee boost steps bought (p.47: one more die
+        for (a Throw or Sidestep without a direction -- the engine picks it -- and with
+        each direction of :meth:`allocation_directions`); with ``boost`` Melee boost steps bought (p.47: one more die
         each), the splits of the larger pool. [] when no allocation is due."""
         g = self.game
         ctx = exchange_context(g)
@@ -980,11 +982,71 @@ class PlayController:
         pool = ctx.pool + max(0, boost)
         out: list[object] = []
         for special in [None] + [opt.key for opt in usable_specials(ctx.me, pool)]:
+            directions: list[float | None] = [None]
+            if special in DIRECTED:
+                directions += [d for d, _label in self.allocation_directions(special)]
             for att, dfn in legal_splits(ctx.me, pool, special):
-                a = Action("allocate", ctx.model, attack=att, defence=dfn, special=special, boost=boost or None)
-                if g.is_legal(a)[0]:
-                    out.append(a)
+                for direction in directions:
+                    a = Action("allocate", ctx.model, attack=att, defence=dfn, special=special, direction=direction,
+                               boost=boost or None)
+                    if g.is_legal(a)[0]:
+                        out.append(a)
         return out
+
+    def allocation_directions(self, special: str) -> list[tuple[float, str]]:
+        """The directions (degrees CCW from +x, with a label) the model whose allocation
+        is due may give its Throw or Sidestep ``special`` (``throw-attack``,
+        ``sidestep-defence`` ...), those the engine accepts now
+        (:meth:`Game.direction_problem`): a Throw every 30 degrees round directly away
+        from the thrower whose end is in the thrower's LoS (p.41, rulings.md 8), a
+        Sidestep directly away from the enemy and up to 60 degrees either side (it must
+        leave contact, p.41). [] for another special or when no allocation is due."""
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None or special not in DIRECTED:
+            return []
+        t = g.table_now()
+        me, foe = t.model(ctx.model).position, t.model(ctx.enemy).position
+        if special.startswith("throw"):
+            away, offsets = heading(foe[0] - me[0], foe[1] - me[1]), (0, 30, -30, 60, -60, 90, -90, 120, -120, 150,
+                                                                       -150, 180)
+        else:
+            away, offsets = heading(me[0] - foe[0], me[1] - foe[1]), (0, 30, -30, 60, -60)
+        out: list[tuple[float, str]] = []
+        for off in offsets:
+            d = round((away + off) % 360, 6)
+            if g.direction_problem(ctx.model, ctx.enemy, special, d) is not None:
+                continue
+            word = "directly away" if off == 0 else f"away {off:+d}"
+            out.append((d, f"{word} ({d:.0f} deg)"))
+        return out
+
+    def direction_refusal(self, special: str, direction: float) -> list[str]:
+        """Why the model whose allocation is due cannot give ``direction`` (degrees) to
+        its Throw or Sidestep ``special`` (every reason with its page), [] when it can."""
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None:
+            return ["no melee allocation is due now (p.33)"]
+        why = g.direction_problem(ctx.model, ctx.enemy, special, direction)
+        return [why] if why else []
+
+    def special_preview(self, special: str | None, direction: float | None = None):
+        """The move a Throw or Sidestep ``special`` of the model whose allocation is due
+        would make at ``direction`` (None: the engine's default) if it succeeds, played
+        on the table as it stands (:func:`sim.rules.special.special_move`; a
+        :class:`~sim.rules.special.SpecialResult` for the window to draw); None for any
+        other special, no allocation due, or a direction the move refuses."""
+        from sim.rules.special import SpecialMoveError, special_move
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None or special not in DIRECTED:
+            return None
+        a, d = (ctx.model, ctx.enemy) if special.endswith("-attack") else (ctx.enemy, ctx.model)
+        try:
+            return special_move(g.table_now(), a, d, special, direction)
+        except (SpecialMoveError, KeyError, ValueError):
+            return None
 
     def summary(self) -> list[str]:
         """The end-of-game summary lines: result, turns played, VP/SP, and each side's

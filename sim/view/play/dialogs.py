@@ -96,16 +96,23 @@ class AllocationDialog(Dialog):
     ``on_allocate(attack, defence, special, direction, boost)``.
 
     ``info``: lines about the exchange (pools, the opponent) shown above the rows.
+    ``directions``: ``{special: [(degrees, label), ...]}`` names the Throw and Sidestep
+    directions on their buttons ("directly away (90 deg)"; None is the engine's own
+    choice, "auto"). ``on_pick(action)`` is called with the picked legal choice (or None)
+    whenever a button changes it (the window previews the special's move on the table).
     """
 
     FIELDS = ("split", "special", "direction", "boost")
 
-    def __init__(self, base, model: str, player: int | None, choices, info, on_allocate: Callable, rect=None):
+    def __init__(self, base, model: str, player: int | None, choices, info, on_allocate: Callable, rect=None,
+                 directions: dict | None = None, on_pick: Callable | None = None):
         l, r, b, t = rect or (-0.75, 0.75, -0.4, 0.4)
         super().__init__(base, f"Secret allocation: {model}" + (f" (player {player})" if player else ""),
                          size=(r - l, t - b), centre=((l + r) / 2, (b + t) / 2))
         self.choices = list(choices)
         self.on_allocate = on_allocate
+        self.directions = {k: dict(v) for k, v in (directions or {}).items()}
+        self.on_pick = on_pick
         self.info = list(info)
         self.picked: dict[str, object] = {}
         self.rows: list = []
@@ -142,15 +149,17 @@ class AllocationDialog(Dialog):
             if self.picked.get(f) not in opts:
                 self.picked[f] = None if None in opts else (opts[0] if opts else None)
 
-    @staticmethod
-    def text(field: str, v) -> str:
+    def text(self, field: str, v) -> str:
         """A button's text for value ``v`` of ``field``."""
         if field == "split":
             return f"{v[0]} att / {v[1]} def"
+        if field == "direction":
+            names = self.directions.get(self.picked.get("special"), {})
+            if v is None:
+                return "auto (engine)"
+            return names.get(v, f"{float(v):.0f} deg")
         if v is None:
             return "none"
-        if field == "direction":
-            return f"{float(v):.0f} deg"
         if field == "boost":
             return f"+{v}" if v else "no boost"
         return str(v).replace("_", " ")
@@ -160,6 +169,8 @@ class AllocationDialog(Dialog):
         self.picked[field] = value
         self._pick_defaults(self.FIELDS.index(field) + 1)
         self.redraw()
+        if self.on_pick is not None:
+            self.on_pick(self.action())
 
     def action(self):
         """The legal choice the picked values make, or None."""
@@ -184,7 +195,7 @@ class AllocationDialog(Dialog):
                               text_align=TextNode.A_left, scale=TEXT_SCALE, pos=(l + 0.04, 0, z - 0.04))
             self.rows.append(lab)
             x = l + 0.25
-            bw = 0.25 if f != "special" else 0.32
+            bw = {"special": 0.32, "direction": 0.36}.get(f, 0.25)
             for v in opts:
                 if x + bw > r - 0.03:
                     x = l + 0.25

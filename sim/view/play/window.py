@@ -106,6 +106,8 @@ class GameWindow(DirectObject):
         self.highlighted: list[str] = []
         self._targets: list[str] = []
         self.dialog: Dialog | None = None
+        #: the special move previewed on the table from the allocation dialog, or None
+        self.special_shown = None
         self._dialog_key: object = None
         self._side_dialog: ManualPanel | None = None
         self.manual = False
@@ -353,8 +355,13 @@ class GameWindow(DirectObject):
             player = c.game.state.models[model].player if model in c.game.state.models else None
             l, r, b, _t = self.layout.table
             low = self.layout.tools[3] + 0.01
+            specials = sorted({a.special for a in choices if getattr(a, "direction", None) is not None})
+            directions = {sp: c.allocation_directions(sp) for sp in specials} \
+                if hasattr(c, "allocation_directions") else {}
             self.dialog = AllocationDialog(self.base, model, player, choices, self._exchange_info(model),
-                                           self.allocate, rect=(l + 0.01, r - 0.01, low, low + 0.74))
+                                           self.allocate, rect=(l + 0.01, r - 0.01, low, low + 0.74),
+                                           directions=directions, on_pick=self.preview_special)
+            self.preview_special(self.dialog.action())
         elif kind == "dice":
             n, purpose = getattr(c, "dice_request", None) or (0, "")
             self.dialog = DiceEntryDialog(self.base, n, purpose, self.enter_dice)
@@ -375,7 +382,26 @@ class GameWindow(DirectObject):
         lines.append("Split the dice between attack and defence; choose a special (p.33-42).")
         return lines
 
+    def preview_special(self, action) -> None:
+        """Draw on the table the move the allocation ``action`` picked in the dialog
+        would make if its Throw or Sidestep succeeds (the swept path, the model where it
+        lands; :meth:`PlayController.special_preview`); any other choice clears it."""
+        res = None
+        if action is not None and getattr(action, "special", None) and hasattr(self.controller, "special_preview"):
+            res = self.controller.special_preview(action.special, action.direction)
+        self.special_shown = res
+        if self.scene is None:
+            return
+        if res is None:
+            self.scene.clear_special()
+        else:
+            self.scene.show_special(res, 1.0)
+
     def _close_dialog(self) -> None:
+        if self.special_shown is not None:
+            self.special_shown = None
+            if self.scene is not None:
+                self.scene.clear_special()
         if self.dialog is not None:
             self.dialog.destroy()
         self.dialog = None
