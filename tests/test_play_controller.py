@@ -48,6 +48,9 @@ def drive(c: PlayController, a: Action) -> list:
     if a.kind == "pass":
         return c.pass_turn()
     if a.kind == "intercept":
+        if c.screen == "handover":  # two humans: the target's player takes the screen
+            assert c.viewer is None
+            c.take_screen()
         item = c.menu()[0]
         assert item.key == "intercept" and any(x == a for _, x in item.options)
         return c.intercept(a.target)

@@ -93,6 +93,24 @@ class Status:
         out += [o for o in self.objectives if o]
         return out
 
+    def bar_lines(self) -> list[str]:
+        """The status bar's compact lines (a window has room for three): turn, phase,
+        who moves; pass tokens, VP/SP and each objective's alignment ("west neutral,
+        east player 1"); the activation counters."""
+        full = self.lines()
+        first = full[0]
+        parts = [f"Pass tokens: player 1 {self.pass_tokens.get(1, 0)}, player 2 {self.pass_tokens.get(2, 0)}"]
+        if self.vp or self.sp:
+            parts.append(f"VP {self.vp.get(1, 0)}-{self.vp.get(2, 0)}, SP {self.sp.get(1, 0)}-{self.sp.get(2, 0)}")
+        objs = [re.sub(r"^objective (\S+) \([^)]*\): ", r"\1 ", o).replace("objective ", "")
+                for o in self.objectives if o]
+        if objs:
+            parts.append("Objectives: " + ", ".join(objs))
+        out = [first, "   |   ".join(parts)]
+        if self.counters:
+            out.append("Counters: " + ", ".join(f"{m} {n}" for m, n in self.counters.items()))
+        return out
+
 
 @dataclass(frozen=True)
 class Card:
@@ -211,6 +229,34 @@ class DiceView:
     lines: list[str]
     dice: list[list[int]]
     event: int
+
+
+@dataclass(frozen=True)
+class FeatArea:
+    """What a Ki feat being composed covers, to draw on the table (p.46-47).
+
+    Attributes:
+        feat: the feat's name; area: ``personal``, ``target``, ``aura`` or ``pulse``.
+        model: the user; centre: its base centre (x, y inches).
+        range: the feat's X (inches, edge to edge; 0 for Personal).
+        reach: the radius of the circle to draw round ``centre``: the user's base
+            radius + X (a base whose edge is within X of the user's edge touches it).
+        target: the chosen target (a Target feat), or None.
+        inside: the models the area reaches now (Aura/Pulse: every model within X,
+            the user first; Target: the enemies within X; Personal: the user).
+        chosen: whether this is the feat of the action composed (else one of the
+            options still offered).
+    """
+
+    feat: str
+    area: str
+    model: str
+    centre: Point
+    range: float
+    reach: float
+    target: str | None
+    inside: list[str]
+    chosen: bool
 
 
 class DiceNeeded(Exception):
@@ -459,7 +505,8 @@ class PlayController:
         self.version += 1
         self._drag_cache.clear()
         g = self.game
-        if decided and self._secret_handover() and g.state.exchange is not None:
+        if decided and self._secret_handover() and (g.state.exchange is not None or (
+                g.state.interception is not None and g.to_move() != self.viewer)):
             self.viewer = None
         self._update_screen()
 
@@ -482,6 +529,10 @@ class PlayController:
                 self.screen, self.viewer = "handover", None
             else:
                 self.screen, self.viewer = "allocate", p
+            return
+        if g.state.interception is not None and p in humans and self._secret_handover() and self.viewer != p:
+            # the target's player answers the shot (p.30 step 1d): the screen goes to them
+            self.screen, self.viewer = "handover", None
             return
         self.screen = "play"
         if p in humans:
@@ -788,12 +839,88 @@ class PlayController:
                                                       x=1 if f.cost == "X" else None)
                 ok, reasons = self._verdict(a)
                 label = f"{fname}" + (f" on {t}" if t else "")
+                if t and f.range is not None:
+                    label += f" ({self._edge(m.id, t):.1f}\" of {f.range:g}\")"
                 (opts.append((label, a)) if ok else refused.append((label, reasons)))
         names = {"ki_feat": "Ki feat", "complex_ki_feat": "Ki feat (Complex)", "feat": "Ki feat (Instant/Active)"}
         out = []
         for kind, (opts, refused) in by_kind.items():
             reasons = [] if opts else [f"{lbl}: {r}" for lbl, rs in refused for r in rs]
             out.append(MenuItem(kind, names.get(kind, kind), bool(opts), reasons, "target", opts, refused))
+        return out
+
+    def feat_areas(self) -> list[FeatArea]:
+        """The areas of the Ki feat being composed (:class:`FeatArea`): the chosen feat's
+        (with its target) once an option is picked, else one per feat its options offer
+        (the largest first). [] when no Ki feat is being composed."""
+        from sim.rules.ki import targets_in_area
+        p = self.pending
+        if p is None or p.kind not in ("ki_feat", "complex_ki_feat", "feat") or p.model is None:
+            return []
+        g = self.game
+        mid = p.model
+        feats = g.feats(mid)
+        chosen = p.action if isinstance(p.action, Action) else None
+        if chosen is not None:
+            picks: list[tuple[str, str | None, bool]] = [(str(chosen.feat), chosen.target, True)]
+        else:
+            item = next((i for i in self.menu(mid) if i.key == p.kind), None)
+            names: list[str] = []
+            for _label, a in (item.options if item is not None else []):
+                name = getattr(a, "feat", None)
+                if name and name not in names:
+                    names.append(name)
+            picks = [(n, None, False) for n in names]
+        table = g.table_now()
+        me = table.model(mid)
+        scene = table.scene()
+        out = []
+        for name, target, is_chosen in picks:
+            f = feats.get(name)
+            if f is None:
+                continue
+            x = float(f.range or 0.0) if f.area != "personal" else 0.0
+            if f.area == "target":
+                cands = [e.id for e in self._enemies(g.state.models[mid])]
+            else:
+                cands = [o.id for o in g.state.models.values() if o.alive]
+            try:
+                inside = targets_in_area(scene, mid, f, cands, require_los=False)
+            except (KeyError, ValueError):
+                inside = []
+            centre = (float(me.position[0]), float(me.position[1]))
+            out.append(FeatArea(name, f.area, mid, centre, x, me.radius + x, target, inside, is_chosen))
+        out.sort(key=lambda a: -a.reach)
+        return out
+
+    def objective_marks(self) -> list[tuple[str, Point, float, str]]:
+        """The scenario objectives to highlight for the selected model:
+        ``(objective id, centre, radius, state)`` with state ``"chosen"`` (the objective
+        of the Scenario action composed), ``"action"`` (a Scenario action may be declared
+        at it now, p.25, p.63) or ``"contact"`` (the model is in base contact with it, no
+        action possible now). [] with no scenario or no model selected."""
+        g = self.game
+        mid = self.selected
+        if g.scenario is None or mid is None or mid not in g.state.models or not g.state.models[mid].alive:
+            return []
+        p = self.pending
+        chosen = getattr(p.action, "objective", None) if p is not None and isinstance(p.action, Action) else None
+        acts = {a.objective for a in g.scenario_actions(mid)} if self._acting(mid) else set()
+        sc = g.scenario_state()
+        tm = g.table_now().model(mid)
+        out: list[tuple[str, Point, float, str]] = []
+        for o in g.scenario.objectives:
+            if sc is not None and o.id in sc.removed:
+                continue
+            if o.id == chosen:
+                state = "chosen"
+            elif o.id in acts:
+                state = "action"
+            elif in_contact_with_objective(tm.position, tm.radius, o):
+                state = "contact"
+            else:
+                continue
+            out.append((o.id, (float(o.position[0]), float(o.position[1])), float(o.radius), state))
         return out
 
     def _scenario_items(self, m) -> list[MenuItem]:
@@ -1571,6 +1698,6 @@ class PlayController:
         return self._push(action, bot=bot)
 
 
-__all__ = ["Card", "DICE_KINDS", "DiceNeeded", "DiceView", "LogEntry", "MenuItem", "Pending", "PlayController",
-           "SNAP", "Status", "TypedDice", "describe_event", "make_bots", "move_reasons", "revealed_allocations",
-           "with_pages"]
+__all__ = ["Card", "DICE_KINDS", "DiceNeeded", "DiceView", "FeatArea", "LogEntry", "MenuItem", "Pending",
+           "PlayController", "SNAP", "Status", "TypedDice", "describe_event", "make_bots", "move_reasons",
+           "revealed_allocations", "with_pages"]

@@ -33,7 +33,7 @@ import math
 from pathlib import Path
 
 from direct.showbase.DirectObject import DirectObject
-from panda3d.core import ClockObject
+from panda3d.core import ClockObject, TransparencyAttrib
 
 from sim.rules.game import GameError
 
@@ -63,6 +63,9 @@ TURN_STEP = 15.0
 #: Ring colours: a log entry's models, a target offered.
 HIGHLIGHT = (1.0, 0.95, 0.2, 1)
 TARGET_RING = (1.0, 0.55, 0.1, 1)
+#: A Ki feat's range and area (p.46-47), and an objective a model may act at (p.63).
+KI_AREA = (0.72, 0.45, 1.0, 1)
+OBJECTIVE_RING = (0.3, 1.0, 0.85, 1)
 #: Default save file of the Save / Load buttons.
 SAVE_PATH = "bushido-game.json"
 
@@ -104,6 +107,9 @@ class GameWindow(DirectObject):
         self.cam = TableCamera(base, controller.game.table_now(), self.layout.region())
         self._marks = base.render.attach_new_node("play-highlight")
         self.highlighted: list[str] = []
+        #: the Ki feat areas drawn (``FeatArea``) and the objectives ringed (ids)
+        self.feat_drawn: list = []
+        self.objectives_drawn: list[str] = []
         self._targets: list[str] = []
         self.dialog: Dialog | None = None
         #: the special move previewed on the table from the allocation dialog, or None
@@ -184,6 +190,7 @@ class GameWindow(DirectObject):
         c = self.controller
         if self._closed:
             return
+        self._offer_interception()
         version = (getattr(c, "version", None), len(c.game.events), c.selected, c.pending, c.screen)
         if not force and version == self._version:
             return
@@ -198,6 +205,21 @@ class GameWindow(DirectObject):
         self.dice.update(views[-1] if views else None, more=max(0, len(views) - 1))
         self.tools.set_enabled("undo", bool(c.game.actions))
         self.tools.set_label("manual", "Manual: on" if self.manual else "Manual: off")
+
+    def _offer_interception(self) -> None:
+        """A shot waits for the target's player at the screen (p.30 step 1d): the target
+        is selected and the interception's choices are listed at once (nobody, or each
+        model that may intercept, ringed on the table; a click on one picks it)."""
+        c = self.controller
+        ic = c.game.state.interception
+        if ic is None or c.screen != "play" or c.pending is not None or self._anim is not None:
+            return
+        items = c.menu()
+        if not items or items[0].key != "intercept":
+            return
+        if c.selected != ic["target"] and ic["target"] in c.game.state.models:
+            c.select(ic["target"])
+        c.choose("intercept")
 
     def _draw_table(self) -> None:
         c = self.controller
@@ -259,7 +281,7 @@ class GameWindow(DirectObject):
     def _draw_status(self) -> None:
         c = self.controller
         st = c.status()
-        lines = list(st.lines())
+        lines = list(st.bar_lines() if hasattr(st, "bar_lines") else st.lines())
         if self.manual:
             lines.insert(1, "MANUAL ADJUSTMENT: drag a model to move it; the side panel changes wounds, Ki, markers")
         self.status.update(lines, player=st.to_move, note=self.note, note_ok=self.note_ok)
@@ -287,7 +309,29 @@ class GameWindow(DirectObject):
             item = next((i for i in items if i.key == c.pending.kind), None)
             if item is not None:
                 self._targets = [t for t in (getattr(a, "target", None) for _l, a in item.options) if t]
+        elif c.pending is None and items and items[0].key == "intercept":
+            # a shot waits for the target's player: the models that may intercept, ringed
+            self._targets = [t for t in (getattr(a, "target", None) for _l, a in items[0].options) if t]
         self._draw_rings()
+
+    def _ring(self, centre, r: float, width: float, z: float, colour, fill=None, name: str = "ring") -> None:
+        """A flat ring (inner radius ``r``, ``width`` wide) at height ``z`` over the table,
+        drawn over everything; ``fill``: a translucent disc inside it."""
+        mb = MeshBuilder(name)
+        n = max(48, min(160, int(r * 12)))
+        outer = circle_ring(centre, r + width, n)
+        inner = circle_ring(centre, r, n)[::-1]
+        mb.cap(outer, z, colour, holes=[inner])
+        if fill is not None:
+            mb.cap(circle_ring(centre, r, n), z - 0.01, fill)
+        np_ = self._marks.attach_new_node(mb.node())
+        np_.set_light_off()
+        np_.set_two_sided(True)
+        np_.set_depth_test(False)
+        np_.set_depth_write(False)
+        np_.set_bin("fixed", 60)
+        if fill is not None or colour[3] < 1:
+            np_.set_transparency(TransparencyAttrib.M_alpha)
 
     def _draw_rings(self) -> None:
         self._marks.node().remove_all_children()
@@ -295,23 +339,54 @@ class GameWindow(DirectObject):
         if table is None or self.scene is None:
             return
         ids = {m.id for m in table.models}
+        self._draw_feat_areas(ids)
+        self._draw_objectives(ids)
         for colour, models in ((HIGHLIGHT, self.highlighted), (TARGET_RING, self._targets)):
             for mid in models:
                 if mid not in ids:
                     continue
                 m = table.model(mid)
-                z = self.scene.ground(m.position) + 0.3
-                r = m.radius + 0.12
-                mb = MeshBuilder("ring")
-                outer = circle_ring(m.position, r + 0.14, 48)
-                inner = circle_ring(m.position, r, 48)[::-1]
-                mb.cap(outer, z, colour, holes=[inner])
-                np_ = self._marks.attach_new_node(mb.node())
-                np_.set_light_off()
-                np_.set_two_sided(True)
-                np_.set_depth_test(False)
-                np_.set_depth_write(False)
-                np_.set_bin("fixed", 60)
+                self._ring(m.position, m.radius + 0.12, 0.14, self.scene.ground(m.position) + 0.3, colour)
+
+    def _draw_objectives(self, ids) -> None:
+        """The scenario objectives the selected model touches, ringed: bright where a
+        Scenario action may be declared now (thicker for the one composed), dim where
+        it only stands in contact (p.25, p.63)."""
+        c = self.controller
+        marks = c.objective_marks() if hasattr(c, "objective_marks") else []
+        self.objectives_drawn = [oid for oid, *_ in marks]
+        if self.scene is None:
+            return
+        for _oid, centre, radius, state in marks:
+            colour = OBJECTIVE_RING if state != "contact" else (*OBJECTIVE_RING[:3], 0.5)
+            width = {"chosen": 0.22, "action": 0.15}.get(state, 0.08)
+            self._ring(centre, radius + 0.1, width, self.scene.ground(centre) + 0.35, colour, name="objective")
+
+    def _draw_feat_areas(self, ids) -> None:
+        """The Ki feat being composed: the circle of its range round the user (X" from
+        its base edge; an Aura or Pulse filled), the models it reaches ringed in the Ki
+        colour and its target in the target colour (p.46-47)."""
+        c = self.controller
+        if self.scene is None or self._table is None or not hasattr(c, "feat_areas"):
+            self.feat_drawn = []
+            return
+        areas = c.feat_areas()
+        self.feat_drawn = areas
+        for a in areas:
+            z = self.scene.ground(a.centre) + 0.08
+            colour = KI_AREA if a.chosen else (*KI_AREA[:3], 0.55)
+            fill = (*KI_AREA[:3], 0.16) if a.chosen and a.area in ("aura", "pulse") else None
+            if a.reach > 0:
+                self._ring(a.centre, a.reach, 0.1 if a.chosen else 0.06, z, colour, fill, name=f"feat-{a.feat}")
+            if not a.chosen:
+                continue
+            for mid in a.inside:
+                if mid in ids and mid not in (a.target, a.model):
+                    m = self._table.model(mid)
+                    self._ring(m.position, m.radius + 0.08, 0.1, self.scene.ground(m.position) + 0.3, KI_AREA)
+            if a.target in ids:
+                m = self._table.model(a.target)
+                self._ring(m.position, m.radius + 0.12, 0.14, self.scene.ground(m.position) + 0.3, TARGET_RING)
 
     # ============================================================ dialogs
     def _wanted_dialog(self):
@@ -344,8 +419,14 @@ class GameWindow(DirectObject):
         kind = want[0]
         if kind == "handover":
             player = want[1]
-            why = ("Secret melee allocation (p.33)" if c.game.state.exchange is not None
-                   else f"Player {player} to move")
+            ic = c.game.state.interception
+            if c.game.state.exchange is not None:
+                why = "Secret melee allocation (p.33)"
+            elif ic is not None:
+                why = (f"{ic['attacker']} shoots at {ic['target']}: player {player} may intercept the shot "
+                       f"with {', '.join(ic['candidates'])} (p.30)")
+            else:
+                why = f"Player {player} to move"
             self.dialog = HandoverDialog(self.base, player, why, self.take_screen)
         elif kind == "allocate":
             choices = c.allocation_choices()
@@ -694,6 +775,12 @@ class GameWindow(DirectObject):
         c = self.controller
         hit = self._hit(ndc)
         p = c.pending
+        if p is None and isinstance(hit, str) and hit in self._targets:
+            items = c.menu()
+            if items and items[0].key == "intercept":  # click the model that intercepts
+                n = next(k for k, (_l, a) in enumerate(items[0].options) if getattr(a, "target", None) == hit)
+                self.choose("intercept", n)
+                return
         if p is not None:
             if isinstance(hit, str) and hit in self._targets:
                 item = next((i for i in c.menu() if i.key == p.kind), None)
@@ -915,6 +1002,12 @@ class GameWindow(DirectObject):
         dt = ClockObject.get_global_clock().get_dt()
         self.tick(min(dt, 0.25))
         return task.cont
+
+    @property
+    def targets(self) -> list[str]:
+        """The model ids ringed as choices on the table now (targets offered, models
+        that may intercept)."""
+        return list(self._targets)
 
     @property
     def animating(self) -> bool:
