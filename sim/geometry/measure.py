@@ -18,14 +18,15 @@ once, and answers questions about pairs of models::
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
+import shapely
 from shapely.geometry import MultiPoint
 from shapely.geometry import Point as SPoint
 from shapely.geometry import Polygon as SPolygon
-from shapely.ops import unary_union
 
 from .attributes import CONTACT, COVER_RANGE, EPS, ZOC_RANGE, Passage, Size, Visibility
 from .primitives import unit_vector
@@ -475,19 +476,68 @@ class Scene:
 
 
 # ------------------------------------------------------------------ drawable regions
-def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
+#: How many umbras and ZoC areas the value-keyed caches keep (least recently used out).
+GEOMETRY_CACHE_SIZE = 2048
+
+
+class _LRU:
+    """A small least-recently-used dict (values are immutable shapely geometries)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.data: OrderedDict = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key):
+        got = self.data.get(key)
+        if got is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self.data.move_to_end(key)
+        return got
+
+    def put(self, key, value) -> None:
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+_UMBRAS = _LRU(GEOMETRY_CACHE_SIZE)
+_ZOC_AREAS = _LRU(GEOMETRY_CACHE_SIZE)
+
+
+def clear_geometry_caches() -> None:
+    """Empty the caches of :func:`umbra` and :func:`zoc_region` (for benchmarks and
+    tests: the answers never depend on them)."""
+    for c in (_UMBRAS, _ZOC_AREAS):
+        c.data.clear()
+        c.hits = c.misses = 0
+
+
+def geometry_cache_info() -> dict[str, tuple[int, int, int]]:
+    """``{"umbra": (hits, misses, size), "zoc_region": (...)}`` of the value-keyed caches."""
+    return {name: (c.hits, c.misses, len(c.data)) for name, c in (("umbra", _UMBRAS), ("zoc_region", _ZOC_AREAS))}
+
+
+def umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle) -> list:
     """The two outer common tangents of the source disc ``((cx, cy), r)`` and convex
-    ``ob`` (both on the same side), which bound the umbra behind ``ob``, as
+    ``ob`` (both on the same side), which bound the umbra behind ``ob``, as a list of
     ``(n, d, touch)``: unit normal ``n`` with both on the ``n . x >= d`` side, offset
-    ``d`` and the point where the line touches ``ob``. Empty if the two overlap."""
+    ``d`` and the point where the line touches ``ob`` (inches). Empty when the disc
+    meets ``ob`` shrunk by ``EPS`` (what blocks a sight line, rulings.md section 4): a
+    base exactly touching ``ob`` still has its two tangents."""
     out = []
+    if ob.disc_gap(cx, cy, r) <= 0:
+        return []
     if ob.is_disc:
         ox, oy, orad = float(ob.center[0]), float(ob.center[1]), float(ob.radius)
         vx, vy = cx - ox, cy - oy
         L2 = vx * vx + vy * vy
-        if math.sqrt(L2) <= r + orad:
-            return []
         k = r - orad
+        if L2 <= k * k:  # one disc inside the other
+            return []
         h = math.sqrt(L2 - k * k)
         for sig in (1.0, -1.0):
             nx, ny = (k * vx - sig * h * vy) / L2, (k * vy + sig * h * vx) / L2
@@ -495,8 +545,6 @@ def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
             out.append(((nx, ny), d, (ox - orad * nx, oy - orad * ny)))
         return out
     verts = ob.vertices
-    if ob.disc_gap(cx, cy, r) <= 0:
-        return []
     for vx0, vy0 in verts.tolist():
         dx, dy = cx - vx0, cy - vy0
         L2 = dx * dx + dy * dy
@@ -515,56 +563,133 @@ def _umbra_tangents(cx: float, cy: float, r: float, ob: Obstacle):
     return uniq if len(uniq) == 2 else []
 
 
-def umbra(source, radius: float, ob: Obstacle, far: float):
-    """The umbra of ``ob``: the points hidden behind it from every point of the source
-    disc (centre ``source`` ``(x, y)``, ``radius``; inches), as shapely geometry.
+def umbra_body(ob: Obstacle):
+    """The shapely polygon :func:`umbra` draws for ``ob``: its polygon, or its circle
+    as 64 points (inches)."""
+    return SPoint(ob.center).buffer(ob.radius, quad_segs=16) if ob.is_disc else SPolygon(ob.vertices)
 
-    For a convex obstacle apart from the disc: the obstacle plus the region behind it
-    between the two outer common tangents, drawn out to ``far`` inches past the tangent
-    points (exact up to the drawing of circles). Other obstacles: the intersection of
-    the shadows cast from 48 points on the rim, ``far`` inches long (it may err slightly
-    towards "hidden" there). Empty when nothing is hidden. Used
-    for drawing ZoC (:func:`zoc_region`) and by the movement planner for shadowed ZoC
-    and for Run ends out of LoS (Terms and Concepts p.6-9; rulings.md 4 and 6).
-    """
-    cx, cy = float(source[0]), float(source[1])
-    body = SPoint(ob.center).buffer(ob.radius, quad_segs=16) if ob.is_disc else SPolygon(ob.vertices)
-    tangents = _umbra_tangents(cx, cy, radius, ob) if ob.convex else []
-    if len(tangents) == 2:
-        pts = list(np.asarray(body.exterior.coords)[:-1])
-        halves = []
-        for (nx, ny), d, (tx, ty) in tangents:
-            ux, uy = -ny, nx
-            if (tx - cx) * ux + (ty - cy) * uy < 0:
-                ux, uy = -ux, -uy
-            pts.append((tx + ux * far, ty + uy * far))
-            # the closed half-plane n . x >= d (the side of the source and obstacle)
-            big = 1000.0
-            ox, oy = tx, ty  # a point on the line, near the region of interest
-            halves.append(SPolygon([(ox - ux * big, oy - uy * big), (ox + ux * big, oy + uy * big),
-                                    (ox + ux * big + nx * big, oy + uy * big + ny * big),
-                                    (ox - ux * big + nx * big, oy - uy * big + ny * big)]))
-        hull = MultiPoint(pts).convex_hull
-        return hull.intersection(halves[0]).intersection(halves[1]).union(body)
-    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
-    sources = np.column_stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)])
+
+def umbra_between_tangents(cx: float, cy: float, body, tangents, far: float):
+    """The umbra of a convex obstacle (drawn as ``body``) bounded by its two outer
+    common tangents with the source disc (:func:`umbra_tangents`): ``body`` plus the
+    region behind it between the tangents, ``far`` inches past the tangent points."""
+    pts = list(np.asarray(body.exterior.coords)[:-1])
+    halves = []
+    for (nx, ny), _d, (tx, ty) in tangents:
+        ux, uy = -ny, nx
+        if (tx - cx) * ux + (ty - cy) * uy < 0:
+            ux, uy = -ux, -uy
+        pts.append((tx + ux * far, ty + uy * far))
+        # the closed half-plane n . x >= d (the side of the source and obstacle)
+        big = 1000.0
+        ox, oy = tx, ty  # a point on the line, near the region of interest
+        halves.append(SPolygon([(ox - ux * big, oy - uy * big), (ox + ux * big, oy + uy * big),
+                                (ox + ux * big + nx * big, oy + uy * big + ny * big),
+                                (ox - ux * big + nx * big, oy - uy * big + ny * big)]))
+    hull = MultiPoint(pts).convex_hull
+    return hull.intersection(halves[0]).intersection(halves[1]).union(body)
+
+
+#: Points on the source's rim from which :func:`umbra` casts the shadows it intersects
+#: for an obstacle without outer common tangents (not convex, or meeting the source).
+UMBRA_RIM_POINTS = 48
+
+
+def umbra_rim_sources(cx: float, cy: float, radius: float) -> np.ndarray:
+    """The ``(UMBRA_RIM_POINTS, 2)`` points on the rim of the source disc (inches)."""
+    angles = np.linspace(0, 2 * math.pi, UMBRA_RIM_POINTS, endpoint=False)
+    return np.column_stack([cx + radius * np.cos(angles), cy + radius * np.sin(angles)])
+
+
+def _rim_shadows(cx: float, cy: float, radius: float, body, far: float):
+    """The intersection of the shadows of ``body`` cast from the rim points, all the
+    quadrilaterals built and each shadow's union taken in one vectorised shapely call
+    (the same polygons as :func:`sim.geometry.reference.umbra_reference` builds one by one)."""
+    S = umbra_rim_sources(cx, cy, radius)
     ring = np.asarray(body.exterior.coords)[:-1]
     nxt = np.roll(ring, -1, axis=0)
+    dp = ring[None, :, :] - S[:, None, :]  # (k, m, 2): from each source to each vertex
+    dq = nxt[None, :, :] - S[:, None, :]
+    lp = np.linalg.norm(dp, axis=2)
+    lq = np.linalg.norm(dq, axis=2)
+    ok = (lp >= EPS) & (lq >= EPS)
+    P = np.broadcast_to(ring, dp.shape)
+    Q = np.broadcast_to(nxt, dq.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Pf = P + dp / lp[..., None] * far
+        Qf = Q + dq / lq[..., None] * far
+    coords = np.stack([P, Q, Qf, Pf, P], axis=2)  # (k, m, 5, 2) closed quadrilaterals
+    quads = np.full(ok.shape, None, dtype=object)
+    if ok.any():
+        quads[ok] = shapely.buffer(shapely.polygons(coords[ok]), 0)
+    grid = np.concatenate([np.full((len(S), 1), body, dtype=object), quads], axis=1)
     shadow = None
-    for sx, sy in sources:
-        s0 = np.array([sx, sy])
-        quads = []
-        for p, q in zip(ring, nxt):
-            dp, dq = p - s0, q - s0
-            np_, nq = np.linalg.norm(dp), np.linalg.norm(dq)
-            if np_ < EPS or nq < EPS:
-                continue
-            quads.append(SPolygon([p, q, q + dq / nq * far, p + dp / np_ * far]).buffer(0))
-        sh = unary_union([body, *quads])
+    for sh in shapely.union_all(grid, axis=1):
         shadow = sh if shadow is None else shadow.intersection(sh)
         if shadow.is_empty:
             break
     return shadow
+
+
+def umbra(source, radius: float, ob: Obstacle, far: float):
+    """The umbra of ``ob``: the points hidden behind it from every point of the source
+    disc (centre ``source`` ``(x, y)``, ``radius``; inches), as shapely geometry.
+
+    For a convex obstacle apart from the disc (or exactly touching it: ``ob`` shrunk by
+    ``EPS`` blocks, rulings.md section 4): the obstacle plus the region behind it
+    between the two outer common tangents, drawn out to ``far`` inches past the
+    tangent points (exact up to the drawing of circles). Other obstacles (not convex,
+    or overlapping the disc): the intersection of the shadows cast from 48 points on
+    the rim, ``far`` inches long (it may err slightly towards "hidden" there). Empty
+    when nothing is hidden. Used for drawing ZoC (:func:`zoc_region`) and by the
+    movement planner for shadowed ZoC and for Run ends out of LoS (Terms and Concepts
+    p.6-9; rulings.md 4 and 6).
+
+    Answers are cached by value (source, radius, ``far`` and the obstacle's shape,
+    :attr:`Obstacle.signature`), so a position asked again after other models moved
+    costs a dictionary look-up; :func:`sim.geometry.reference.umbra_reference` is the
+    uncached, one-polygon-at-a-time construction it must equal.
+    """
+    cx, cy = float(source[0]), float(source[1])
+    key = (cx, cy, float(radius), float(far), ob.signature)
+    got = _UMBRAS.get(key)
+    if got is not None:
+        return got
+    body = umbra_body(ob)
+    tangents = umbra_tangents(cx, cy, radius, ob) if ob.convex else []
+    if len(tangents) == 2:
+        out = umbra_between_tangents(cx, cy, body, tangents, far)
+    else:
+        out = _rim_shadows(cx, cy, radius, body, far)
+    _UMBRAS.put(key, out)
+    return out
+
+
+def zoc_blockers(scene: Scene, owner) -> list[Obstacle]:
+    """The obstacles that may hide part of ``owner``'s ZoC: Blocking terrain and models
+    of size ``>= size(owner)`` (or of the Enhancing piece it stands on) whose bounding
+    circle comes within 1" of its base (rulings.md section 6)."""
+    A = scene.body(owner)
+    cx, cy = float(A.center[0]), float(A.center[1])
+    threshold = max(A.size, scene.enhancing_size(A))
+    reach = A.radius + ZOC_RANGE + EPS
+    return [ob for ob in scene.blockers(threshold, (A.id,))
+            if math.hypot(float(ob.center[0]) - cx, float(ob.center[1]) - cy) <= ob.radius + reach]
+
+
+def zoc_area_unshadowed(A: Body):
+    """The points within 1" of ``A``'s base and in its front arc (the whole ring for an
+    Aware model), before any shadow: shapely geometry, inches."""
+    c = np.asarray(A.center, float)
+    outer = SPoint(c).buffer(A.radius + ZOC_RANGE, quad_segs=32)
+    area = outer.difference(SPoint(c).buffer(A.radius, quad_segs=32))
+    if not A.aware:
+        f = A.facing_vector
+        side = np.array([-f[1], f[0]])
+        R = A.radius + ZOC_RANGE + 1
+        pts = [c + side * R, c + side * R + f * R, c - side * R + f * R, c - side * R]
+        area = area.intersection(SPolygon(pts))
+    return area
 
 
 def zoc_region(scene: Scene, owner):
@@ -576,22 +701,25 @@ def zoc_region(scene: Scene, owner):
     polygons that draw circles); behind a non-convex one it is computed from 48 points on
     the rim, so its drawn edge may err slightly towards "hidden". The in/out verdict of
     :meth:`Scene.zoc` is always exact.
+
+    Cached by value: the owner's base, facing and awareness and the shapes of the
+    blockers within reach (:func:`zoc_blockers`), so a table rebuilt after an event in
+    which neither the owner nor anything near it moved answers at once.
+    :func:`sim.geometry.reference.zoc_region_reference` is the uncached computation it
+    must equal.
     """
     A = scene.body(owner)
+    near = zoc_blockers(scene, A)
     c = np.asarray(A.center, float)
-    outer = SPoint(c).buffer(A.radius + ZOC_RANGE, quad_segs=32)
-    area = outer.difference(SPoint(c).buffer(A.radius, quad_segs=32))
-    if not A.aware:
-        f = A.facing_vector
-        side = np.array([-f[1], f[0]])
-        R = A.radius + ZOC_RANGE + 1
-        pts = [c + side * R, c + side * R + f * R, c - side * R + f * R, c - side * R]
-        area = area.intersection(SPolygon(pts))
-    threshold = max(A.size, scene.enhancing_size(A))
-    for ob in scene.blockers(threshold, (A.id,)):
-        if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
-            continue
+    key = (float(c[0]), float(c[1]), float(A.radius), A.aware, None if A.aware else float(A.facing),
+           tuple(ob.signature for ob in near))
+    got = _ZOC_AREAS.get(key)
+    if got is not None:
+        return got
+    area = zoc_area_unshadowed(A)
+    for ob in near:
         hidden = umbra(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)
+    _ZOC_AREAS.put(key, area)
     return area

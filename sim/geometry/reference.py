@@ -1,7 +1,14 @@
-"""Slow reference LoS by sampled sight lines, checked with shapely.
+"""Slow references kept beside the fast code, so tests and benchmarks can hold them
+together.
 
-Kept beside the exact engine (:mod:`.sight`) so tests and the benchmark can hold the two
-together. It samples ``n`` points on the origin's base and ``n`` on the target's base (in
+* :func:`sampled_los`: LoS by sampled sight lines, checked with shapely, beside the
+  exact engine (:mod:`.sight`).
+* :func:`umbra_reference` and :func:`zoc_region_reference`: the drawn umbras and ZoC
+  areas built one shapely polygon at a time and never cached, beside the vectorised,
+  value-cached :func:`.measure.umbra` and :func:`.measure.zoc_region` (which must give
+  the same regions: ``tests/test_geometry_speed_equal.py``).
+
+:func:`sampled_los` samples ``n`` points on the origin's base and ``n`` on the target's base (in
 the origin's front arc) and tests every segment between them with shapely predicates
 against the same blockers. A clear sampled segment *proves* LoS, so wherever the
 reference says "visible" the exact engine must agree; a reference "not visible" can be
@@ -15,9 +22,18 @@ import math
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
 
-from .attributes import EPS
-from .measure import Scene
+from .attributes import EPS, ZOC_RANGE
+from .measure import (
+    Scene,
+    umbra_between_tangents,
+    umbra_body,
+    umbra_rim_sources,
+    umbra_tangents,
+    zoc_area_unshadowed,
+)
+from .sight import Obstacle
 
 
 def _disc_samples(center, radius: float, n: int) -> np.ndarray:
@@ -66,3 +82,47 @@ def sampled_los(scene: Scene, origin, target, n: int = 64) -> tuple[int, int]:
         shapely.prepare(g)
         clear &= ~shapely.intersects(g, lines)
     return int(clear.sum()), len(a)
+
+
+def umbra_reference(source, radius: float, ob: Obstacle, far: float):
+    """:func:`sim.geometry.measure.umbra` computed the slow way, uncached: for an
+    obstacle without outer common tangents, the shadow from each of the rim points is
+    the union of the obstacle and one shapely quadrilateral per edge, built one at a
+    time, and the shadows are intersected in turn. Same arguments and answer."""
+    cx, cy = float(source[0]), float(source[1])
+    body = umbra_body(ob)
+    tangents = umbra_tangents(cx, cy, radius, ob) if ob.convex else []
+    if len(tangents) == 2:
+        return umbra_between_tangents(cx, cy, body, tangents, far)
+    ring = np.asarray(body.exterior.coords)[:-1]
+    nxt = np.roll(ring, -1, axis=0)
+    shadow = None
+    for s0 in umbra_rim_sources(cx, cy, radius):
+        quads = []
+        for p, q in zip(ring, nxt):
+            dp, dq = p - s0, q - s0
+            np_, nq = np.linalg.norm(dp), np.linalg.norm(dq)
+            if np_ < EPS or nq < EPS:
+                continue
+            quads.append(Polygon([p, q, q + dq / nq * far, p + dp / np_ * far]).buffer(0))
+        sh = unary_union([body, *quads])
+        shadow = sh if shadow is None else shadow.intersection(sh)
+        if shadow.is_empty:
+            break
+    return shadow
+
+
+def zoc_region_reference(scene: Scene, owner):
+    """:func:`sim.geometry.measure.zoc_region` computed the slow way: every blocker of
+    the scene tested, each umbra from :func:`umbra_reference`, nothing cached."""
+    A = scene.body(owner)
+    c = np.asarray(A.center, float)
+    area = zoc_area_unshadowed(A)
+    threshold = max(A.size, scene.enhancing_size(A))
+    for ob in scene.blockers(threshold, (A.id,)):
+        if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
+            continue
+        hidden = umbra_reference(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
+        if hidden is not None and not hidden.is_empty:
+            area = area.difference(hidden)
+    return area

@@ -108,6 +108,16 @@ class Obstacle:
         return self._eroded_edges(2 * EPS)
 
     @cached_property
+    def signature(self) -> tuple:
+        """A hashable value that is equal for obstacles of the same shape (the ``key``
+        left out): ``(True, cx, cy, r)`` for a disc, ``(False, n, bytes of the (n, 2)
+        float vertices)`` for a polygon. Keys the geometry caches of :mod:`.measure`."""
+        if self.is_disc:
+            return (True, float(self.center[0]), float(self.center[1]), float(self.radius))
+        v = np.ascontiguousarray(self.vertices, dtype=float)
+        return (False, len(v), v.tobytes())
+
+    @cached_property
     def convex(self) -> bool:
         """True for discs and convex polygons."""
         return self.is_disc or polygon_is_convex(self.vertices)
