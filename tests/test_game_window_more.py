@@ -242,3 +242,66 @@ def test_interception_is_handed_over_to_the_targets_player(make, base, tmp_path)
     assert c.pending.action == Action("intercept", target=cands[0])
     w.confirm()
     assert g.state.interception is None and any(e.kind == "shot" for e in g.events[-8:])
+
+
+# ------------------------------------------------------------------ 5 animation
+def red_share(img, centre, r=3) -> float:
+    p = patch(img, centre, r)
+    return float(((p[..., 0] > 140) & (p[..., 1] < 80) & (p[..., 2] < 80)).mean())
+
+
+def test_animation_moves_every_figure_and_keeps_the_moved_ones_where_they_went(make, base, tmp_path):
+    from sim.rules.game import Event
+    from sim.view.play.window import ANIM_SECONDS
+
+    w, c = make(Game(load_table(), seed=7), animate=True)
+    t = c.game.table_now()
+    akira, ton = t.model("akira").position, t.model("ton").position
+    a_end, t_end = (16.5, 5.5), (ton[0] + 2.5, ton[1] - 2.5)
+    before = shot(base, tmp_path, "still")
+    events = [Event("move", {"model": "akira", "move": "walk", "to": list(a_end), "facing": 0.0, "cost": 6}),
+              Event("exchange", {"summary": [], "positions": {"ton": list(t_end)}, "facings": {"ton": 90.0}})]
+    w.animate_events(events)
+    assert w.animating
+    w.tick(ANIM_SECONDS * 0.5)  # akira half way, ton still
+    mid_a = ((akira[0] + a_end[0]) / 2, (akira[1] + a_end[1]) / 2)
+    img = shot(base, tmp_path, "half")
+    assert red_share(img, pixel_of(w, mid_a)) > red_share(before, pixel_of(w, mid_a)) + 0.3
+    assert red_share(img, pixel_of(w, akira)) < 0.2  # the figure left its place
+    w.tick(ANIM_SECONDS)  # ton half way; akira stays where it went
+    img = shot(base, tmp_path, "second")
+    assert red_share(img, pixel_of(w, a_end)) > 0.3
+    mid_t = ((ton[0] + t_end[0]) / 2, (ton[1] + t_end[1]) / 2)
+    assert red_share(img, pixel_of(w, mid_t)) > red_share(before, pixel_of(w, mid_t)) + 0.15  # (its label over it)
+    w.tick(ANIM_SECONDS)
+    assert not w.animating  # the table is drawn from the game again: the events were not pushed
+    img = shot(base, tmp_path, "after")
+    assert red_share(img, pixel_of(w, akira)) > 0.3 and red_share(img, pixel_of(w, a_end)) < 0.1
+
+
+# ------------------------------------------------------------------ 6 the wheel
+def test_wheel_over_a_panel_scrolls_it_not_the_camera(make, base, tmp_path):
+    g = Game(load_table(), seed=3, length=("fixed", 2))
+    bots = {1: GreedyBot(1), 2: GreedyBot(2)}
+    while len(g.events) < 60 or g.state.exchange is not None or g.state.interception is not None:
+        g.push(bots[g.to_move()].choose(g))
+    w, c = make(g)
+    w.select("kazuha")  # a long card
+    dist = w.cam.distance
+    a = w.layout.aspect
+
+    def ndc(name):
+        l, r, b, t = getattr(w.layout, name)
+        return ((l + r) / 2 / a, (b + t) / 2)
+
+    card_bar = w.card.scrolled()[0].verticalScroll
+    top = shot(base, tmp_path, "card-top")
+    assert w.wheel(*ndc("card"), 3) == "card"
+    assert card_bar.getValue() > 0 and w.cam.distance == dist
+    img = shot(base, tmp_path, "card-down")
+    x0, y0, x1, y1 = w.panel_pixels("card")
+    assert (np.abs(img[y0:y1, x0:x1] - top[y0:y1, x0:x1]).sum(axis=-1) > 60).mean() > 0.02  # the text moved
+    at = w.log.list.index
+    assert at > 0  # the log shows its newest entries
+    assert w.wheel(*ndc("log"), -2) == "log" and w.log.list.index == at - 2 and w.cam.distance == dist
+    assert w.wheel(*ndc("table"), -1) == "table" and w.cam.distance < dist  # over the table: zoom

@@ -184,6 +184,20 @@ class TableScene:
         self._moves.shown = tuple(n for n, on in zip(drag.OVERLAYS, (walk, run, charges)) if on)
         self._moves.draw(self.selected)
 
+    def move_figure(self, model_id: str, xy, facing: float | None = None) -> None:
+        """Draw ``model_id``'s figure (base, body, label and markers) at ``xy`` ((x, y)
+        inches, on the drawn ground) and, when ``facing`` (degrees) is given, turned to
+        it -- for animating a move; the scene's table is not changed (a scene rebuilt
+        from it draws the model where the table has it).
+
+        Raises:
+            KeyError: no such model.
+        """
+        holder = self._figures[model_id][0]
+        holder.set_pos(float(xy[0]), float(xy[1]), self._ground.height(xy))
+        if facing is not None:
+            holder.find("body").set_h(float(facing))
+
     def set_move_preview(self, model_id: str | None, dest=None, path=(), legal: bool = True,
                          text: str | None = None, facing: float | None = None) -> None:
         """Show a move of ``model_id`` being set up: a ghost base at ``dest`` ((x, y),

@@ -211,6 +211,24 @@ class Panel:
                     text_align=TextNode.A_left, relief=None, scale=scale, pos=(l + 0.025, 0, top - scale))
         return sf
 
+    def scrolled(self) -> list:
+        """The DirectScrolledFrames of the panel (its scrollable parts), top first."""
+        return [w for w in self.widgets if isinstance(w, DirectScrolledFrame)]
+
+    def scroll(self, steps: int) -> bool:
+        """Scroll the panel ``steps`` notches (the mouse wheel over it: negative up,
+        positive down): its scrolled frame moves a tenth of its range per notch. Returns
+        whether something could scroll."""
+        for sf in self.scrolled():
+            bar = sf.verticalScroll
+            if sf.getCanvas().is_empty() or bar.is_hidden():
+                continue
+            lo, hi = bar["range"]
+            value = max(lo, min(hi, bar.getValue() + steps * (hi - lo) * 0.1))
+            bar.setValue(value)
+            return True
+        return False
+
     def hide(self) -> None:
         """Hide the panel."""
         self.frame.hide()
@@ -469,6 +487,13 @@ class LogPanel(Panel):
             self.entries.append(e)
             self.list["items"].append(self._line(e))
         self.list.scrollTo(max(0, len(self.entries) - self.visible))
+
+    def scroll(self, steps: int) -> bool:
+        """Scroll the list ``steps`` entries (the mouse wheel: negative up, towards the
+        first events). Returns whether the list moved."""
+        before = self.list.index
+        self.list.scrollBy(int(steps))
+        return self.list.index != before
 
     def click(self, i: int) -> None:
         """The entry at list position ``i`` was clicked: show its text, call on_click."""

@@ -162,8 +162,8 @@ class GameWindow(DirectObject):
         for btn in ("mouse1", "mouse2", "mouse3"):
             self.accept(btn, self._mouse_down, [btn])
             self.accept(btn + "-up", self._mouse_up, [btn])
-        self.accept("wheel_up", self.zoom, [0.9])
-        self.accept("wheel_down", self.zoom, [1 / 0.9])
+        self.accept("wheel_up", self._wheel, [-1])
+        self.accept("wheel_down", self._wheel, [1])
 
     def destroy(self) -> None:
         """Remove everything the window added to the ShowBase: nodes, widgets, its task
@@ -762,6 +762,33 @@ class GameWindow(DirectObject):
         """Zoom the camera (mouse wheel)."""
         self.cam.zoom(factor)
 
+    def wheel(self, x: float, y: float, steps: int) -> str | None:
+        """The mouse wheel turned ``steps`` notches (negative: up) with the pointer at
+        window point (x, y): over the table it zooms the camera; over a panel (card,
+        actions, log, dice) it scrolls that panel, never the camera; over a dialog,
+        nothing. Returns what it acted on (``"table"``, a panel's name) or None."""
+        if self.dialog is not None and not isinstance(self.dialog, (SummaryDialog,)):
+            return None
+        if self.cam.inside((x, y)):
+            self.zoom(0.9 if steps < 0 else 1 / 0.9)
+            return "table"
+        ax = x * self.layout.aspect  # aspect2d units
+        for name in ("card", "menu", "log", "dice"):
+            l, r, b, t = getattr(self.layout, name)
+            if l <= ax <= r and b <= y <= t:
+                panel = self._side_dialog if name == "menu" and self._side_dialog is not None else getattr(self, name)
+                if hasattr(panel, "scroll"):
+                    panel.scroll(steps)
+                return name
+        return None
+
+    def _wheel(self, steps: int) -> None:
+        m = self._mouse()
+        if m is None:
+            self.zoom(0.9 if steps < 0 else 1 / 0.9)
+        else:
+            self.wheel(m[0], m[1], steps)
+
     # ============================================================ pointer input
     def _hit(self, ndc):
         return self.cam.pick(ndc, self._table)
@@ -1032,6 +1059,7 @@ class GameWindow(DirectObject):
                 self._anim = None
                 if self.scene is not None:
                     self.scene.set_move_preview(None)
+                self._table = None  # the figures were moved: the table is drawn from the game again
                 self.refresh(force=True)
             else:
                 self._draw_anim()
@@ -1056,12 +1084,25 @@ class GameWindow(DirectObject):
         self._animate(before, events, moves=True)
 
     def _animate(self, before, events, moves: bool) -> None:
+        self.animate_events(events, before=before, moves=moves)
+
+    def animate_events(self, events, before=None, moves: bool = True) -> None:
         """Play the models moved by ``events`` (``move`` events when ``moves``, and the
-        moves of a melee exchange: push, slam, throw ...) from where ``before`` (the
-        table drawn) has them, one after the other; the table is redrawn after them."""
+        moves of a melee exchange: push, slam, throw ...) from where ``before`` (default:
+        the table drawn) has them, one after the other: each figure travels along its
+        line towards a ghost at its end and stays there while the next one moves, and
+        the models an exchange turns face their new way; the table is redrawn from the
+        game after them (:data:`ANIM_SECONDS` each, advanced by :meth:`tick`)."""
+        before = self._table if before is None else before
         steps = moves_of(before, events, moves)
-        if self.animate and steps:
-            self._anim = {"moves": steps, "t": 0.0, "duration": ANIM_SECONDS * len(steps)}
+        if self.animate and steps and self.scene is not None:
+            facings: dict[str, float] = {}
+            for ev in events:
+                if ev.kind == "exchange":
+                    facings.update({k: float(v) for k, v in (ev.data.get("facings") or {}).items()})
+                elif ev.kind == "move" and moves and ev.data.get("facing") is not None:
+                    facings[str(ev.data.get("model"))] = float(ev.data["facing"])
+            self._anim = {"moves": steps, "t": 0.0, "duration": ANIM_SECONDS * len(steps), "facings": facings}
             self._draw_anim()
         self.refresh(force=True)  # the panels now; the table after the animation
 
@@ -1072,9 +1113,15 @@ class GameWindow(DirectObject):
         n = len(a["moves"])
         k = min(n - 1, int(a["t"] / ANIM_SECONDS))
         f = min(1.0, (a["t"] - k * ANIM_SECONDS) / ANIM_SECONDS)
+        facings = a.get("facings", {})
+        for j, (mid, start, end, _label) in enumerate(a["moves"]):
+            if j < k:
+                self.scene.move_figure(mid, end, facings.get(mid))
+            elif j == k:
+                at = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
+                self.scene.move_figure(mid, at, facings.get(mid))
         model, start, end, label = a["moves"][k]
-        at = (start[0] + (end[0] - start[0]) * f, start[1] + (end[1] - start[1]) * f)
-        self.scene.set_move_preview(model, at, [start, at], True, label)
+        self.scene.set_move_preview(model, end, [start, end], True, label)
 
     # ============================================================ geometry for tests
     def model_ndc(self, model: str) -> tuple[float, float] | None:
