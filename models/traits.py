@@ -214,8 +214,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Fire", 52, 1617, "partly", (_MELEE,),
        "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee wounds)",
        weapon=True),
-    _t("Flank", 52, 1619, "partly", (_R + "scenario",),
-       "may be held back and deploy from a table edge on turn 2, 3 or 4 (read only to choose a VIM)"),
+    _t("Flank", 52, 1619, "partly", (_R + "setup", _GAME, _R + "scenario"),
+       "held back at set-up (turn 2-4, a table edge, in secret), it arrives along that edge in the Starting phase "
+       "of its turn with 2 counters; gaining Flank in play is the players'"),
     _t("Fortune", 52, 1629, "manual", (), "Ki generation: a coin toss doubles its Ki, or it gets none"),
     _t("Group", 52, 1633, "manual", (),
        "the models of the card activate together; all move before any exchange"),

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
-                                 "allocate", "intercept"}
+                                 "allocate", "intercept", "arrive"}
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)
@@ -55,7 +55,7 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert Action("charge", "a", target="b").counters == 2 and Action("walk", "a").counters == 1
     assert Action("allocate", "a").counters == 0 and Action("fly", "a").counters == 1  # unknown: Simple
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario"}
-    assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept"}
+    assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive"}
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

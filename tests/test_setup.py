@@ -340,7 +340,10 @@ def test_flank_models_are_held_back_with_a_turn_and_an_edge(tmp_path):
     s.deploy(1, "takashi-akira", (5, R30))
     s.deploy(2, "ishi", (5, 24 - R30))
     assert s.phase == "done" and s.flanking == {"kokkio": (3, "west")}
-    assert [m.id for m in s.game().table.models] == ["takashi-akira", "ishi"]
+    g = s.game()
+    assert [m.id for m in g.table.models] == ["takashi-akira", "ishi", "kokkio"]
+    assert g.state.models["kokkio"].elsewhere == {"turn": 3, "edge": "west", "zone": "north"}
+    assert not g.state.models["kokkio"].alive and not g.state.models["kokkio"].killed
 
 
 def test_steps_out_of_phase_are_refused():

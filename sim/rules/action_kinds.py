@@ -31,7 +31,8 @@ __all__ = ["Timing", "ActionRule", "ACTION_RULES", "SIMPLE_ACTIONS", "COMPLEX_AC
            "counters_of"]
 
 #: When an action is taken: by activating a model (p.24), with a pass token (p.21), or out
-#: of turn as an answer (an allocation, an interceptor, an Instant/Active Ki feat).
+#: of turn as an answer (an allocation, an interceptor, an Instant/Active Ki feat, a Flank
+#: model placed in the Starting phase).
 Timing = Literal["activation", "pass", "answer"]
 
 
@@ -81,6 +82,7 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("allocate", "allocation of melee dice", "p.33", 0, "answer", "melee"),
     ActionRule("intercept", "interception", "p.30", 0, "answer"),
     ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
+    ActionRule("arrive", "Flank arrival from Elsewhere", "p.52, p.5", 0, "answer"),
 )})
 
 #: Simple actions: one activation counter (p.24).

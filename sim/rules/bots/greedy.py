@@ -88,6 +88,8 @@ class GreedyBot(GreedyAllocation):
             return self.allocate(game)
         if st.interception is not None:
             return self.intercept(game)
+        if game.due_arrivals():  # Flank models arrive first (p.52): one of the offered places
+            return fallback_action(game, self.rng)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)

@@ -154,17 +154,19 @@ SECTIONS: tuple[Section, ...] = (
     _s("terms.damage", "Damage, Damage Roll", "p.4", 65, "Damage", "automated",
        "2D6 + Strength - Armour on the wound table; wounds marked on the model", ("sim.rules.wounds",),
        Probe(symbols=("sim.rules.wounds.damage_roll", "sim.rules.wounds.resolve_damage"))),
-    _s("terms.deploy", "Deploy", "p.4", 69, "Deploy", "partly",
-       "models start where the table file places them; the engine does not deploy them by the scenario's "
-       "deployment", ("sim.table",), Probe(titles=("*deploys*",))),
+    _s("terms.deploy", "Deploy", "p.4", 69, "Deploy", "automated",
+       "the set-up deploys each model in its zone in the rulebook's order, Scouts after both players and Flank "
+       "models held back with their turn and edge (`sim.rules.setup`); a table file may place the models instead",
+       ("sim.rules.setup", "sim.table"), Probe(titles=("*deploys*", "*flank*")), "rulings-project.md 36-41, 50-53"),
     _s("terms.dice", "Dice Roll (D6, 2D6, D3, D2)", "p.4", 71, "Dice Roll", "partly",
        "D6 and 2D6 rolls; D3 and D2 appear only on cards, applied by the players", (_DICE,),
        Probe(symbols=("sim.rules.dice.roll_pool",), titles=("*seeded_dice*",))),
     _s("terms.effects", "Effects", "p.5", 85, "Effects", "manual",
        "a word for rules of cards, traits and feats; card effects are applied by the players", (), Probe()),
-    _s("terms.elsewhere", "Elsewhere", "p.5", 87, "Elsewhere", "partly",
-       "an Elsewhere model blocks no LoS and is never moved (geometry); no game rule sends a model Elsewhere",
-       (_G,), Probe(titles=("*elsewhere*",))),
+    _s("terms.elsewhere", "Elsewhere", "p.5", 87, "Elsewhere", "automated",
+       "a Flank model held back at set-up starts Elsewhere: off the table (no LoS, ZoC, target or counters), not "
+       "killed, generating Ki and counted in its warband, until it arrives (`arrive`, p.52)",
+       (_GAME, _G), Probe(titles=("*elsewhere*",)), "rulings-project.md 50-53"),
     _s("terms.entering", "Entering", "p.5", 91, "Entering", "partly",
        "movement knows where a path enters a ZoC, a base or terrain; effects triggered on entering (cards) are "
        "the players'", (_MOVE,), Probe(strings=("enters-zoc",), symbols=(f"{_MOVE}.check_walk",))),
@@ -462,6 +464,7 @@ ACTION_STATUS: Mapping[str, Status] = {
     "complex_ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
     "feat": Status("partly", "a card feat is paid and logged; its effect is the players'"),
     "scenario": _AUTO, "complex_scenario": _AUTO, "allocate": _AUTO, "intercept": _AUTO,
+    "arrive": Status("automated", "a Booted model's Walk on arriving is the players' (manual adjustment)"),
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).

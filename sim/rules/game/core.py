@@ -31,6 +31,7 @@ from sim.rules import scenario as scen
 from sim.rules.dice import Dice, RollPurpose, SeededDice
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.activation import Activation
+from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
 from sim.rules.game.events import Event, apply_event
@@ -65,8 +66,8 @@ class _RollRecorder:
         return values
 
 
-class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, Cards, Offers,
-           SaveLoad):
+class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
+           Offers, SaveLoad):
     """A game on a table with deployed warbands.
 
     Args:
@@ -88,6 +89,12 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             scenario's initial state (its VIMs from ``vims`` or the default choice).
         tournament: refuse manual adjustments (:meth:`adjust`) with a :class:`GameError`
             (the attribute :attr:`tournament` may be set later; a save carries it).
+        elsewhere: the models of ``table`` held back by Flank (p.52), ``{model id:
+            Arrival | (turn, edge[, zone]) | {"turn", "edge", "zone"}}``
+            (:class:`~sim.rules.game.arrival_step.Arrival`): they start Elsewhere (p.5),
+            off the table, and arrive along their edge in the Starting phase of their turn
+            (``Action("arrive", ...)``). Their positions in ``table`` mean nothing; they
+            are moved to the end of :attr:`table`'s models (:attr:`held_back`).
 
     Example, a position set up by hand, played on and read back:
 
@@ -108,12 +115,25 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
 
     Raises:
         GameError: a scenario that cannot be read or does not fit the table, a table
-            feat the engine does not know.
+            feat the engine does not know, an ``elsewhere`` entry that names no model of
+            the table or has a turn outside 1..7 or an unknown edge.
     """
 
     def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
                  length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
-                 scenario=None, vims: dict | None = None, position: dict | None = None, tournament: bool = False):
+                 scenario=None, vims: dict | None = None, position: dict | None = None, tournament: bool = False,
+                 elsewhere: dict | None = None):
+        #: The models held back by Flank when the game starts: ``{model id: Arrival}``.
+        self.held_back: dict[str, Arrival] = {}
+        for mid, value in (elsewhere or {}).items():
+            if not any(m.id == mid for m in table.models):
+                raise GameError(f"elsewhere: no model {mid!r} on the table "
+                                f"(models: {', '.join(m.id for m in table.models)})")
+            self.held_back[mid] = arrival_of(value, f"elsewhere[{mid!r}]")
+        if self.held_back:  # the held-back models last: a save lists them apart and puts them back there
+            models = tuple(m for m in table.models if m.id not in self.held_back) + \
+                tuple(m for m in table.models if m.id in self.held_back)
+            table = Table(table.name, table.width, table.depth, table.terrain, models, table.source)
         self.table = table
         #: Tournament mode: manual adjustments (:meth:`adjust`) are refused.
         self.tournament = bool(tournament)
@@ -137,6 +157,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         self.length = (str(length[0]), int(length[1]))
         self.state = initial_state(table)
         self._base = initial_state(table)  # the models as deployed: what a position leaves out
+        for mid, arr in self.held_back.items():  # ... held back: Elsewhere (p.5)
+            apply_event(self._base, Event("elsewhere", {"model": mid, **arr.to_json()}))
         self._vims = dict(vims) if vims else None
         self._cards: dict = {}  # model id -> profile card (or None)
         self._feats: dict = {}  # model id -> {name: Feat}
@@ -159,6 +181,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         elif position is not None:
             self.set_position(position)
         else:
+            self._hold_back()
             if scenario is not None:
                 self._setup_scenario()
             self._start_turn()
@@ -472,6 +495,12 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return ACTION_KINDS["intercept"].legal(self, None, action)
         if st.interception is not None:
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
+        if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
+            return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
+        due = self.due_arrivals()
+        if due:
+            return False, (f"the Starting phase: player {st.active} first places {', '.join(due)} arriving from the "
+                           "Flank (p.52)")
         if action.kind == "pass":
             return ACTION_KINDS["pass"].legal(self, None, action)
         m = st.models.get(action.model or "")
@@ -528,6 +557,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._unmark()
             raise GameError("a melee exchange is waiting for allocations" if st.exchange is not None
                             else "a shot waits for the target's player to assign an interceptor (or none)")
+        if st.due_arrivals():
+            self._unmark()
+            raise GameError(f"the Starting phase: {', '.join(self.due_arrivals())} must first arrive from the "
+                            "Flank (p.52)")
         if kind is not None and kind.timing == "pass":
             kind.resolve(self, action)
         else:

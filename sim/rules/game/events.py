@@ -272,6 +272,29 @@ def _ammo(state: GameState, d: dict) -> None:
     state.models[d["model"]].ammo[d["weapon"]] = d["left"]
 
 
+def _elsewhere(state: GameState, d: dict) -> None:
+    """A model held back by Flank starts the game Elsewhere (p.5, p.52): off the table,
+    no counters; not killed."""
+    m = state.models[d["model"]]
+    m.alive, m.counters = False, 0
+    m.elsewhere = {"turn": d["turn"], "edge": d["edge"], "zone": d.get("zone")}
+
+
+def _arrive(state: GameState, d: dict) -> None:
+    """A Flank model placed along its edge (p.52): on the table, with two activation
+    counters."""
+    m = state.models[d["model"]]
+    m.alive, m.elsewhere = True, None
+    m.position = (d["to"][0], d["to"][1])
+    m.facing = d["facing"]
+    m.counters = d.get("counters", 2)
+
+
+def _describe_flank_due(d: dict) -> str:
+    models = ", ".join(f"{mid} ({edge} edge)" for mid, edge in d["models"].items())
+    return f"Flank: on turn {d['turn']} {models} arrive{'s' if len(d['models']) == 1 else ''} (p.52)"
+
+
 def _adjust(state: GameState, d: dict) -> None:
     """A manual adjustment (``Game.adjust``): a model moved, a marker added or removed,
     wounds dealt or healed, Ki added or removed, as the players do on a real table."""
@@ -445,6 +468,20 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
               "an Aura feat in play until the End phase (p.47)"),
     EventKind("end_phase_reset", (), _end_phase_reset, lambda d: "  Once-per-turn boxes wiped; Auras end",
               "once-per-turn feat boxes wiped and Auras ended (End phase)"),
+    # ---- Elsewhere and Flank arrivals (p.5, p.52)
+    EventKind("elsewhere", ("model", "turn", "edge", "zone?"), _elsewhere,
+              lambda d: f"{d['model']} is held back Elsewhere to Flank: its turn and table edge are noted in secret "
+                        "(p.52)",
+              "a model held back by Flank starts Elsewhere, off the table (p.5, p.52); the log keeps its turn and "
+              "edge hidden"),
+    EventKind("flank_due", ("turn", "models", "player"), None, _describe_flank_due,
+              "the Starting phase of a turn on which Flank models arrive: their turn and edges revealed, and the "
+              "player who places first (p.20 step 5, p.52)"),
+    EventKind("arrive", ("model", "to", "facing", "edge", "counters"), _arrive,
+              lambda d: f"  {d['model']} arrives from the Flank along the {d['edge']} edge at "
+                        f"({d['to'][0]:.2f}, {d['to'][1]:.2f}), facing {d['facing']:.0f}, with {d['counters']} "
+                        "activation counters (p.52)",
+              "a Flank model placed along its table edge, with two activation counters (p.52)"),
     # ---- manual adjustments (issue 12: card effects the engine does not automate yet)
     EventKind("adjust", ("model", "what", "to?", "facing?", "condition?", "delta?", "value?"), _adjust,
               describe_adjust,

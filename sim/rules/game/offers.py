@@ -24,7 +24,8 @@ class Offers(GamePart):
         Continuous choices (where to Walk or Run) are offered as a finite sample: up to
         ``samples`` directions at full and half Move, each checked by the movement
         service; :meth:`is_legal` judges any other action. Pass is offered while the
-        player has pass tokens.
+        player has pass tokens. While Flank models wait to arrive (the Starting phase of
+        their turn, p.52), only their arrivals (:meth:`arrival_actions`).
         """
         st = self.state
         if self.is_over() or st.active is None:
@@ -33,6 +34,8 @@ class Offers(GamePart):
             return self._allocation_actions()
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        if st.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
+            return self.arrival_actions()
         p = st.active
         out: list[Action] = []
         table = self._table_now()
@@ -118,7 +121,7 @@ class Offers(GamePart):
         model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
         Wait when nothing else is found."""
         st = self.state
-        if st.exchange is not None or st.interception is not None:
+        if st.exchange is not None or st.interception is not None or st.due_arrivals():
             return rng.choice(self.legal_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from sim.rules import movement
     from sim.rules.dice import Dice
     from sim.rules.game.actions import Action
+    from sim.rules.game.arrival_step import Arrival
     from sim.rules.game.events import Event
     from sim.rules.game.state import GameState, ModelState
     from sim.rules.ki import Boost, Feat
@@ -69,11 +70,12 @@ class GamePart:
         _feats: dict
         _vims: dict | None
         _legacy: bool
+        held_back: dict[str, Arrival]
 
         def __init__(self, table: Table, seed: int | None = 0, dice: Dice | None = None,
                      length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
                      scenario: Any = None, vims: dict | None = None, position: dict | None = None,
-                     tournament: bool = False) -> None: ...
+                     tournament: bool = False, elsewhere: dict | None = None) -> None: ...
 
         # -- the facade (core)
         @property
@@ -91,6 +93,12 @@ class GamePart:
         # -- turn
         def _next_active(self, preferred: int, first: bool = False) -> None: ...
         def _end_phase(self) -> None: ...
+        def _open_main(self) -> None: ...
+
+        # -- arrivals
+        def _arrivals_due(self) -> bool: ...
+        def due_arrivals(self) -> list[str]: ...
+        def arrival_actions(self, samples: int = 12) -> list[Action]: ...
 
         # -- activation
         def _after_action(self) -> None: ...

@@ -48,7 +48,7 @@ POSITION_KEYS = ("turn", "phase", "active", "first", "last_turn", "pass_tokens",
 
 #: The keys of a model's entry in a position.
 MODEL_KEYS = ("position", "facing", "damage", "counters", "ki", "conditions", "markers", "ammo", "alive",
-              "wounds", "ki_stat", "ki_limit")
+              "wounds", "ki_stat", "ki_limit", "elsewhere")
 
 #: The phases of a turn (p.20-21), and ``over`` once the game has ended.
 PHASES = ("start", "main", "end", "over")
@@ -81,8 +81,8 @@ def _model_defaults(m: ModelState) -> dict:
     puts it, Prone when the table says so, no damage, counters, Ki or markers, its card's
     Wounds, Ki and Ki limit."""
     return {"position": [m.position[0], m.position[1]], "facing": m.facing, "damage": 0, "counters": 0, "ki": 0,
-            "conditions": dict(m.conditions), "markers": {}, "ammo": {}, "alive": True,
-            "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit}
+            "conditions": dict(m.conditions), "markers": {}, "ammo": {}, "alive": m.alive,
+            "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit, "elsewhere": _json_copy(m.elsewhere)}
 
 
 
@@ -94,6 +94,8 @@ def full_position(state: GameState) -> dict:
                        "counters": m.counters, "ki": m.ki, "conditions": _json_copy(m.conditions),
                        "markers": _json_copy(m.markers), "ammo": _json_copy(m.ammo), "alive": m.alive,
                        "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit}
+        if m.elsewhere is not None:  # written only for a model Elsewhere (older positions have no such key)
+            models[mid]["elsewhere"] = _json_copy(m.elsewhere)
     return {"turn": state.turn, "phase": state.phase, "active": state.active, "first": state.first,
             "last_turn": state.last_turn,
             "pass_tokens": {str(p): n for p, n in sorted(state.pass_tokens.items())},
@@ -117,8 +119,8 @@ def compact_position(state: GameState, base: GameState) -> dict:
             out["models"] = {}
             for mid, entry in full["models"].items():
                 d = _model_defaults(base.models[mid])
-                out["models"][mid] = {k: v for k, v in entry.items()
-                                      if k in ("position", "facing") or not _same(v, d[k])}
+                out["models"][mid] = {k: entry.get(k) for k in MODEL_KEYS
+                                      if k in ("position", "facing") or not _same(entry.get(k), d[k])}
         elif key in ("turn", "phase", "active") or not _same(full[key], POSITION_DEFAULTS[key]):
             out[key] = full[key]
     return out
@@ -208,6 +210,7 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
                 raise bad(f"{where}.{key}", f"expected a whole number {lo}..{hi}, got {short(entry[key])}")
         if not isinstance(entry["alive"], bool):
             raise bad(f"{where}.alive", f"expected true or false, got {short(entry['alive'])}")
+        _check_elsewhere(entry, where, bad)
         conds = entry["conditions"]
         if not (isinstance(conds, dict) and all(isinstance(v, (int, str)) for v in conds.values())):
             raise bad(f"{where}.conditions", f"expected a mapping of condition names to numbers or model ids, "
@@ -220,7 +223,7 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         if not (isinstance(entry["ammo"], dict) and all(_whole(v, 0, 99) for v in entry["ammo"].values())):
             raise bad(f"{where}.ammo",
                       f"expected a mapping of weapon names to Ammo tokens left, got {short(entry['ammo'])}")
-        out["models"][mid] = {k: entry[k] for k in MODEL_KEYS}
+        out["models"][mid] = {k: entry[k] for k in MODEL_KEYS if k != "elsewhere" or entry[k] is not None}
     ex = out["exchange"]
     if ex is not None:
         if not isinstance(ex, dict) or not {"attacker", "defender"} <= set(ex) or not set(ex) <= set(_EXCHANGE_KEYS):
@@ -278,6 +281,24 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
 
 
 
+def _check_elsewhere(entry: dict, where: str, bad) -> None:
+    """A model entry's ``elsewhere``: null, or ``{"turn": 1..100, "edge": a table edge,
+    "zone": a zone id or null}`` with ``alive`` false (a model Elsewhere is off the
+    table, p.5)."""
+    from sim.rules.setup.zones import EDGES
+
+    e = entry["elsewhere"]
+    if e is None:
+        return
+    if not (isinstance(e, dict) and set(e) <= {"turn", "edge", "zone"} and _whole(e.get("turn"), 1, 100)
+            and e.get("edge") in EDGES and (e.get("zone") is None or isinstance(e.get("zone"), str))):
+        raise bad(f"{where}.elsewhere", f'expected null or {{"turn": 1..100, "edge": {"/".join(EDGES)}, '
+                                        f'"zone": a zone id or null}}, got {short(e)}')
+    if entry["alive"]:
+        raise bad(f"{where}.elsewhere", "a model Elsewhere is not on the table: 'alive' must be false")
+    entry["elsewhere"] = {"turn": e["turn"], "edge": e["edge"], "zone": e.get("zone")}
+
+
 def apply_position(state: GameState, d: dict) -> None:
     """Set ``state`` to the full position ``d`` (:func:`expand_position`): what a
     ``position`` event does."""
@@ -297,4 +318,5 @@ def apply_position(state: GameState, d: dict) -> None:
         m.wounds, m.ki_stat, m.ki_limit = e["wounds"], e["ki_stat"], e["ki_limit"]
         m.conditions, m.markers, m.ammo = _json_copy(e["conditions"]), _json_copy(e["markers"]), _json_copy(e["ammo"])
         m.player = 3 - m.owner if "controlled" in m.conditions else m.owner
+        m.elsewhere = _json_copy(e.get("elsewhere"))
 

@@ -41,7 +41,7 @@ def is_save_head(head: bytes) -> bool:
 
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
-                        "dice_state", "tournament"})
+                        "dice_state", "tournament", "elsewhere"})
 
 
 
@@ -93,6 +93,48 @@ def _saved_vims(scenario, events: list) -> dict | None:
 
 
 
+def _held_back_models(held, table, source: str, bad):
+    """The save's ``elsewhere`` list (the models held back by Flank, each a table entry
+    with its turn, edge and zone): ``(table with those models added last, {id: (turn,
+    edge, zone)})``; ``(table, None)`` without the key.
+
+    Raises:
+        GameError: ``elsewhere[i]``: not a list of such entries, a model the table loader
+            refuses, an id already on the table.
+    """
+    if held is None:
+        return table, None
+    if not isinstance(held, list):
+        raise bad("elsewhere", "expected a list of held-back models")
+    from dataclasses import replace
+
+    from sim.table import Table
+
+    models, out = list(table.models), {}
+    for i, h in enumerate(held):
+        where = f"elsewhere[{i}]"
+        if not (isinstance(h, dict) and isinstance(h.get("model"), dict)
+                and set(h) <= {"model", "turn", "edge", "zone"}):
+            raise bad(where, 'expected {"model": a table entry, "turn", "edge", "zone"}')
+        entry = dict(h["model"])
+        pos = entry.get("position")
+        if not (isinstance(pos, list) and len(pos) == 2 and all(isinstance(v, (int, float)) for v in pos)):
+            raise bad(f"{where}.model.position", f"expected [x, y], got {short(pos)}")
+        entry["position"] = [table.width / 2, table.depth / 2]  # parsed alone: where it waits means nothing
+        try:
+            alone = parse_table(yaml.safe_dump({"format": "bushido-table/1", "name": "elsewhere",
+                                                "table": {"width": table.width, "depth": table.depth},
+                                                "models": [entry]}), f"{source}:{where}.model")
+        except TableError as exc:
+            raise GameError(one_line(str(exc), 2 * MESSAGE_CHARS)) from None
+        m = replace(alone.models[0], position=(float(pos[0]), float(pos[1])))
+        if any(x.id == m.id for x in models):
+            raise bad(where, f"model {quote(m.id)} is also on the table")
+        models.append(m)
+        out[m.id] = (h.get("turn"), h.get("edge"), h.get("zone"))
+    return Table(table.name, table.width, table.depth, table.terrain, tuple(models), table.source), out
+
+
 class SaveLoad(GamePart):
     """Save, load (verified), replay (a mixin of :class:`~sim.rules.game.Game`)."""
 
@@ -104,11 +146,21 @@ class SaveLoad(GamePart):
         else ``"physical"``; ``rolls`` holds the values rolled, one list for the game's
         creation and one per action. :meth:`load` re-simulates the actions with them.
         ``tournament``: true in tournament mode (left out otherwise: manual adjustments,
-        ``adjust`` events, are allowed).
+        ``adjust`` events, are allowed). ``elsewhere`` (only when models were held back by
+        Flank, :attr:`held_back`): ``[{"model": table entry, "turn", "edge", "zone"}]``;
+        those models are left out of ``table`` (they are not on it when the game starts).
         """
-        doc: dict[str, Any] = {"format": GAME_FORMAT, "table": self.table.to_dict(), "seed": self.seed,
+        table = self.table.to_dict()
+        held = []
+        if self.held_back:  # the models held back by Flank are not on the table: listed apart
+            held = [{"model": e, **self.held_back[e["id"]].to_json()} for e in table["models"]
+                    if e["id"] in self.held_back]
+            table["models"] = [e for e in table["models"] if e["id"] not in self.held_back]
+        doc: dict[str, Any] = {"format": GAME_FORMAT, "table": table, "seed": self.seed,
                                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
                                "events": [e.to_json() for e in self.events]}
+        if held:
+            doc["elsewhere"] = held
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
         if self.tournament:
@@ -230,8 +282,10 @@ class SaveLoad(GamePart):
             except (ScenarioError, ValueError, TypeError, KeyError) as exc:
                 raise bad("scenario", str(exc)) from None
         length = (length[0], length[1])
+        table, elsewhere = _held_back_models(doc.get("elsewhere"), table, source, bad)
         if not verify:
-            g0 = cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad)
+            g0 = cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad,
+                                 elsewhere)
             g0.tournament = tournament
             return g0
         if mode is None and seed is None:
@@ -240,10 +294,11 @@ class SaveLoad(GamePart):
         dice = PhysicalDice([v for r in rolls for v in r]) if mode == "physical" and rolls is not None else None
         try:
             if events and events[0].kind == "position":  # a game set up from a position
-                g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, position=events[0].data)
+                g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, position=events[0].data,
+                        elsewhere=elsewhere)
             else:
                 g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario,
-                        vims=_saved_vims(scenario, events))
+                        vims=_saved_vims(scenario, events), elsewhere=elsewhere)
         except (GameError, DiceError) as exc:
             raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
         hint = "" if mode is not None or "dice_state" in doc else \
@@ -301,10 +356,11 @@ class SaveLoad(GamePart):
         return g
 
     @classmethod
-    def _unverified(cls: type[_G], table, seed, length, scenario, events, actions, dice_state, bad) -> _G:
+    def _unverified(cls: type[_G], table, seed, length, scenario, events, actions, dice_state, bad,
+                    elsewhere=None) -> _G:
         """The old loading: the saved events applied without re-simulating anything."""
         try:
-            g = cls(table, seed=seed, length=length, events=events, scenario=scenario)
+            g = cls(table, seed=seed, length=length, events=events, scenario=scenario, elsewhere=elsewhere)
         except (GameError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
             raise bad("events", f"cannot be applied ({exc})") from None
         g._actions = list(actions)
@@ -319,7 +375,7 @@ class SaveLoad(GamePart):
     def replay(self: _G) -> _G:
         """A new game rebuilt from this game's events (must equal this one)."""
         return type(self)(self.table, seed=self.seed, length=self.length, events=list(self.events),
-                          scenario=self.scenario)
+                          scenario=self.scenario, elsewhere=dict(self.held_back))
 
     def snapshot(self) -> dict:
         """The state as plain data (for comparing states)."""

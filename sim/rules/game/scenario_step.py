@@ -22,6 +22,7 @@ from sim.rules.scenario import (
     start_phase,
     vim_refusal,
 )
+from sim.table import Table
 
 
 class ScenarioStep(GamePart):
@@ -61,7 +62,7 @@ class ScenarioStep(GamePart):
         for side in (1, 2):
             best = None
             for tm in self.table.models:
-                if tm.player != side:
+                if tm.player != side or tm.id in self.held_back:  # a VIM cannot Flank (p.63)
                     continue
                 prof = self.profile(tm.id)
                 types = prof.types if prof else ()
@@ -86,7 +87,11 @@ class ScenarioStep(GamePart):
         Raises:
             GameError: objectives overlapping terrain or a model, a VIM of the wrong side.
         """
-        problems = scen.check_against_table(self.scenario, self.table)
+        deployed = self.table
+        if self.held_back:  # the models held back by Flank are not on the table
+            deployed = Table(self.table.name, self.table.width, self.table.depth, self.table.terrain,
+                             tuple(m for m in self.table.models if m.id not in self.held_back), self.table.source)
+        problems = scen.check_against_table(self.scenario, deployed)
         if problems:
             raise GameError(f"scenario {self.scenario.name!r} does not fit the table {self.table.name!r}: "
                             + "; ".join(i.message for i in problems))
@@ -96,6 +101,8 @@ class ScenarioStep(GamePart):
             for side, mid in vims.items():
                 if mid is not None and (mid not in self.state.models or self.state.models[mid].player != int(side)):
                     raise GameError(f"VIM of player {side}: {mid!r} is not a model of that player")
+                if mid is not None and mid in self.held_back:
+                    raise GameError(f"VIM of player {side}: {mid!r} is held back by Flank; a VIM loses Flank (p.63)")
         try:
             st = scen.initial_state(self.scenario, vims)
         except scen.ScenarioError as exc:
@@ -130,7 +137,7 @@ class ScenarioStep(GamePart):
             tm = table.model(m.id)
             prof = self.profile(m.id)
             models.append((m.player, tm.position, tm.radius, (prof.rice or 0) if prof else 0))
-        killed = [m.id for m in self.state.models.values() if not m.alive]
+        killed = [m.id for m in self.state.models.values() if m.killed]  # not those Elsewhere
         new, notes, over = end_phase(scenario, st, self.state.turn, last_turn, models, killed)
         self._scenario_update(new, notes)
         return over

@@ -41,10 +41,20 @@ class ModelState:
     alive: bool = True
     ammo: dict = field(default_factory=dict)  # weapon name -> Ammo tokens left (weapons fired so far)
     owner: int = 0  # the warband it belongs to; ``player`` is the side it fights for (Controlled, p.43)
+    #: Elsewhere (p.5): held back by Flank (p.52), ``{"turn": t, "edge": e, "zone": z}``
+    #: (the turn and table edge it arrives on, the opponent's deployment zone it may not
+    #: arrive in, or None); None once on the table. A model Elsewhere is not ``alive`` (not
+    #: on the table: no LoS, ZoC, target or activation counters) but it is not killed.
+    elsewhere: dict | None = None
 
     def __post_init__(self) -> None:
         if not self.owner:
             self.owner = self.player
+
+    @property
+    def killed(self) -> bool:
+        """Removed from the game: neither on the table nor Elsewhere."""
+        return not self.alive and self.elsewhere is None
 
     @property
     def exhausted(self) -> bool:
@@ -75,6 +85,30 @@ class GameState:
     def alive(self, player: int | None = None) -> list[ModelState]:
         """Models still on the table (of ``player``, or of both)."""
         return [m for m in self.models.values() if m.alive and (player is None or m.player == player)]
+
+    def elsewhere(self, player: int | None = None) -> list[ModelState]:
+        """Models Elsewhere (p.5), not yet arrived (of ``player``, or of both)."""
+        return [m for m in self.models.values()
+                if m.elsewhere is not None and (player is None or m.player == player)]
+
+    def in_game(self, player: int | None = None) -> list[ModelState]:
+        """Models still in the game: on the table or Elsewhere (of ``player``, or of
+        both), in the table's order. Elsewhere models generate Ki (p.5) and count as
+        models of the warband (pass tokens p.20 step 6, the end of the game p.21)."""
+        return [m for m in self.models.values()
+                if (m.alive or m.elsewhere is not None) and (player is None or m.player == player)]
+
+    def due_arrivals(self, player: int | None = None) -> list[ModelState]:
+        """Models Elsewhere whose arrival is due now: in the Starting phase of their
+        turn (or later), waiting to be placed (Flank, p.52)."""
+        if self.phase != "start":
+            return []
+        out = []
+        for m in self.elsewhere(player):
+            when = m.elsewhere.get("turn") if m.elsewhere is not None else None
+            if isinstance(when, int) and when <= self.turn:
+                out.append(m)
+        return out
 
     def can_activate(self, player: int) -> bool:
         """Whether ``player`` has a living model that may activate: it has activation

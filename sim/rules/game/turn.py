@@ -30,10 +30,11 @@ class TurnPhases(GamePart):
             self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
         elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
             self._emit(Event("game_length", {"roll": None, "last": True}))
-        # Ki generation (p.20 step 2): none with Spirit Block, which then loses a marker
+        # Ki generation (p.20 step 2): none with Spirit Block, which then loses a marker;
+        # models Elsewhere generate Ki as usual (p.5)
         self._emit(Event("ki", {"gains": {m.id: (m.ki_stat if conditions.generates_ki(conditions.from_model(m)) else 0)
-                                          for m in st.alive()}}))
-        for m in st.alive():
+                                          for m in st.in_game()}}))
+        for m in st.in_game():
             if "spirit_block" in m.conditions:
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
         self._emit(Event("counters", {"n": 2}))
@@ -42,7 +43,15 @@ class TurnPhases(GamePart):
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
-        n1, n2 = len(st.alive(1)), len(st.alive(2))
+        if self._arrivals_due():  # step 5: Flank models arrive; the game waits for their placement (p.52)
+            return
+        self._open_main()
+
+    def _open_main(self) -> None:
+        """The end of the Starting phase (p.20 step 6: pass tokens for the side with fewer
+        models in the game, those Elsewhere included) and the start of the Main phase."""
+        st = self.state
+        n1, n2 = len(st.in_game(1)), len(st.in_game(2))
         self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
         self._emit(Event("phase", {"phase": "main"}))
         assert st.first is not None  # the Tactical test's winner chose it
@@ -118,7 +127,7 @@ class TurnPhases(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
         if st.auras or any(u["turn"] for u in st.feat_usage.values()):
             self._emit(Event("end_phase_reset", {}))
-        alive1, alive2 = st.alive(1), st.alive(2)
+        alive1, alive2 = st.in_game(1), st.in_game(2)  # models Elsewhere are still in the game
         # step 4: the scenario scores; the game ends on the last turn, once all 3 VP are
         # scored, or when a side has no models left
         last = not alive1 or not alive2 or st.last_turn or (self.length[0] == "fixed" and st.turn >= self.length[1])
@@ -135,7 +144,7 @@ class TurnPhases(GamePart):
             self._emit(Event("game_over", {"result": text, "turn": st.turn, "winner": winner,
                                            "vp": {"1": sc.vp.get(1, 0), "2": sc.vp.get(2, 0)}}))
             return
-        a1, a2 = len(st.alive(1)), len(st.alive(2))
+        a1, a2 = len(st.in_game(1)), len(st.in_game(2))
         s1, s2 = st.scores[1], st.scores[2]
         if s1 != s2:
             result = f"player {1 if s1 > s2 else 2} wins on scenario points ({s1}-{s2})"

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.geometry import CONTACT, EPS
-from sim.rules.dice import Dice, PhysicalDice, RollPurpose, SeededDice, TacticalResult, tactical_test
+from sim.rules.dice import Dice, DiceError, PhysicalDice, RollPurpose, SeededDice, TacticalResult, tactical_test
 from sim.rules.scenario import Scenario, ScenarioError, load_scenario, objective_pieces
 from sim.table import Table, TableError, load_table, placement_problems
 from terrain.pieces import TerrainPiece
@@ -49,12 +49,13 @@ from .reasons import (
     PAGE_PLACEMENT,
     PAGE_SCOUT,
     PAGE_SETUP,
+    PAGE_TACTICAL,
     Refusal,
     SetupError,
 )
 from .terrain import preset_piece, terrain_refusals
 from .warbands import Recruit, WarbandChoice, choice_from_dict, recruits
-from .zones import DeploymentZone, all_zone_shapes, make_zone, zone_ids
+from .zones import EDGES, DeploymentZone, all_zone_shapes, edge_refusal, make_zone, zone_ids
 
 FORMAT = "bushido-setup/1"
 #: Fewest terrain pieces before a player may stop placing them (p.20 step 4b).
@@ -62,7 +63,7 @@ MIN_TERRAIN = 6
 #: Turns a Flank model may arrive on (p.52).
 FLANK_TURNS = (2, 3, 4)
 #: Table edges a Flank model may arrive from (p.52).
-FLANK_EDGES = ("north", "south", "east", "west")
+FLANK_EDGES = EDGES
 #: The kinds of :class:`Step`.
 STEP_KINDS = ("roll_off", "terrain", "stop_terrain", "zone", "first", "deploy", "flank", "done")
 #: The phases of a set-up, in order (:attr:`GameSetup.phase`).
@@ -444,6 +445,25 @@ class GameSetup:
         return getattr(self, f"_judge_{step.kind}")(step)
 
     def _judge_roll_off(self, step: Step) -> list[Refusal]:
+        """Typed values (physical dice) must decide the roll-off exactly: every value is a
+        d6 face, and none is missing or left over (p.28)."""
+        if not step.dice:
+            return []
+        if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in step.dice):
+            return [Refusal("dice", f"a d6 shows 1 to 6: {list(step.dice)}", PAGE_TACTICAL)]
+        n1, n2 = self.roll_off_dice()
+        scout = {p: max((r.scout[0] for r in self.recruits if r.player == p and r.scout), default=0) for p in (1, 2)}
+        dice = PhysicalDice(step.dice)
+        try:
+            tactical_test(dice, scout[1], scout[2], tactician_1=n1 - 1, tactician_2=n2 - 1)
+        except DiceError:
+            more = (n1 + n2) - len(step.dice) % (n1 + n2)  # every round takes n1 + n2 values
+            tie = " (the roll-off is tied: roll again)" if len(step.dice) >= n1 + n2 else ""
+            return [Refusal("dice-needed", f"{more} more d6 needed{tie}: each round player 1 rolls {n1}, then player 2 "
+                                           f"rolls {n2}", PAGE_TACTICAL)]
+        if dice.remaining:
+            return [Refusal("dice-left", f"the roll-off was decided with {len(step.dice) - dice.remaining} of the "
+                                         f"{len(step.dice)} values typed", PAGE_TACTICAL)]
         return []
 
     def _terrain_piece(self, step: Step) -> TerrainPiece:
@@ -555,7 +575,19 @@ class GameSetup:
         if step.edge not in FLANK_EDGES:
             out.append(Refusal("flank-edge", f"a Flank model arrives from a table edge ({', '.join(FLANK_EDGES)}), "
                                              f"not {step.edge!r}", PAGE_FLANK))
+        else:
+            edge_why = edge_refusal(step.edge, self.zones.get(3 - step.player), r.radius, self.width, self.depth)
+            if edge_why is not None:
+                out.append(edge_why)
         return out
+
+    def flank_options(self, player: int, model: str) -> list[tuple[int, str, list[Refusal]]]:
+        """Every ``(turn, edge, refusals)`` a Flank choice of ``model`` by ``player`` may
+        name now (:data:`FLANK_TURNS` x :data:`FLANK_EDGES`), each with every reason it
+        is refused (empty: allowed) -- for a dialog that offers the legal ones and greys
+        the others (p.52)."""
+        return [(t, e, self.refusals(Step("flank", player, model=model, turn=t, edge=e)))
+                for t in FLANK_TURNS for e in FLANK_EDGES]
 
     def _judge_done(self, step: Step) -> list[Refusal]:
         left = self.waiting(step.player)
@@ -645,11 +677,25 @@ class GameSetup:
                     return
 
     # ------------------------------------------------------------------ verbs
-    def roll_off(self) -> RollOff:
-        """Roll the Deployment Tactical test (seeded dice; ties rolled again)."""
-        self.apply(Step("roll_off"))
+    def roll_off(self, values: "list[int] | tuple[int, ...] | None" = None) -> RollOff:
+        """Roll the Deployment Tactical test (ties rolled again): with the set-up's dice
+        (seeded), or with ``values``, the d6 the players rolled on the table, in the order
+        :meth:`roll_off_dice` gives (player 1's dice, then player 2's, round after round).
+
+        Raises:
+            SetupError: refused (``dice-needed``: the values end before the roll-off is
+                decided, naming how many more; ``dice-left``: values left after it is;
+                ``dice``: a value outside 1..6).
+        """
+        self.apply(Step("roll_off", dice=tuple(values) if values is not None else ()))
         assert self.roll is not None
         return self.roll
+
+    def roll_off_dice(self) -> tuple[int, int]:
+        """How many d6 player 1 and player 2 roll in each round of the roll-off: one,
+        plus X for the highest Tactician (X) of the warband (p.28, p.58)."""
+        tact = {p: max((r.tactician for r in self.recruits if r.player == p), default=0) for p in (1, 2)}
+        return 1 + tact[1], 1 + tact[2]
 
     def place_terrain(self, player: int, preset: str, center: tuple[float, float], rotation: float = 0.0) -> Step:
         """Place a piece of ``preset`` centred at ``center``. Raises :class:`SetupError`."""
@@ -732,8 +778,11 @@ class GameSetup:
 
     def game(self, **kwargs: Any):
         """The :class:`~sim.rules.game.Game` on the deployed table (``seed``, the
-        scenario; ``kwargs`` go to ``Game``). Flank models are left Elsewhere (off the
-        table: :attr:`flanking`); the engine does not bring them in yet.
+        scenario; ``kwargs`` go to ``Game``). The models held back to Flank
+        (:attr:`flanking`) start Elsewhere (``Game(elsewhere=...)``: their turn, edge and
+        the opponent's zone, which they may not arrive in) and arrive in the Starting phase
+        of their turn (p.52); in the game's table they come after the deployed models, at
+        the table's centre (a placeholder: a model Elsewhere is on no point of the table).
 
         Raises:
             SetupError: the set-up is not done.
@@ -744,7 +793,20 @@ class GameSetup:
         from sim.rules.game import Game
 
         kwargs.setdefault("seed", self.seed)
-        return Game(self.table(), scenario=self.game_scenario(), **kwargs)
+        table = self.table()
+        elsewhere: dict[str, dict] = {}
+        held = []
+        for r in self.recruits:
+            if r.id in self.flanking:
+                turn, edge = self.flanking[r.id]
+                opp = self.zones.get(3 - r.player)
+                elsewhere[r.id] = {"turn": turn, "edge": edge, "zone": opp.id if opp is not None else None}
+                held.append(r.model((self.width / 2, self.depth / 2), 0.0))
+        if held:
+            table = Table(table.name, table.width, table.depth, table.terrain, table.models + tuple(held),
+                          table.source)
+            kwargs["elsewhere"] = elsewhere
+        return Game(table, scenario=self.game_scenario(), **kwargs)
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict:

@@ -27,6 +27,7 @@ legal.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -36,7 +37,7 @@ from shapely.geometry.base import BaseGeometry
 from sim.geometry import CONTACT, EPS, base_radius
 from sim.rules.scenario.model import DEPLOYMENTS
 
-from .reasons import PAGE_DEPLOYMENT, PAGE_SCOUT, Refusal
+from .reasons import PAGE_DEPLOYMENT, PAGE_FLANK, PAGE_PLACEMENT, PAGE_SCOUT, Refusal
 
 #: Side of the Corner Square zone, inches (p.63).
 CORNER_SQUARE = 6.0
@@ -47,6 +48,12 @@ EDGE_ZONE_DEPTH = 2 * base_radius(60) + CONTACT
 
 #: Display names of the deployment kinds.
 DEPLOYMENT_NAMES = {"baseline": "Baseline", "corner_square": "Corner Square", "corner_edge": "Corner Edge"}
+
+#: The table edges (a Flank model arrives along one, p.52): south is y = 0, north y =
+#: depth, west x = 0, east x = width.
+EDGES = ("north", "south", "east", "west")
+#: The facing of a model placed along each edge, square to it, into the table (degrees).
+EDGE_FACING = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}
 
 _CORNERS = ("south-west", "south-east", "north-east", "north-west")
 _OPPOSITE = {"south": "north", "north": "south", "south-west": "north-east", "north-east": "south-west",
@@ -122,6 +129,20 @@ class DeploymentZone:
                                         f"{DEPLOYMENT_NAMES[self.kind]} deployment places bases touching it",
                         PAGE_DEPLOYMENT)]
 
+    def holds(self, position: Sequence[float], radius: float) -> bool:
+        """Whether a base (centre ``position``, ``radius`` inches) is in this zone, for the
+        rules that keep a model out of the opponent's zone (Flank, p.52;
+        docs/rulings-project.md 51): Baseline and Corner Edge, the base touches the core
+        (``CONTACT``), as a deployed base does; Corner Square, any part of the base is
+        inside the square (touching its side is not)."""
+        x, y = float(position[0]), float(position[1])
+        d = float(self.core.distance(Point(x, y)))
+        if self.touching:
+            return d - radius <= CONTACT + EPS
+        if self.core.contains(Point(x, y)):
+            return True
+        return d < radius - EPS
+
     def scout_refusals(self, position: Sequence[float], radius: float, reach: float) -> list[Refusal]:
         """Why a Scout (X/``reach``") base is not within ``reach`` inches of this zone
         (p.57); a normal deployment (:meth:`refusals`) is always allowed too."""
@@ -141,6 +162,76 @@ class DeploymentZone:
             return self.shape
         grown = self.core.buffer(reach + 2 * radius + CONTACT, 64)
         return grown.intersection(box(0, 0, self.width, self.depth)).union(self.shape)
+
+
+def edge_gap(edge: str, position: Sequence[float], radius: float, width: float, depth: float) -> float:
+    """Distance in inches from the nearest point of a base (centre ``position``,
+    ``radius``) to the table edge ``edge`` (:data:`EDGES`); negative when the base
+    reaches past it.
+
+    Raises:
+        KeyError: an unknown edge.
+    """
+    x, y = float(position[0]), float(position[1])
+    return {"south": y, "north": depth - y, "west": x, "east": width - x}[edge] - radius
+
+
+def edge_centres(edge: str, radius: float, width: float,
+                 depth: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two ends of the line of base centres (``radius`` inches) touching the table
+    edge ``edge`` and wholly on the table: every centre a Flank arrival may take lies on
+    it (p.52).
+
+    Raises:
+        KeyError: an unknown edge.
+    """
+    r = float(radius)
+    return {"south": ((r, r), (width - r, r)), "north": ((r, depth - r), (width - r, depth - r)),
+            "west": ((r, r), (r, depth - r)), "east": ((width - r, r), (width - r, depth - r))}[edge]
+
+
+def arrival_refusals(edge: str, opponent: "DeploymentZone | None", position: Sequence[float], radius: float,
+                     width: float, depth: float) -> list[Refusal]:
+    """Why a Flank model's base (centre ``position``, ``radius`` inches) may not arrive
+    there along the table edge ``edge`` (p.52: "anywhere along the chosen edge, but not in
+    the opponent's deployment zone"): it must touch the edge (gap at most ``CONTACT``),
+    be wholly on the table, and not be in ``opponent``'s zone (:meth:`DeploymentZone.holds`).
+    Other bases, terrain and enemy contact are the placement rules (p.22), judged by the
+    caller. Empty when nothing refuses it.
+
+    Raises:
+        KeyError: an unknown edge.
+    """
+    out: list[Refusal] = []
+    gap = edge_gap(edge, position, radius, width, depth)
+    if gap > CONTACT + EPS:
+        out.append(Refusal("off-edge", f"the base does not touch the {edge} table edge ({gap:.2f}\" away); a Flank "
+                                       "model is placed along its chosen edge", PAGE_FLANK))
+    x, y = float(position[0]), float(position[1])
+    beyond = max(radius - x, radius - y, x + radius - width, y + radius - depth)
+    if beyond > EPS:
+        out.append(Refusal("off-table", f"the base reaches {beyond:.3f}\" past the table edge", PAGE_PLACEMENT))
+    if opponent is not None and opponent.holds(position, radius):
+        out.append(Refusal("opponent-zone", f"the base is in the opponent's deployment zone ({opponent.name}); a "
+                                            "Flank model arrives along its edge but not there", PAGE_FLANK))
+    return out
+
+
+def edge_refusal(edge: str, opponent: "DeploymentZone | None", radius: float, width: float,
+                 depth: float) -> Refusal | None:
+    """Why no base of ``radius`` inches could ever arrive along ``edge`` (every point
+    where it touches the edge is in the opponent's zone, as the opponent's own Baseline
+    edge), or None (p.52)."""
+    if opponent is None:
+        return None
+    (ax, ay), (bx, by) = edge_centres(edge, radius, width, depth)
+    n = max(2, int(math.hypot(bx - ax, by - ay) / (radius / 2)) + 1)
+    for i in range(n + 1):
+        t = i / n
+        if not opponent.holds((ax + (bx - ax) * t, ay + (by - ay) * t), radius):
+            return None
+    return Refusal("flank-edge-zone", f"every place along the {edge} edge is in the opponent's deployment zone "
+                                      f"({opponent.name}); a Flank model may not arrive there", PAGE_FLANK)
 
 
 def _disc_in_box(x: float, y: float, r: float, bounds: tuple) -> bool:

@@ -57,6 +57,9 @@ ROTATE_STEP = 15.0
 SNAP = 1.0
 #: The screens of the flow.
 SCREENS = ("choose", "picker", "table", "done")
+#: Who may play a side, with the words the first screen shows: a human at the screen,
+#: or a bot (:data:`sim.rules.bots.BOTS`).
+PLAYER_KINDS = {"human": "human", "greedy": "greedy bot", "random": "random bot"}
 
 
 def table_options(directory: str | os.PathLike = DATA_DIR / "tables") -> list[TableChoice]:
@@ -101,11 +104,16 @@ class SetupFlow:
         catalogue_dir: the BattleScribe catalogues for warband files and the picker
             (default :func:`sim.rules.setup.default_catalogue_dir`; None: not offered).
         tables: the table choices (default :func:`table_options`).
+        physical: the players roll real dice: the roll-off takes the values they type
+            (:meth:`roll` with ``values``, :meth:`roll_off_prompt`).
     """
 
     def __init__(self, seed: int = 0, catalogue_dir: str | os.PathLike | None = None,
-                 tables: list[TableChoice] | None = None) -> None:
+                 tables: list[TableChoice] | None = None, physical: bool = False) -> None:
         self.seed = seed
+        self.physical = bool(physical)
+        #: The roll-off values typed so far (physical dice), waiting for more after a tie.
+        self.typed_dice: list[int] = []
         cat = catalogue_dir if catalogue_dir is not None else default_catalogue_dir()
         self.catalogue_dir: str | None = str(cat) if cat is not None else None
         self.table_choices = tables if tables is not None else table_options()
@@ -125,6 +133,8 @@ class SetupFlow:
         self.message = ""
         self.refusals: tuple[Refusal, ...] = ()
         self.version = 0  # bumped on every change (the screen redraws when it moves)
+        #: who plays each side: ``"human"`` or a bot of :data:`PLAYER_KINDS`
+        self.players: dict[int, str] = {1: "human", 2: "human"}
 
     # ------------------------------------------------------------------ helpers
     def _changed(self, message: str = "", refusals=()) -> None:
@@ -154,6 +164,23 @@ class SetupFlow:
         """Choose scenario ``index`` of :meth:`scenario_labels`."""
         self.scenario_index = max(0, min(int(index), len(self.scenario_choices) - 1))
         self._changed(f"scenario: {self.scenario_labels()[self.scenario_index]}")
+
+    def choose_player(self, side: int, kind: str) -> None:
+        """Who plays ``side`` (1 or 2): ``"human"``, ``"greedy"`` or ``"random"`` (a bot
+        of :mod:`sim.rules.bots`, :data:`PLAYER_KINDS`).
+
+        Raises:
+            ValueError: another side or kind.
+        """
+        if side not in (1, 2) or kind not in PLAYER_KINDS:
+            raise ValueError(f"player {side!r} is one of {', '.join(PLAYER_KINDS)}, not {kind!r}")
+        self.players[side] = kind
+        self._changed(f"player {side}: {PLAYER_KINDS[kind]}")
+
+    def bots(self) -> dict[int, str]:
+        """``{side: bot name}`` of the sides a bot plays (for
+        :func:`sim.view.play.controller.make_bots`)."""
+        return {p: k for p, k in self.players.items() if k != "human"}
 
     @property
     def table_choice(self) -> TableChoice:
@@ -302,11 +329,38 @@ class SetupFlow:
         self._changed(f"{what}: done")
         return True
 
-    def roll(self) -> RollOff | None:
-        """Roll the Deployment Tactical test."""
-        if self.setup is None or not self._apply(Step("roll_off"), "roll-off"):
+    def roll(self, values: list[int] | tuple[int, ...] | None = None) -> RollOff | None:
+        """Roll the Deployment Tactical test (p.20, p.28): with the seeded dice, or with
+        physical dice the ``values`` the players rolled, in :meth:`roll_off_prompt`'s
+        order; values typed before a tie are kept, so after "N more d6 needed" only the
+        new values are given. Returns the roll-off, or None when it is not decided (the
+        reasons -- values missing, a value outside 1..6 -- in :attr:`refusals`; a refused
+        value drops the values typed)."""
+        s = self.setup
+        if s is None:
             return None
-        return self.setup.roll
+        if values is None and not self.physical:
+            return s.roll if self._apply(Step("roll_off"), "roll-off") else None
+        if values is None:
+            self._changed("roll-off: type the dice rolled", [Refusal("dice-needed", self.roll_off_prompt(), "p.28")])
+            return None
+        typed = self.typed_dice + list(values)
+        why = s.refusals(Step("roll_off", dice=tuple(typed)))
+        if why:
+            self.typed_dice = typed if why[0].code == "dice-needed" else []
+            self._changed("roll-off: more dice" if why[0].code == "dice-needed" else "roll-off: refused", why)
+            return None
+        self.typed_dice = []
+        return s.roll if self._apply(Step("roll_off", dice=tuple(typed)), "roll-off") else None
+
+    def roll_off_prompt(self) -> str:
+        """What the players roll for the roll-off, in words: ``Player 1 rolls 1 d6, then
+        player 2 rolls 1 d6 (ties: roll again)``, and the values typed so far."""
+        if self.setup is None:
+            return ""
+        n1, n2 = self.setup.roll_off_dice()
+        text = f"Player 1 rolls {n1} d6, then player 2 rolls {n2} d6 (a tie: both roll again)"
+        return text + (f"; typed so far: {' '.join(map(str, self.typed_dice))}" if self.typed_dice else "")
 
     def set_preset(self, name: str) -> None:
         """The terrain preset the next click places."""
@@ -450,8 +504,31 @@ class SetupFlow:
         left = s.waiting(s.to_act)
         return sorted(left, key=lambda r: r.scout is not None) if s.phase == "deploy" else left
 
+    def can_flank(self) -> bool:
+        """Whether the selected model has the Flank trait and may be held back now."""
+        s = self.setup
+        if s is None or self.selected is None or s.phase not in ("deploy", "scouts"):
+            return False
+        try:
+            return s.recruit(self.selected).flank
+        except KeyError:
+            return False
+
+    def flank_options(self) -> list[tuple[int, str, tuple[Refusal, ...]]]:
+        """The Flank choices of the selected model: ``(turn, edge, refusals)`` for every
+        turn (2, 3, 4) and table edge (p.52), refusals empty when allowed (an edge wholly
+        in the opponent's zone is refused with the reason); [] when it cannot Flank. For
+        the screen's dialog: buttons for the allowed ones, the others greyed with their
+        reasons."""
+        s = self.setup
+        if s is None or not self.can_flank() or s.to_act is None or self.selected is None:
+            return []
+        return [(t, e, tuple(why)) for t, e, why in s.flank_options(s.to_act, self.selected)]
+
     def flank(self, turn: int = FLANK_TURNS[0], edge: str = FLANK_EDGES[0]) -> bool:
-        """Hold the selected model back to Flank (turn, edge)."""
+        """Hold the selected model back to Flank: it arrives on ``turn`` (2, 3 or 4) from
+        the table ``edge`` (p.52; both hidden from the opponent: the message names
+        neither). Returns False (with every reason) when refused."""
         s = self.setup
         if s is None or self.selected is None:
             return False
