@@ -305,3 +305,50 @@ def test_wheel_over_a_panel_scrolls_it_not_the_camera(make, base, tmp_path):
     assert at > 0  # the log shows its newest entries
     assert w.wheel(*ndc("log"), -2) == "log" and w.log.list.index == at - 2 and w.cam.distance == dist
     assert w.wheel(*ndc("table"), -1) == "table" and w.cam.distance < dist  # over the table: zoom
+
+
+# ------------------------------------------------------------------ 7 a new game from the window
+def button_pixel(base, b):
+    """The window pixel (column, row) of the centre of DirectButton ``b``."""
+    l, r, bot, t = b["frameSize"]
+    pos, sc = b.getPos(base.aspect2d), b.getScale(base.aspect2d)
+    x, z = pos.x + (l + r) / 2 * sc.x, pos.z + (bot + t) / 2 * sc.z
+    w, h = base.win.get_x_size(), base.win.get_y_size()
+    a = w / h
+    return int((x / a + 1) / 2 * w), int((1 - z) / 2 * h)
+
+
+def test_new_game_button_opens_the_setup_where_a_bot_is_chosen(base, tmp_path):
+    from sim.view.play.dialogs import press
+    from sim.view.play.launch import Launch, Session
+
+    session = Session(base, Launch(table=load_table(), seed=7), animate=False)
+    try:
+        w = session.window
+        w.select("kenta")
+        w.choose("walk")
+        w.point((18.5, 10.0))
+        w.confirm()
+        press(w.tools.buttons["new"])  # a game in progress: the first press warns
+        assert session.window is w and "again" in w.note
+        press(w.tools.buttons["new"])
+        assert session.window is None and session.setup is not None
+        screen = session.setup
+        assert screen.flow.players == {1: "human", 2: "human"}
+        screen.choose_player(2, "greedy")
+        assert screen.flow.bots() == {2: "greedy"}
+        img = shot(base, tmp_path, "setup-players")
+        gold = [191, 140, 38]
+        for side, kind, lit in ((2, "greedy", True), (2, "human", False), (1, "human", True)):
+            x, y = button_pixel(base, screen.player_buttons[(side, kind)])
+            share = near(patch(img, (x, y), 6), gold, 20).mean()  # the face round the text
+            assert share > 0.3 if lit else share < 0.02
+        f = screen.flow
+        screen.choose_table(f.table_labels().index("default: as laid out"))
+        screen.start()
+        w2 = session.window
+        assert w2 is not None and w2 is not w
+        assert set(w2.controller.bots) == {2} and isinstance(w2.controller.bots[2], GreedyBot)
+        assert not w2.controller.game.actions  # a new game
+    finally:
+        session.destroy()

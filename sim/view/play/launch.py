@@ -9,7 +9,7 @@ opens the onscreen window and runs it until it is closed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .controller import PlayController, make_bots
@@ -81,21 +81,51 @@ class Session:
         self.setup = None
         self.window: GameWindow | None = None
         if launch.setup:
-            from .setup_screens import SetupScreen
-
-            self.setup = SetupScreen(base, self._deployed, seed=launch.seed)
+            self._open_setup()
         else:
             self._open(launch.controller())
 
+    def _open_setup(self) -> None:
+        """The set-up screens, the launch's bots chosen in its first screen."""
+        from .setup_flow import SetupFlow
+        from .setup_screens import SetupScreen
+
+        flow = SetupFlow(seed=self.launch.seed)
+        for side, name in (self.launch.bots or {}).items():
+            if side in (1, 2) and name in ("greedy", "random"):
+                flow.choose_player(side, name)
+        self.setup = SetupScreen(self.base, self._deployed, flow=flow)
+
+    def new_game(self) -> None:
+        """The game window's "New game": the window is closed (the game in progress is
+        left: save it first) and the set-up screens open, the bots chosen before kept."""
+        if self.window is not None:
+            self.launch = replace(self.launch, bots=self._bot_names(self.window.controller))
+            self.window.destroy()
+            self.window = None
+        if self.setup is None:
+            self._open_setup()
+
+    @staticmethod
+    def _bot_names(controller) -> dict[int, str]:
+        from sim.rules.bots import BOTS
+
+        names = {cls: name for name, cls in BOTS.items()}
+        return {p: names[type(b)] for p, b in getattr(controller, "bots", {}).items() if type(b) in names}
+
     def _deployed(self, game) -> None:
-        """The set-up is done: replace its screen by the game window on ``game``."""
+        """The set-up is done: replace its screen by the game window on ``game``, with
+        the players the set-up's first screen chose (human, greedy or random bot)."""
         if self.setup is not None:
+            bots = self.setup.flow.bots()
+            self.launch = replace(self.launch, bots=bots)
             self.setup.destroy()
             self.setup = None
         self._open(self.launch.controller(game))
 
     def _open(self, controller: PlayController) -> None:
-        self.window = GameWindow(self.base, controller, animate=self.animate, save_path=self.launch.save_path)
+        self.window = GameWindow(self.base, controller, animate=self.animate, save_path=self.launch.save_path,
+                                 on_new_game=self.new_game)
         if self.on_window is not None:
             self.on_window(self.window)
 

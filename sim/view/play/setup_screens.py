@@ -38,7 +38,7 @@ from ..layers.paint import rgba
 from ..mesh import MeshBuilder, circle_ring, rings_of
 from ..scene3d import TableScene
 from . import panels as P
-from .setup_flow import SetupFlow
+from .setup_flow import PLAYER_KINDS, SetupFlow
 from .tablecam import TableCamera
 
 #: Width of the side column on the table screen (aspect2d units).
@@ -119,6 +119,8 @@ class SetupScreen(DirectObject):
         self.available_ids: list[str] = []
         self.picked_ids: list[str] = []
         self.waiting_ids: list[str] = []
+        #: the "who plays" buttons of the first screen, by (side, kind)
+        self.player_buttons: dict[tuple[int, str], DirectButton] = {}
         a = self._aspect()
         #: the verdict on the ghost: every reason it would be refused, with pages
         self.verdict = DirectLabel(parent=self.root, text="", text_fg=P.BAD, text_font=self.small,
@@ -276,8 +278,25 @@ class SetupScreen(DirectObject):
             self._button("Load file", self.load_warband_entry, x3 + col - 0.22, z - 0.03, 0.2, extra=[side],
                          enabled=f.catalogue_dir is not None)
             z -= 0.12
+        self._draw_players(x1, -0.3, col)
         self._button("Start the set-up", self.start, -0.35, -0.9, 0.7)
         self._refusals(x2, -0.02 - 8 * ROW_H, 2 * col)
+
+    def _draw_players(self, x: float, top: float, width: float) -> None:
+        """Who plays each side: a row of buttons per player (human, greedy bot, random
+        bot), the chosen one lit."""
+        f = self.flow
+        z = self._label(["Who plays"], x, top, P.TITLE)
+        self.player_buttons = {}
+        bw = (width - 0.22) / len(PLAYER_KINDS)
+        for side in (1, 2):
+            self._label([f"Player {side}"], x, z - 0.01, P.PLAYER[side], P.SMALL_SCALE, 0.2)
+            for i, (kind, words) in enumerate(PLAYER_KINDS.items()):
+                on = f.players.get(side) == kind
+                b = self._button(words, self.choose_player, x + 0.22 + i * bw, z - 0.035, bw - 0.02,
+                                 extra=[side, kind], colour=(0.75, 0.55, 0.15, 1) if on else P.BUTTON)
+                self.player_buttons[(side, kind)] = b
+            z -= 0.075
 
     # ---------------------------------------------------------------- picker
     def _draw_picker(self) -> None:
@@ -464,6 +483,10 @@ class SetupScreen(DirectObject):
         out = fn(*args)
         self.refresh()
         return out
+
+    def choose_player(self, side: int, kind: str) -> None:
+        """Who plays ``side``: ``"human"``, ``"greedy"`` or ``"random"`` (a bot)."""
+        self._do(self.flow.choose_player, side, kind)
 
     def choose_table(self, i: int) -> None:
         """Choose table ``i`` of the list."""

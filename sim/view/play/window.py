@@ -30,6 +30,7 @@ tournament mode).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from direct.showbase.DirectObject import DirectObject
@@ -79,6 +80,9 @@ class GameWindow(DirectObject):
         animate: play the moves of bots as animations (False: jump at once; tests).
         save_path: the file the Save and Load buttons start from.
         bot_seconds: the pause before each bot action (seconds of :meth:`tick`).
+        on_new_game: called by the tool bar's "New game" (the launching
+            :class:`~sim.view.play.launch.Session` then shows the set-up screens); None:
+            the button says how to start one.
 
     Attributes:
         controller: the controller shown (replaced by :meth:`load`).
@@ -92,8 +96,10 @@ class GameWindow(DirectObject):
     """
 
     def __init__(self, base, controller, *, animate: bool = True, save_path: str | Path = SAVE_PATH,
-                 bot_seconds: float = BOT_SECONDS):
+                 bot_seconds: float = BOT_SECONDS, on_new_game: Callable[[], None] | None = None):
         super().__init__()
+        self.on_new_game = on_new_game
+        self._new_armed = False
         self.base = base
         self.controller = controller
         self.animate = animate
@@ -143,6 +149,7 @@ class GameWindow(DirectObject):
         self.dice = P.DicePanel(self.base, lay.dice)
         hidden = ("manual",) if getattr(self.controller, "tournament", False) else ()
         self.tools = P.ToolBar(self.base, lay.tools, [
+            ("new", "New game", self.new_game),
             ("undo", "Undo (z)", self.undo),
             ("pass", "Pass", self.pass_turn),
             ("save", "Save", self.ask_save),
@@ -513,6 +520,7 @@ class GameWindow(DirectObject):
     def _say(self, text: str, ok: bool = False) -> None:
         """The status bar's message: a refusal (red) or, ``ok``, news."""
         self.note, self.note_ok = text, ok
+        self._new_armed = False  # "New game" asks again after anything else
 
     def _reset_compose(self) -> None:
         self._point = self._facing = None
@@ -657,6 +665,23 @@ class GameWindow(DirectObject):
         if taken is not None:
             self._say(f"undone: {len(taken)} action(s)" if taken else "nothing to undo", ok=True)
         self.refresh(force=True)
+
+    def new_game(self) -> None:
+        """The "New game" button: the set-up screens (table, scenario, warbands, who
+        plays: human or bot) in place of this window. While a game is in progress the
+        first press only warns (save it first); a second press goes."""
+        c = self.controller
+        if self.on_new_game is None:
+            self._say("New game: start it with  python main.py game --setup  (this window was opened on one game)")
+            self.refresh(force=True)
+            return
+        if c.game.actions and not c.game.is_over() and not self._new_armed:
+            self._say("New game: the game in progress will be left (Save it first); press New game again to go on")
+            self._new_armed = True
+            self.refresh(force=True)
+            return
+        self._new_armed = False
+        self.on_new_game()
 
     # ------------------------------------------------------------ save / load
     def ask_save(self) -> None:
