@@ -629,6 +629,8 @@ class PlayController:
             return [ctx.model] if ctx is not None else []
         if st.interception is not None:
             return list(st.interception["candidates"])
+        if g.due_arrivals():  # Flank models waiting to be placed (off the table, p.52)
+            return [mid for mid in g.due_arrivals() if st.models[mid].player == p]
         return [m.id for m in st.alive(p) if not m.exhausted and not st.impetuous_blocks(m)]
 
     def _acting(self, mid: str) -> bool:
@@ -646,6 +648,11 @@ class PlayController:
         st = g.state
         if st.interception is not None and g.to_move() in self.humans() and self.screen == "play":
             return [self._intercept_item()]
+        if g.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
+            mid = model or self.selected
+            if mid is None or mid not in g.due_arrivals() or g.to_move() not in self.humans():
+                return []
+            return [self._arrive_item(st.models[mid])]
         mid = model or self.selected
         if mid is None or not self._acting(mid):
             return []
@@ -955,6 +962,19 @@ class PlayController:
             out.append(MenuItem(kind, label, bool(opts), reasons, "target", opts))
         return out
 
+    def _arrive_item(self, m) -> MenuItem:
+        """A Flank model's arrival (p.52): a point along its edge (a drag or a click,
+        :meth:`point` puts the base against the edge); the offered places as options."""
+        g = self.game
+        arr = g.arrival(m.id)
+        edge = arr.edge if arr is not None else "?"
+        if m.player != g.to_move():
+            why = with_pages(g.arrival_refusals(m.id, None)[0], "arrive")
+            return MenuItem("arrive", f"Arrive along the {edge} edge", False, why)
+        opts: list[tuple[str, object]] = [(f"Arrive at ({a.point[0]:.2f}, {a.point[1]:.2f})", a)
+                                          for a in g.arrival_actions() if a.model == m.id and a.point is not None]
+        return MenuItem("arrive", f"Arrive along the {edge} edge", True, [], "point", opts)
+
     def _pass_item(self) -> MenuItem:
         ok, reasons = self._verdict(Action("pass"))
         return MenuItem("pass", "Pass", ok, reasons, None, [("Pass", Action("pass"))] if ok else [])
@@ -1190,7 +1210,8 @@ class PlayController:
             alive = [m for m in models if m.alive]
             out.append(f"Player {p}: {len(alive)} of {len(models)} models left")
             for m in models:
-                out.append(f"  {m.id}: " + (f"{m.wounds - m.damage}/{m.wounds} wounds left" if m.alive else "killed"))
+                out.append(f"  {m.id}: " + (f"{m.wounds - m.damage}/{m.wounds} wounds left" if m.alive
+                                          else "Elsewhere (never arrived)" if m.elsewhere is not None else "killed"))
         return out
 
     # ------------------------------------------------------------ input
@@ -1375,6 +1396,11 @@ class PlayController:
                                            self._judge(a, kind).path, mid, kind)
                 else:
                     self.pending = self._judge(a, kind, text=f"{kind.title()} {target}")
+        elif kind == "arrive":  # along the model's edge (p.52): the base put against it
+            g = self.game
+            pt = g.arrival_point(mid, xy)
+            a = Action("arrive", mid, point=pt, facing=facing if facing is not None else g.arrival_facing(mid))
+            self.pending = self._judge(a, kind, [pt], f"Arrive at ({pt[0]:.2f}, {pt[1]:.2f})")
         elif isinstance(p.action or p.template, Action) and kind in ("disengage", "shoot", "ki_feat",
                                                                     "complex_ki_feat"):
             base = p.action if isinstance(p.action, Action) else p.template
@@ -1441,6 +1467,9 @@ class PlayController:
         mid = self.selected
         if mid is None:
             return None
+        p = self.pending
+        if p is not None and p.kind == "arrive" and isinstance(p.action, Action) and p.action.point is not None:
+            return self.point(p.action.point, facing)  # the player placing a model chooses its facing (p.22)
         if self.pending is None or self.pending.kind != "walk":
             if self.choose("walk") is None:
                 return None
