@@ -60,9 +60,6 @@ SCREENS = ("choose", "picker", "table", "done")
 #: Who may play a side, with the words the first screen shows: a human at the screen,
 #: or a bot (:data:`sim.rules.bots.BOTS`).
 PLAYER_KINDS = {"human": "human", "greedy": "greedy bot", "random": "random bot"}
-#: Who may play a side, with the words the first screen shows: a human at the screen,
-#: or a bot (:data:`sim.rules.bots.BOTS`).
-PLAYER_KINDS = {"human": "human", "greedy": "greedy bot", "random": "random bot"}
 
 
 def table_options(directory: str | os.PathLike = DATA_DIR / "tables") -> list[TableChoice]:
@@ -138,8 +135,6 @@ class SetupFlow:
         self.version = 0  # bumped on every change (the screen redraws when it moves)
         #: who plays each side: ``"human"`` or a bot of :data:`PLAYER_KINDS`
         self.players: dict[int, str] = {1: "human", 2: "human"}
-        #: who plays each side: ``"human"`` or a bot of :data:`PLAYER_KINDS`
-        self.players: dict[int, str] = {1: "human", 2: "human"}
 
     # ------------------------------------------------------------------ helpers
     def _changed(self, message: str = "", refusals=()) -> None:
@@ -169,23 +164,6 @@ class SetupFlow:
         """Choose scenario ``index`` of :meth:`scenario_labels`."""
         self.scenario_index = max(0, min(int(index), len(self.scenario_choices) - 1))
         self._changed(f"scenario: {self.scenario_labels()[self.scenario_index]}")
-
-    def choose_player(self, side: int, kind: str) -> None:
-        """Who plays ``side`` (1 or 2): ``"human"``, ``"greedy"`` or ``"random"`` (a bot
-        of :mod:`sim.rules.bots`, :data:`PLAYER_KINDS`).
-
-        Raises:
-            ValueError: another side or kind.
-        """
-        if side not in (1, 2) or kind not in PLAYER_KINDS:
-            raise ValueError(f"player {side!r} is one of {', '.join(PLAYER_KINDS)}, not {kind!r}")
-        self.players[side] = kind
-        self._changed(f"player {side}: {PLAYER_KINDS[kind]}")
-
-    def bots(self) -> dict[int, str]:
-        """``{side: bot name}`` of the sides a bot plays (for
-        :func:`sim.view.play.controller.make_bots`)."""
-        return {p: k for p, k in self.players.items() if k != "human"}
 
     def choose_player(self, side: int, kind: str) -> None:
         """Who plays ``side`` (1 or 2): ``"human"``, ``"greedy"`` or ``"random"`` (a bot
