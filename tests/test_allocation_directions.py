@@ -59,7 +59,7 @@ def test_controller_offers_only_legal_directions_and_refuses_others_before_pushi
     c = PlayController(charged())
     c.take_screen()
     dirs = c.allocation_directions("throw-attack")
-    assert dirs and dirs[0][1].startswith("directly away")
+    assert dirs and dirs[0][1].startswith("away (")
     assert all(not c.direction_refusal("throw-attack", d) for d, _ in dirs)
     assert 180.0 not in [d for d, _ in dirs] and c.direction_refusal("throw-attack", 180.0)
     choices = c.allocation_choices()

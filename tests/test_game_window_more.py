@@ -8,6 +8,8 @@ handlers, frames checked by their pixels."""
 from __future__ import annotations
 
 import math
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -77,10 +79,21 @@ def make(base):
         w.destroy()
 
 
+#: Review copies of the screens (kept for the lead when the folder exists).
+NOTES_PNG = Path("/work/notes/png")
+#: The shots copied there, as window_<name>.png.
+KEEP = {"throw-preview": "throw_direction", "feat": "feat_target", "aura": "feat_aura",
+        "objective": "objective_action", "handover": "intercept_handover", "intercept": "intercept_choice",
+        "second": "animation", "card-down": "wheel_card", "setup-players": "setup_players"}
+
+
 def shot(base, tmp_path, name):
     from sim.view.play.shell import screenshot
 
-    return read_png(screenshot(base, tmp_path / f"{name}.png")).astype(int)
+    path = screenshot(base, tmp_path / f"{name}.png")
+    if name in KEEP and NOTES_PNG.is_dir():
+        shutil.copy(path, NOTES_PNG / f"window_{KEEP[name]}.png")
+    return read_png(path).astype(int)
 
 
 def near(img, colour, tol=40) -> np.ndarray:
@@ -121,7 +134,7 @@ def test_allocation_offers_throw_directions_and_previews_the_throw(make, base, t
     d.choose("special", "throw-attack")
     dirs = d.options("direction")
     assert None in dirs and 90.0 in dirs and 180.0 not in dirs  # 180: back into the thrower
-    assert d.text("direction", dirs[1]).startswith("directly away")
+    assert d.text("direction", dirs[1]).startswith("away (")
     before = shot(base, tmp_path, "no-preview")
     d.choose("direction", 90.0)
     assert w.special_shown is not None and w.special_shown.direction == pytest.approx(90.0)
@@ -238,6 +251,9 @@ def test_interception_is_handed_over_to_the_targets_player(make, base, tmp_path)
     assert c.selected == a.target and c.pending is not None and c.pending.kind == "intercept"
     cands = g.state.interception["candidates"]
     assert w.targets == cands
+    img = shot(base, tmp_path, "intercept")
+    x, y = pixel_of(w, g.table_now().model(cands[0]).position)
+    assert near(img[y - 25:y + 25, x - 25:x + 25], [255, 140, 26], 50).any()  # the candidate ringed
     w.click_ndc(*w.model_ndc(cands[0]))  # the ringed model intercepts
     assert c.pending.action == Action("intercept", target=cands[0])
     w.confirm()

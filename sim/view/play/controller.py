@@ -1144,10 +1144,12 @@ class PlayController:
         """The directions (degrees CCW from +x, with a label) the model whose allocation
         is due may give its Throw or Sidestep ``special`` (``throw-attack``,
         ``sidestep-defence`` ...), those the engine accepts now
-        (:meth:`Game.direction_problem`): a Throw every 30 degrees round directly away
+        (:meth:`Game.direction_problem`): a Throw every 45 degrees round directly away
         from the thrower whose end is in the thrower's LoS (p.41, rulings.md 8), a
-        Sidestep directly away from the enemy and up to 60 degrees either side (it must
-        leave contact, p.41). [] for another special or when no allocation is due."""
+        Sidestep directly away from the enemy and 30 or 60 degrees either side (it must
+        leave contact, p.41). Labels: ``"away (90 deg)"``, ``"away+45 (135 deg)"``
+        (degrees counter-clockwise from directly away, then the table direction). []
+        for another special or when no allocation is due."""
         g = self.game
         ctx = exchange_context(g)
         if ctx is None or special not in DIRECTED:
@@ -1155,8 +1157,7 @@ class PlayController:
         t = g.table_now()
         me, foe = t.model(ctx.model).position, t.model(ctx.enemy).position
         if special.startswith("throw"):
-            away, offsets = heading(foe[0] - me[0], foe[1] - me[1]), (0, 30, -30, 60, -60, 90, -90, 120, -120, 150,
-                                                                       -150, 180)
+            away, offsets = heading(foe[0] - me[0], foe[1] - me[1]), (0, 45, -45, 90, -90, 135, -135, 180)
         else:
             away, offsets = heading(me[0] - foe[0], me[1] - foe[1]), (0, 30, -30, 60, -60)
         out: list[tuple[float, str]] = []
@@ -1164,8 +1165,7 @@ class PlayController:
             d = round((away + off) % 360, 6)
             if g.direction_problem(ctx.model, ctx.enemy, special, d) is not None:
                 continue
-            word = "directly away" if off == 0 else f"away {off:+d}"
-            out.append((d, f"{word} ({d:.0f} deg)"))
+            out.append((d, ("away" if off == 0 else f"away{off:+d}") + f" ({d:.0f} deg)"))
         return out
 
     def direction_refusal(self, special: str, direction: float) -> list[str]:

@@ -195,7 +195,7 @@ class AllocationDialog(Dialog):
                               text_align=TextNode.A_left, scale=TEXT_SCALE, pos=(l + 0.04, 0, z - 0.04))
             self.rows.append(lab)
             x = l + 0.25
-            bw = {"special": 0.32, "direction": 0.36}.get(f, 0.25)
+            bw = {"special": 0.32, "direction": 0.29}.get(f, 0.25)
             for v in opts:
                 if x + bw > r - 0.03:
                     x = l + 0.25
