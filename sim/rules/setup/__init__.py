@@ -12,10 +12,10 @@ and its page (:class:`Refusal`); a set-up saves, restores and undoes one step ba
 Public API::
 
     GameSetup(table, scenario=None, warbands={1: ..., 2: ...}, seed=0)
-        .phase, .to_act, .roll_off(), .place_terrain(p, preset, (x, y), rot),
+        .phase, .to_act, .roll_off(values=None), .roll_off_dice(), .place_terrain(p, preset, (x, y), rot),
         .stop_terrain(p), .zone_options(), .choose_zone(p, zone), .choose_first(p, first),
         .waiting(p), .placement_refusals(recruit, (x, y)), .deploy(p, model, (x, y), facing),
-        .flank(p, model, turn, edge), .done(p), .refusals(step), .apply(step), .undo(),
+        .flank(p, model, turn, edge), .flank_options(p, model), .done(p), .refusals(step), .apply(step), .undo(),
         .table(), .game(), .to_dict(), GameSetup.from_dict(doc), .save(path), GameSetup.load(path)
     TableChoice.file(path), TableChoice.blank(width, depth, like=None)
     bundled_warbands(), bundled_warband(name), warband_file(path, data), Picker(cs, faction, rice)
@@ -54,12 +54,22 @@ from .warbands import (
     recruits,
     warband_file,
 )
-from .zones import CORNER_EDGE, CORNER_SQUARE, EDGE_ZONE_DEPTH, DeploymentZone, make_zone, zone_ids, zone_options
+from .zones import (
+    CORNER_EDGE,
+    CORNER_SQUARE,
+    EDGE_ZONE_DEPTH,
+    EDGES,
+    DeploymentZone,
+    arrival_refusals,
+    make_zone,
+    zone_ids,
+    zone_options,
+)
 
 __all__ = [
-    "CORNER_EDGE", "CORNER_SQUARE", "EDGE_ZONE_DEPTH", "FLANK_EDGES", "FLANK_TURNS", "FORMAT", "MIN_TERRAIN",
+    "CORNER_EDGE", "CORNER_SQUARE", "EDGE_ZONE_DEPTH", "EDGES", "FLANK_EDGES", "FLANK_TURNS", "FORMAT", "MIN_TERRAIN",
     "PHASES", "STEP_KINDS", "DeploymentZone", "GameSetup", "Picker", "PickerEntry", "Recruit", "Refusal",
     "RollOff", "SetupError", "Step", "TableChoice", "WarbandChoice", "bundled_warband", "bundled_warbands",
-    "catalogues", "choice_from_dict", "default_catalogue_dir", "make_zone", "preset_piece", "presets", "recruits",
-    "terrain_refusals", "warband_file", "zone_ids", "zone_options",
+    "arrival_refusals", "catalogues", "choice_from_dict", "default_catalogue_dir", "make_zone", "preset_piece",
+    "presets", "recruits", "terrain_refusals", "warband_file", "zone_ids", "zone_options",
 ]

@@ -18,7 +18,8 @@ A set-up is its choices (:class:`TableChoice`, a scenario, the two
    (p.20 step 4c, p.63).
 4. ``first``: the roll-off winner decides who deploys first (p.20 step 7).
 5. ``deploy`` / ``flank`` / ``done``: that player deploys every model, then the other;
-   a Flank model may be held back instead (turn 2, 3 or 4 and a table edge, p.52); a
+   a Flank model may be held back instead (turn 2, 3 or 4 and a table edge, p.52: the
+   built game holds it Elsewhere until it arrives, docs/rulings-project.md 50-53); a
    Scout may be kept back (``done``) and deployed after both players, within Y" of the
    zone -- if both players have Scouts, the roll-off winner deploys theirs second (p.57).
 
