@@ -66,10 +66,16 @@ class MeshBuilder:
         hole rings; faces up (or down when ``up`` is False). ``uv`` = xy / uv_scale.
         ``z_of(x, y)``, if given, adds a height per vertex (a polygon draped over the
         ground); the normal stays vertical."""
+        ring = distinct_ring(ring)
+        if len(ring) < 3:
+            return
         tri = Triangulator()
         for x, y in ring:
             tri.add_polygon_vertex(tri.add_vertex(float(x), float(y)))
         for hole in holes:
+            hole = distinct_ring(hole)
+            if len(hole) < 3:
+                continue
             tri.begin_hole()
             for x, y in hole:
                 tri.add_hole_vertex(tri.add_vertex(float(x), float(y)))
@@ -187,6 +193,27 @@ class MeshBuilder:
         gn = GeomNode(self.name)
         gn.add_geom(geom)
         return gn
+
+
+#: Ring vertices closer than this (inches) to the previous one are dropped before
+#: triangulating: Panda3D's Triangulator fails ("add_segment: error") and may crash on
+#: near-coincident vertices (a ZoC region had two 2e-14" apart).
+DISTINCT = 1e-7
+
+
+def distinct_ring(ring) -> np.ndarray:
+    """``ring`` ((n, 2) points, not closed) without the vertices within :data:`DISTINCT`
+    of the one before them (nor the last ones within it of the first)."""
+    pts = np.asarray(ring, dtype=float).reshape(-1, 2)
+    if len(pts) < 2:
+        return pts
+    keep = np.concatenate([[True], np.hypot(*np.diff(pts, axis=0).T) > DISTINCT])
+    if keep.all() and math.hypot(*(pts[-1] - pts[0])) > DISTINCT:
+        return pts
+    out = pts[keep]
+    while len(out) > 1 and math.hypot(*(out[-1] - out[0])) <= DISTINCT:
+        out = out[:-1]
+    return out
 
 
 def circle_ring(centre, radius: float, segments: int = 64) -> np.ndarray:
