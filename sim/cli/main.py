@@ -186,9 +186,12 @@ def _game_summary(game) -> str:
         for m in st.models.values():
             if m.player != pid:
                 continue
-            state = "killed" if not m.alive else f"({m.position[0]:.2f}, {m.position[1]:.2f}) facing {m.facing:.0f}, " \
-                f"wounds {m.damage}/{m.wounds}, Ki {m.ki}/{m.ki_limit}, counters {m.counters}" + \
-                (f", {', '.join(sorted(m.conditions))}" if m.conditions else "")
+            if not m.alive:  # killed, or Elsewhere: held back by Flank, not yet arrived (p.5, p.52)
+                state = "killed" if m.killed else "Elsewhere (held back by Flank, p.52)"
+            else:
+                state = f"({m.position[0]:.2f}, {m.position[1]:.2f}) facing {m.facing:.0f}, " \
+                    f"wounds {m.damage}/{m.wounds}, Ki {m.ki}/{m.ki_limit}, counters {m.counters}" + \
+                    (f", {', '.join(sorted(m.conditions))}" if m.conditions else "")
             lines.append(f"  {m.id:<10} {state}")
     return "\n".join(lines)
 

@@ -104,7 +104,7 @@ def _conditions(m) -> str:
 
 def _model_line(m, own: bool, seen_by: list[str] | None = None) -> str:
     if not m.alive:
-        return f"  {m.id:<10} killed"
+        return f"  {m.id:<10} " + ("Elsewhere (held back by Flank, p.52)" if not m.killed else "killed")
     s = f"  {m.id:<10} ({m.position[0]:5.2f}, {m.position[1]:5.2f}) facing {m.facing:3.0f}"
     if own:
         s += f"  counters {m.counters}"

@@ -33,7 +33,8 @@ class ModelMarkers:
         model: the model's id.
         player: the side it fights for now (1 or 2; a Controlled model fights for the
             other side, p.43).
-        alive: False once killed (a removed model shows nothing).
+        alive: False once killed, and while Elsewhere (off the table: a model held
+            back by Flank, p.5, p.52); a model not on the table shows nothing.
         wounds_left: wound boxes left (its card's Wounds minus the damage taken, p.38).
         wounds_max: its card's Wounds (5 for a model without a card).
         ki: Ki tokens now.
@@ -44,6 +45,8 @@ class ModelMarkers:
             number of markers (Bleed, Poisoned, On Fire: how many markers; Held: 1),
             or the X of Disguised (X) and the Fear TN of Frightened.
         held_by: the id of the model holding it (Held, p.44), or None.
+        elsewhere: True while the model is Elsewhere (held back by Flank, not yet
+            arrived, p.52): not on the table but not killed.
     """
 
     model: str
@@ -56,6 +59,12 @@ class ModelMarkers:
     counters: int
     conditions: tuple[tuple[str, int], ...] = ()
     held_by: str | None = None
+    elsewhere: bool = False
+
+    @property
+    def killed(self) -> bool:
+        """Removed from the game: not on the table and not Elsewhere."""
+        return not self.alive and not self.elsewhere
 
     def has(self, name: str) -> bool:
         """Whether it carries the condition ``name`` (a key of :attr:`conditions`)."""
@@ -105,7 +114,8 @@ def markers_of_state(state) -> dict[str, ModelMarkers]:
             model=mid, player=int(m.player), alive=alive,
             wounds_left=max(0, int(m.wounds) - int(m.damage)), wounds_max=int(m.wounds),
             ki=int(m.ki), ki_max=int(m.ki_limit), counters=max(0, int(m.counters)) if alive else 0,
-            conditions=conds if alive else (), held_by=held_by if alive else None)
+            conditions=conds if alive else (), held_by=held_by if alive else None,
+            elsewhere=getattr(m, "elsewhere", None) is not None)
     return out
 
 
@@ -114,7 +124,8 @@ def model_markers(game) -> dict[str, ModelMarkers]:
     model id, read from its public state (``game.state``): wounds left of the card's
     Wounds (p.38), Ki of the Ki limit (p.46), activation counters (p.24) and the
     conditions with their marker counts (p.43-45), ``exhausted`` in the Main phase when
-    no counter is left. Killed models are included with ``alive`` False."""
+    no counter is left. Killed models are included with ``alive`` False, models
+    Elsewhere (Flank, p.52) with ``alive`` False and ``elsewhere`` True."""
     return markers_of_state(game.state)
 
 
@@ -122,6 +133,8 @@ def conditions_text(markers: Mapping[str, ModelMarkers], model: str) -> str:
     """One line for a model's markers (``wounds 3/6, Ki 2/8, counters 1; prone, bleed 2``),
     for logs and tests. Raises KeyError for an unknown model."""
     mk = markers[model]
+    if mk.elsewhere:
+        return f"{model}: Elsewhere (held back by Flank, p.52)"
     if not mk.alive:
         return f"{model}: killed"
     conds = ", ".join(n if v == 1 else f"{n} {v}" for n, v in mk.conditions)
