@@ -73,10 +73,12 @@ class Session:
     """
 
     def __init__(self, base, launch: Launch, *, animate: bool = True,
-                 on_window: Callable[[GameWindow], None] | None = None):
+                 on_window: Callable[[GameWindow], None] | None = None, legend: bool = False):
         self.base = base
         self.launch = launch
         self.animate = animate
+        #: the game window opens with its legend shown (then it keeps the player's choice)
+        self.legend = legend
         self.on_window = on_window
         self.setup = None
         self.window: GameWindow | None = None
@@ -86,11 +88,13 @@ class Session:
             self._open(launch.controller())
 
     def _open_setup(self) -> None:
-        """The set-up screens, the launch's bots chosen in its first screen."""
+        """The set-up screens, the launch's bots chosen in its first screen. With
+        physical dice the roll-off takes the values typed, and the game's first rolls
+        (the turn-1 Tactical test) are asked for before the game window opens."""
         from .setup_flow import SetupFlow
         from .setup_screens import SetupScreen
 
-        flow = SetupFlow(seed=self.launch.seed)
+        flow = SetupFlow(seed=self.launch.seed, physical=self.launch.dice == "physical")
         for side, name in (self.launch.bots or {}).items():
             if side in (1, 2) and name in ("greedy", "random"):
                 flow.choose_player(side, name)
@@ -101,6 +105,7 @@ class Session:
         left: save it first) and the set-up screens open, the bots chosen before kept."""
         if self.window is not None:
             self.launch = replace(self.launch, bots=self._bot_names(self.window.controller))
+            self.legend = self.window.legend_shown
             self.window.destroy()
             self.window = None
         if self.setup is None:
@@ -125,7 +130,7 @@ class Session:
 
     def _open(self, controller: PlayController) -> None:
         self.window = GameWindow(self.base, controller, animate=self.animate, save_path=self.launch.save_path,
-                                 on_new_game=self.new_game)
+                                 on_new_game=self.new_game, legend=self.legend)
         if self.on_window is not None:
             self.on_window(self.window)
 
@@ -150,7 +155,7 @@ def run_game(launch: Launch, size: tuple[int, int] = (1600, 1000)) -> PlayContro
     from .shell import get_base
 
     base = get_base(offscreen=False, size=size, title="Bushido: Risen Sun")
-    session = Session(base, launch, animate=True)
+    session = Session(base, launch, animate=True, legend=True)  # the legend shown on the first start
     base.win.set_close_request_event("bushido-play-close")
     base.accept("bushido-play-close", base.task_mgr.stop)
     try:

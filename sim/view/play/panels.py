@@ -274,12 +274,16 @@ class CardPanel(Panel):
     def __init__(self, base, rect):
         super().__init__(base, rect, "Model card")
         self.model: str | None = None
+        self.note = ""
         self.update(None)
 
-    def update(self, card, player: int | None = None) -> None:
-        """Show ``card`` (a ``Card``), or a hint when None."""
+    def update(self, card, player: int | None = None, note: str = "") -> None:
+        """Show ``card`` (a ``Card``), or a hint when None; ``note``: a line above the
+        card in the title colour (where the model is when it is not on the table:
+        killed, or Elsewhere waiting to arrive, p.52)."""
         self.clear()
         self.model = None if card is None else card.id
+        self.note = note
         l, r, b, t = self.rect
         top = t - 0.08
         if card is None:
@@ -288,6 +292,8 @@ class CardPanel(Panel):
             return
         self.title["text"] = f"{card.name} ({card.id})"
         self.title["text_fg"] = PLAYER.get(card.player, TITLE)
+        if note:
+            top = self.text([note], top=top, colour=TITLE, scale=SMALL_SCALE, fnt=self.small, max_lines=3)
         self.scrolled_text(card.lines(), top=top + 0.01)
 
 
@@ -303,10 +309,12 @@ class MenuPanel(Panel):
     REASONS = 2
 
     def __init__(self, base, rect, on_choose: Callable, on_confirm: Callable, on_cancel: Callable,
-                 on_boost: Callable | None = None):
+                 on_boost: Callable | None = None, on_select: Callable | None = None):
         super().__init__(base, rect, "Actions")
         self.on_choose, self.on_confirm, self.on_cancel = on_choose, on_confirm, on_cancel
         self.on_boost = on_boost
+        #: ``on_select(model)``: a button of a model off the table (a Flank arrival) pressed
+        self.on_select = on_select
         self.buttons: dict[str, DirectButton] = {}
         self.scroll = None
         self.mode = "empty"
@@ -326,9 +334,14 @@ class MenuPanel(Panel):
         self.widgets.append(sf)
         return sf
 
-    def update(self, model: str | None, items, pending=None, hint: str = "") -> None:
+    def update(self, model: str | None, items, pending=None, hint: str = "", arrivals=()) -> None:
         """Show the menu ``items`` (``MenuItem``) of ``model``, or -- while an action is
-        composed -- ``pending`` (a ``Pending``) with its options or its verdict."""
+        composed -- ``pending`` (a ``Pending``) with its options or its verdict.
+
+        ``arrivals``: ``(model, label)`` of the models of the player to move waiting to
+        arrive (Flank, p.52): they are off the table, so each is a button (``place:ID``
+        in :attr:`buttons`, the selected one lit) that calls ``on_select(model)``, above
+        the selected one's menu (its Arrive item)."""
         self.clear()
         self.buttons = {}
         l, r, b, t = self.rect
@@ -337,17 +350,31 @@ class MenuPanel(Panel):
         if pending is not None:
             self._pending(pending, items, top, width)
             return
-        if model is None or not items:
+        arrivals = list(arrivals) if self.on_select is not None else []
+        if (model is None or not items) and not arrivals:
             self.mode = "empty"
             self.title["text"] = "Actions"
             self.text([hint or "Select one of your models to act."], top=top, colour=DIM)
             return
-        self.mode = "menu"
-        self.title["text"] = f"Actions: {model}" if model else "Actions"
+        self.mode = "menu" if items else "arrivals"
+        self.title["text"] = f"Actions: {model}" if model and items else "Flank arrivals (p.52)"
         sf = self._canvas(top)
         canvas = sf.getCanvas()
         z = top - 0.005
         x0 = l + 0.02
+        if arrivals:
+            rows = wrap(["Off the table, arriving now: pick one, Arrive, then click the table by its edge."],
+                        chars(width, SMALL_SCALE))
+            DirectLabel(parent=canvas, text="\n".join(rows), text_fg=DIM, text_font=self.small,
+                        text_align=TextNode.A_left, relief=None, scale=SMALL_SCALE,
+                        pos=(x0, 0, z - SMALL_SCALE * 0.8))
+            z -= len(rows) * SMALL_SCALE * 1.2 + 0.01
+            for mid, label in arrivals:
+                btn = button(canvas, label, self.on_select, (x0, z - 0.045), width=width, fnt=self.font,
+                             extra=(mid,), align="left", colour=(0.75, 0.55, 0.15, 1) if mid == model else BUTTON)
+                self.buttons[f"place:{mid}"] = btn
+                z -= 0.062
+            z -= 0.01
         for n, item in enumerate(items):
             label = f"{n + 1}. {item.label}" if n < 9 else item.label
             btn = button(canvas, label, self.on_choose, (x0, z - 0.045), width=width, enabled=item.enabled,

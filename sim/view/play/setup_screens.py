@@ -21,6 +21,15 @@ panel lists every reason a placement was refused with its page.
 
 Keys: ``q``/``e`` turn the piece or model 15 degrees, ``z`` (or ``control-z``) takes the
 last step back, ``enter`` rolls off / starts, ``v`` resets the camera.
+
+A model with the Flank trait may be held back instead of deployed: a grid of its choices
+(turn 2, 3 or 4 x the four table edges, :meth:`SetupFlow.flank_options`), the refused
+ones greyed with their reason (an edge wholly in the opponent's zone, p.52). With
+physical dice (``SetupFlow(physical=True)``) the roll-off values are typed into an entry
+(:meth:`SetupScreen.roll_typed`), and once deployment ends the dice the game's first
+turn rolls (the Tactical test ...) are asked for in a dialog
+(:class:`~sim.view.play.dialogs.DiceEntryDialog`, :meth:`SetupScreen.enter_game_dice`)
+before ``on_done`` gets the game, which goes on with those typed dice.
 """
 
 from __future__ import annotations
@@ -38,6 +47,8 @@ from ..layers.paint import rgba
 from ..mesh import MeshBuilder, circle_ring, rings_of
 from ..scene3d import TableScene
 from . import panels as P
+from .controller import DiceNeeded, TypedDice
+from .dialogs import DiceEntryDialog
 from .setup_flow import PLAYER_KINDS, SetupFlow
 from .tablecam import TableCamera
 
@@ -90,6 +101,10 @@ class SetupScreen(DirectObject):
         scene: the :class:`TableScene` on the table screen, else None.
         cam: the :class:`TableCamera` on the table screen, else None.
         ghost: the :class:`~sim.view.play.setup_flow.Ghost` drawn, or None.
+        flank_buttons: the Flank choice's buttons by ``(turn, edge)`` (refused ones greyed).
+        dice_entry: the roll-off's entry with physical dice, else None.
+        dice_dialog: the dialog asking for the first turn's dice (physical), else None.
+        game_dice: the values typed in it so far.
     """
 
     def __init__(self, base, on_done: Callable, flow: SetupFlow | None = None, seed: int = 0,
@@ -121,6 +136,11 @@ class SetupScreen(DirectObject):
         self.waiting_ids: list[str] = []
         #: the "who plays" buttons of the first screen, by (side, kind)
         self.player_buttons: dict[tuple[int, str], DirectButton] = {}
+        self.flank_buttons: dict[tuple[int, str], DirectButton] = {}
+        self.dice_entry: DirectEntry | None = None
+        self.entry_error = ""
+        self.dice_dialog: DiceEntryDialog | None = None
+        self.game_dice: list[int] = []
         a = self._aspect()
         #: the verdict on the ghost: every reason it would be refused, with pages
         self.verdict = DirectLabel(parent=self.root, text="", text_fg=P.BAD, text_font=self.small,
@@ -162,6 +182,7 @@ class SetupScreen(DirectObject):
         self._closed = True
         self.ignore_all()
         self.base.task_mgr.remove("bushido-setup-screen")
+        self._close_dice_dialog()
         self._clear_widgets()
         self.root.destroy()
         self._drop_table()
@@ -173,6 +194,8 @@ class SetupScreen(DirectObject):
             w.destroy()
         self.widgets = []
         self.entries = {}
+        self.flank_buttons = {}
+        self.dice_entry = None
 
     def _drop_table(self) -> None:
         if self.scene is not None:
@@ -206,8 +229,58 @@ class SetupScreen(DirectObject):
         else:
             self._draw_table_screen()
         if f.screen == "done" and not self._finished:
+            self._finish()
+        elif f.screen != "done":  # taken back: the first turn's dice are asked again later
+            self._close_dice_dialog()
+            self.game_dice = []
+
+    def _finish(self) -> None:
+        """The set-up is done: build the game and hand it to ``on_done`` -- with physical
+        dice, once the players have typed the values its first rolls need (the turn-1
+        Tactical test ...: :class:`DiceNeeded` asks for them in a dialog)."""
+        f = self.flow
+        if not f.physical:
             self._finished = True
             self.on_done(f.game())
+            return
+        typed = TypedDice(list(self.game_dice))
+        try:
+            game = f.game(dice=typed)
+        except DiceNeeded as need:
+            self._ask_game_dice(need)
+            return
+        typed.forget_unused()
+        self._finished = True
+        self._close_dice_dialog()
+        self.on_done(game)
+
+    def _ask_game_dice(self, need: DiceNeeded) -> None:
+        self._close_dice_dialog()
+        what = need.purpose.label() if need.purpose is not None else "the first turn"
+        so_far = f" (typed so far: {' '.join(map(str, self.game_dice))})" if self.game_dice else ""
+        self.dice_dialog = DiceEntryDialog(self.base, need.n, f"{what}{so_far}", self.enter_game_dice)
+
+    def _close_dice_dialog(self) -> None:
+        if self.dice_dialog is not None:
+            self.dice_dialog.destroy()
+        self.dice_dialog = None
+
+    def enter_game_dice(self, values) -> None:
+        """Physical dice: the values typed in the dialog for the game's first rolls
+        (exactly as many as asked, each 1..6; refused with the reason in the dialog);
+        the game is built again with every value typed so far."""
+        d = self.dice_dialog
+        if d is None or self._finished:
+            return
+        values = list(values)
+        if len(values) != d.n:
+            d.refuse(f"{len(values)} value{'s' if len(values) != 1 else ''} given, {d.n} asked for")
+            return
+        if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values):
+            d.refuse(f"a d6 shows 1..6, got {' '.join(map(str, values))}")
+            return
+        self.game_dice += values
+        self._finish()
 
     def _aspect(self) -> float:
         return self.base.win.get_x_size() / max(1, self.base.win.get_y_size())
@@ -432,7 +505,18 @@ class SetupScreen(DirectObject):
         z = self._label(f.hints(), x, z, P.TEXT, P.SMALL_SCALE, w)
         z -= 0.02
         ph = s.phase
-        if ph == "roll_off":
+        if ph == "roll_off" and f.physical:
+            z = self._label([f.roll_off_prompt() + ":", "type the values (e.g. 6 3) and press Roll off"], x, z,
+                            P.TEXT, P.SMALL_SCALE, w)
+            self.dice_entry = DirectEntry(parent=self.root, scale=P.TEXT_SCALE, width=(w - 0.33) / P.TEXT_SCALE,
+                                          pos=(x, 0, z - 0.045), initialText="", numLines=1, focus=1,
+                                          text_font=self.font, frameColor=(0.95, 0.95, 0.9, 1), text_fg=(0, 0, 0, 1))
+            self.widgets.append(self.dice_entry)
+            self._button("Roll off", self.roll_entry, x + w - 0.3, z - 0.045, 0.28)
+            z -= 0.1
+            if self.entry_error:
+                z = self._label([self.entry_error], x, z, P.BAD, P.SMALL_SCALE, w)
+        elif ph == "roll_off":
             self._button("Roll off", self.roll, x, z - 0.04, 0.4)
             z -= 0.1
         elif ph == "terrain":
@@ -460,16 +544,44 @@ class SetupScreen(DirectObject):
             sel = self.waiting_ids.index(f.selected) if f.selected in self.waiting_ids else None
             self.widgets.append(_scrolled(self.root, labels, self.select_model, (x, z - 0.03), w, 8, self.small, sel))
             z -= 0.03 + min(8, max(1, len(labels))) * ROW_H + 0.05
-            r_sel = s.recruit(f.selected) if f.selected else None
-            if r_sel is not None and r_sel.flank:
-                self._button("Hold back to Flank", self.flank, x, z, w - 0.02)
-                z -= 0.075
+            if f.can_flank():
+                z = self._draw_flank(x, z + 0.03, w)
             if ph == "deploy" and left and all(r.scout for r in left):
                 self._button("Keep the Scouts back", self.done, x, z, w - 0.02)
                 z -= 0.075
         self._button("Undo (z)", self.undo, x, -0.93, 0.3, enabled=True)
         self._button("View (v)", self.reset_camera, x + 0.34, -0.93, 0.3)
         self._refusals(x, min(z, -0.3), w)
+
+    def _draw_flank(self, x: float, top: float, w: float) -> float:
+        """The Flank choice of the selected model (p.52): a button per turn (rows) and
+        table edge (columns), the refused ones greyed -- a click on one shows why -- and
+        each refused edge's reason under them. Returns the z under it."""
+        f = self.flow
+        opts = f.flank_options()
+        z = self._label([f"Or hold {f.selected} back to Flank (p.52): the turn it arrives, and the edge"], x, top,
+                        P.TITLE, P.SMALL_SCALE, w)
+        edges = list(dict.fromkeys(e for _t, e, _why in opts))
+        turns = list(dict.fromkeys(t for t, _e, _why in opts))
+        why_of = {(t, e): why for t, e, why in opts}
+        lab_w = 0.13
+        bw = (w - lab_w) / max(1, len(edges))
+        refused: dict[str, str] = {}
+        for t in turns:
+            self._label([f"turn {t}"], x, z - 0.008, P.TEXT, P.SMALL_SCALE, lab_w)
+            for i, e in enumerate(edges):
+                why = why_of[(t, e)]
+                b = P.button(self.root, e, self.flank, (x + lab_w + i * bw, z - 0.03), width=bw - 0.015,
+                             enabled=not why, fnt=self.small, scale=P.SMALL_SCALE, extra=[t, e], align="left",
+                             clickable=True, colour=(0.30, 0.38, 0.30, 1))
+                self.widgets.append(b)
+                self.flank_buttons[(t, e)] = b
+                if why:
+                    refused.setdefault(e, "; ".join(str(r) for r in why))
+            z -= 0.058
+        for e, why in refused.items():
+            z = self._label([f"{e} refused: {why}"], x, z, P.DIM, P.SMALL_SCALE, w)
+        return z - 0.01
 
     @staticmethod
     def preset_names() -> list[str]:
@@ -547,6 +659,25 @@ class SetupScreen(DirectObject):
         """Roll the Deployment Tactical test."""
         self._do(self.flow.roll)
 
+    def roll_typed(self, text: str) -> None:
+        """Physical dice: the roll-off values the players rolled, typed as ``text``
+        (spaces or commas between them), in :meth:`SetupFlow.roll_off_prompt`'s order;
+        refused with the reason (not whole numbers, too few, left over, outside 1..6)."""
+        raw = str(text).replace(",", " ").split()
+        try:
+            values = [int(v) for v in raw]
+        except ValueError:
+            self.entry_error = f"not whole numbers: {' '.join(raw)}"
+            self.refresh(force=True)
+            return
+        self.entry_error = ""
+        self._do(self.flow.roll, values or None)  # nothing typed: the flow asks for the values
+
+    def roll_entry(self) -> None:
+        """The roll-off's "Roll off" button with physical dice: the values in its entry."""
+        e = self.dice_entry
+        self.roll_typed(e.get() if e is not None else "")
+
     def choose_preset(self, i: int) -> None:
         """Choose the ``i``-th terrain preset."""
         self._do(self.flow.set_preset, self.preset_names()[i])
@@ -573,7 +704,8 @@ class SetupScreen(DirectObject):
         self._do(self.flow.select, self.waiting_ids[i])
 
     def flank(self, turn: int = 2, edge: str = "west") -> None:
-        """Hold the selected model back to Flank."""
+        """Hold the selected model back to Flank: it arrives on ``turn`` (2-4) along the
+        table ``edge`` (p.52); a refused choice shows every reason."""
         self._do(self.flow.flank, turn, edge)
 
     def done(self) -> None:
@@ -639,6 +771,8 @@ class SetupScreen(DirectObject):
         """A key: ``q``/``e`` turn, ``z``/``control-z`` undo, ``enter`` roll off or
         start, ``v`` reset the camera, ``escape`` leave the picker."""
         f = self.flow
+        if self.dice_dialog is not None:  # the keys are typed into the dialog's entry
+            return
         if name in ("q", "e"):
             self.rotate(15.0 if name == "q" else -15.0)
         elif name in ("z", "control-z") and f.screen == "table":
@@ -647,7 +781,7 @@ class SetupScreen(DirectObject):
             if f.screen == "choose":
                 self.start()
             elif f.phase == "roll_off":
-                self.roll()
+                self.roll_entry() if f.physical else self.roll()
         elif name == "v":
             self.reset_camera()
         elif name == "escape" and f.screen == "picker":

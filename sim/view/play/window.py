@@ -24,7 +24,10 @@ it goes, ``q``/``e`` turn it 15 degrees, ``enter`` confirms, ``escape`` cancels;
 left-drag elsewhere orbits the camera, right/middle-drag pans, wheel zooms, ``v``
 resets; ``tab`` selects the next model that may act; ``z`` (or ``control-z``) undoes;
 ``control-s`` / ``control-o`` save / load; ``m`` toggles manual adjustment (not in
-tournament mode).
+tournament mode); ``l`` shows or hides the legend over the right part of the table.
+Models due to arrive from Elsewhere (Flank, p.52) are off the table: the action panel
+lists them as buttons; their Arrive item then waits for a click (or drag) on the table,
+and the strip along their edge where they may arrive is drawn.
 """
 
 from __future__ import annotations
@@ -34,10 +37,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from direct.showbase.DirectObject import DirectObject
-from panda3d.core import ClockObject, TransparencyAttrib
+from panda3d.core import ClockObject, TextNode, TransparencyAttrib
 
 from sim.rules.game import GameError
 
+from .. import style
+from ..layers.labels import font as label_font
+from ..layers.legend import build_legend
 from ..mesh import MeshBuilder, circle_ring
 from ..scene3d import TableScene
 from . import panels as P
@@ -69,6 +75,12 @@ KI_AREA = (0.72, 0.45, 1.0, 1)
 OBJECTIVE_RING = (0.3, 1.0, 0.85, 1)
 #: Default save file of the Save / Load buttons.
 SAVE_PATH = "bushido-game.json"
+#: A Flank model's arrival strip (p.52): the places along its edge where its base may
+#: be put (legal) and those refused (the opponent's zone, a base, terrain ...), and how
+#: many points along the edge are judged to colour it.
+ARRIVAL_OK = (0.2, 0.85, 0.75)
+ARRIVAL_REFUSED = (1.0, 0.3, 0.25)
+ARRIVAL_SAMPLES = 48
 
 
 class GameWindow(DirectObject):
@@ -83,6 +95,10 @@ class GameWindow(DirectObject):
         on_new_game: called by the tool bar's "New game" (the launching
             :class:`~sim.view.play.launch.Session` then shows the set-up screens); None:
             the button says how to start one.
+        legend: show the legend (colours of the table, models, overlays and markers)
+            over the right part of the table from the start (``l`` toggles it; off by
+            default, on when a player opens the window: :func:`run_game_window`,
+            :func:`sim.view.play.launch.run_game`).
 
     Attributes:
         controller: the controller shown (replaced by :meth:`load`).
@@ -93,10 +109,16 @@ class GameWindow(DirectObject):
         manual: whether manual-adjustment mode is on.
         note: the last message (a refusal, a bot's action, a save) shown in the status bar.
         highlighted: the model ids ringed on the table (a clicked log entry).
+        legend_shown: whether the legend is shown (it hides while a dialog is up).
+        legend: the legend's NodePath (under ``base.pixel2d``) while drawn, else None.
+        arrival_drawn: ``(model, [(start, end, legal), ...])`` of the arrival strips drawn
+            (the segments of each due model's edge, inches), and :attr:`arrival_ghost`
+            the ``(point, facing, legal)`` of the base being placed, or None.
     """
 
     def __init__(self, base, controller, *, animate: bool = True, save_path: str | Path = SAVE_PATH,
-                 bot_seconds: float = BOT_SECONDS, on_new_game: Callable[[], None] | None = None):
+                 bot_seconds: float = BOT_SECONDS, on_new_game: Callable[[], None] | None = None,
+                 legend: bool = False):
         super().__init__()
         self.on_new_game = on_new_game
         self._new_armed = False
@@ -112,6 +134,14 @@ class GameWindow(DirectObject):
         self._selected_drawn: str | None = None
         self.cam = TableCamera(base, controller.game.table_now(), self.layout.region())
         self._marks = base.render.attach_new_node("play-highlight")
+        self._arrival_np = base.render.attach_new_node("play-arrival")
+        self.arrival_drawn: list = []
+        self.arrival_ghost: tuple | None = None
+        self._arrival_key: object = None
+        self._arrival_cache: dict = {}
+        self.legend_shown = bool(legend)
+        self.legend = None
+        self._legend_key: object = None
         self.highlighted: list[str] = []
         #: the Ki feat areas drawn (``FeatArea``) and the objectives ringed (ids)
         self.feat_drawn: list = []
@@ -133,6 +163,7 @@ class GameWindow(DirectObject):
         self._anim: dict | None = None
         self._bot_wait = 0.0
         self._version: object = None
+        self._logged: tuple | None = None  # (game, number of events, last event) the log and dice show
         self._closed = False
         self._build_panels()
         self._bind()
@@ -142,9 +173,11 @@ class GameWindow(DirectObject):
     # ============================================================ building
     def _build_panels(self) -> None:
         lay = self.layout
+        self._logged = None  # new log and dice panels: filled at the next refresh
         self.status = P.StatusBar(self.base, lay.status)
         self.card = P.CardPanel(self.base, lay.card)
-        self.menu = P.MenuPanel(self.base, lay.menu, self.choose, self.confirm, self.cancel, self.boost)
+        self.menu = P.MenuPanel(self.base, lay.menu, self.choose, self.confirm, self.cancel, self.boost,
+                                on_select=self.select)
         self.log = P.LogPanel(self.base, lay.log, self.log_click)
         self.dice = P.DicePanel(self.base, lay.dice)
         hidden = ("manual",) if getattr(self.controller, "tournament", False) else ()
@@ -156,6 +189,7 @@ class GameWindow(DirectObject):
             ("load", "Load", self.ask_load),
             ("manual", "Manual: off", self.toggle_manual),
             ("camera", "View (v)", self.reset_camera),
+            ("legend", "Legend (l)", self.toggle_legend),
         ], hidden=hidden)
 
     def _destroy_panels(self) -> None:
@@ -164,7 +198,7 @@ class GameWindow(DirectObject):
 
     def _bind(self) -> None:
         for name in ("enter", "escape", "q", "e", "+", "=", "-", "z", "control-z", "control-s", "control-o", "v",
-                     "home", "tab", "m", *[str(i) for i in range(1, 10)]):
+                     "home", "tab", "m", "l", *[str(i) for i in range(1, 10)]):
             self.accept(name, self.key, [name])
         for btn in ("mouse1", "mouse2", "mouse3"):
             self.accept(btn, self._mouse_down, [btn])
@@ -187,6 +221,8 @@ class GameWindow(DirectObject):
             self.scene.root.remove_node()
             self.scene = None
         self._marks.remove_node()
+        self._arrival_np.remove_node()
+        self._drop_legend()
         self.cam.destroy()
 
     # ============================================================ drawing
@@ -207,11 +243,19 @@ class GameWindow(DirectObject):
         self._draw_dialog()
         self._draw_status()
         self._draw_card_menu()
-        self.log.update(c.log())
-        views = c.dice()
-        self.dice.update(views[-1] if views else None, more=max(0, len(views) - 1))
+        events = c.game.events
+        last = events[-1] if events else None
+        lg = self._logged
+        if lg is None or lg[0] is not c.game or lg[1] != len(events) or lg[2] is not last:
+            # the log and the dice come from the events only: redrawn when they change
+            self._logged = (c.game, len(events), last)
+            self.log.update(c.log())
+            views = c.dice()
+            self.dice.update(views[-1] if views else None, more=max(0, len(views) - 1))
         self.tools.set_enabled("undo", bool(c.game.actions))
         self.tools.set_label("manual", "Manual: on" if self.manual else "Manual: off")
+        self._draw_arrival()
+        self._draw_legend()
 
     def _offer_interception(self) -> None:
         """A shot waits for the target's player at the screen (p.30 step 1d): the target
@@ -231,6 +275,13 @@ class GameWindow(DirectObject):
     def _draw_table(self) -> None:
         c = self.controller
         table = c.game.table_now()
+        if self.scene is not None and table is not self._table and table == self._table:
+            # nothing on the table moved (Focus, Wait, a shot, an allocation ...): the scene
+            # stays; the markers (wounds, Ki, counters, conditions) are drawn again
+            self._table = table
+            self.cam.table = table
+            self._draw_markers()
+            self._draw_rings()
         if table is not self._table or self.scene is None:
             if self.scene is not None:
                 self.scene.root.remove_node()
@@ -293,11 +344,41 @@ class GameWindow(DirectObject):
             lines.insert(1, "MANUAL ADJUSTMENT: drag a model to move it; the side panel changes wounds, Ki, markers")
         self.status.update(lines, player=st.to_move, note=self.note, note_ok=self.note_ok)
 
+    def where_note(self, model: str | None) -> str:
+        """Where ``model`` is when it is not on the table, in words (the card's note):
+        killed, or Elsewhere -- held back by Flank (its turn and edge hidden until it is
+        due, p.52) or arriving now along its edge; "" for a model on the table."""
+        g = self.controller.game
+        m = g.state.models.get(model) if model is not None else None
+        if m is None or m.alive:
+            return ""
+        if m.killed:
+            return "Killed: removed from the table."
+        arr = g.arrival(model) if model in g.due_arrivals() else None
+        if arr is not None:
+            return f"Elsewhere: arrives now along the {arr.edge} edge (Flank, p.52)."
+        return "Elsewhere: held back by Flank, off the table until it arrives (p.5, p.52)."
+
+    def arrivals_due(self) -> list[tuple[str, str]]:
+        """``(model, label)`` of the models the human to move places now from Elsewhere
+        (Flank arrivals in the Starting phase, p.52): off the table, they are buttons of
+        the action panel. [] when none is due, or a bot places them."""
+        c = self.controller
+        g = c.game
+        if c.screen != "play" or not g.due_arrivals() or g.to_move() in getattr(c, "bots", {}):
+            return []
+        out = []
+        for mid in c.model_at_active():
+            arr = g.arrival(mid)
+            out.append((mid, f"{mid}: arrives along the {arr.edge} edge" if arr is not None else mid))
+        return out
+
     def _draw_card_menu(self) -> None:
         c = self.controller
         sel = c.selected
-        self.card.update(c.card(sel) if sel is not None else None)
+        self.card.update(c.card(sel) if sel is not None else None, note=self.where_note(sel))
         items = c.menu()
+        arrivals = self.arrivals_due()
         hint = ""
         if c.screen in ("allocate", "handover"):
             hint = "A secret melee allocation is being made (p.33)."
@@ -308,9 +389,11 @@ class GameWindow(DirectObject):
             ready = c.model_at_active()
             if who in getattr(c, "bots", {}):
                 hint = f"The bot plays player {who}."
+            elif arrivals:
+                hint = f"Player {who}: place your models arriving from Elsewhere (Flank, p.52)."
             elif ready:
                 hint = f"Player {who}: click one of your models ({', '.join(ready[:6])}) or press tab."
-        self.menu.update(sel or "", items, c.pending, hint)
+        self.menu.update(sel or "", items, c.pending, hint, arrivals=arrivals)
         self._targets = []
         if c.pending is not None and c.pending.action is None:
             item = next((i for i in items if i.key == c.pending.kind), None)
@@ -394,6 +477,157 @@ class GameWindow(DirectObject):
             if a.target in ids:
                 m = self._table.model(a.target)
                 self._ring(m.position, m.radius + 0.12, 0.14, self.scene.ground(m.position) + 0.3, TARGET_RING)
+
+    def _near_arrival(self, p, hit) -> bool:
+        """Whether a press at table point ``hit`` starts dragging the base of the Flank
+        arrival ``p`` (within 3" of its edge's line)."""
+        if p.kind != "arrive" or not isinstance(hit, tuple):
+            return False
+        try:
+            return math.dist(hit, self.controller.game.arrival_point(p.model, hit)) <= 3.0
+        except GameError:
+            return False
+
+    def _arrival_segments(self, mid: str) -> list[tuple[tuple[float, float], tuple[float, float], bool]]:
+        """The arrival line of ``mid`` cut into :data:`ARRIVAL_SAMPLES` pieces, each with
+        whether the engine accepts a base centred at its middle (facing into the table);
+        cached per game state."""
+        g = self.controller.game
+        key = (len(g.events), mid)
+        got = self._arrival_cache.get(key)
+        if got is not None:
+            return got
+        (ax, ay), (bx, by) = g.arrival_line(mid)
+        facing = g.arrival_facing(mid)
+        n = ARRIVAL_SAMPLES
+        out = []
+        for i in range(n):
+            t0, t1 = i / n, (i + 1) / n
+            a, b = (ax + (bx - ax) * t0, ay + (by - ay) * t0), (ax + (bx - ax) * t1, ay + (by - ay) * t1)
+            mid_pt = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            out.append((a, b, not g.arrival_refusals(mid, mid_pt, facing)))
+        self._arrival_cache = {key: out}
+        return out
+
+    def _draw_arrival(self) -> None:
+        """The Flank arrivals (p.52) on the table: for each model the player places now,
+        the strip along its edge its base may cover (teal where an arrival is legal, red
+        where it is refused: the opponent's zone, a base, terrain ...), bright for the
+        selected one; and the base being placed (white when legal, red when not, its
+        facing arrow and the verdict above it)."""
+        c = self.controller
+        g = c.game
+        due = [mid for mid, _label in self.arrivals_due()]
+        p = c.pending
+        ghost = None
+        if p is not None and p.kind == "arrive" and p.action is not None and getattr(p.action, "point", None):
+            ghost = (tuple(p.action.point), p.action.facing, bool(p.legal), p.model)
+        key = (len(g.events), tuple(due), c.selected, ghost, self.scene is not None and id(self.scene))
+        if key == self._arrival_key:
+            return
+        self._arrival_key = key
+        self._arrival_np.node().remove_all_children()
+        self.arrival_drawn, self.arrival_ghost = [], None
+        if self.scene is None or not due:
+            return
+        ground = self.scene.ground
+        for mid in due:
+            segs = self._arrival_segments(mid)
+            self.arrival_drawn.append((mid, segs))
+            r = g.table.model(mid).radius
+            on = mid == c.selected
+            mb = MeshBuilder("arrival-strip")
+            for a, b, legal in segs:
+                dx, dy = b[0] - a[0], b[1] - a[1]
+                length = math.hypot(dx, dy) or 1.0
+                nx, ny = -dy / length * r, dx / length * r
+                ring = [(a[0] - nx, a[1] - ny), (b[0] - nx, b[1] - ny), (b[0] + nx, b[1] + ny),
+                        (a[0] + nx, a[1] + ny)]  # counter-clockwise
+                rgb = ARRIVAL_OK if legal else ARRIVAL_REFUSED
+                mb.cap(ring, ground(a) + 0.03, (*rgb, 0.45 if on else 0.22))
+                mb.polyline([(a[0], a[1], ground(a) + 0.05), (b[0], b[1], ground(b) + 0.05)], 0.06,
+                            (*rgb, 1.0 if on else 0.6))
+            np_ = self._arrival_np.attach_new_node(mb.node())
+            np_.set_light_off()
+            np_.set_two_sided(True)
+            np_.set_depth_write(False)
+            np_.set_transparency(TransparencyAttrib.M_alpha)
+            np_.set_bin("fixed", 44)
+        if ghost is None:
+            return
+        pt, facing, legal, mid = ghost
+        self.arrival_ghost = (pt, facing, legal)
+        r = g.table.model(mid).radius
+        gz = ground(pt)
+        rgb = style.MOVE_OK if legal else style.WARNING
+        mb = MeshBuilder("arrival-ghost")
+        mb.cylinder(pt, r, gz, gz + style.BASE_HEIGHT, (*rgb, style.GHOST_ALPHA), segments=40)
+        top = gz + style.BASE_HEIGHT + 0.004
+        mb.cap(circle_ring(pt, r + 0.03, 40), top, (0.05, 0.05, 0.06, 1), holes=[circle_ring(pt, r - 0.03, 40)])
+        f = math.radians(float(facing if facing is not None else g.arrival_facing(mid)))
+        tip = (pt[0] + math.cos(f) * r * 0.95, pt[1] + math.sin(f) * r * 0.95)
+        mb.polyline([(pt[0], pt[1], top + 0.01), (tip[0], tip[1], top + 0.01)], 0.12, (0.05, 0.05, 0.06, 1))
+        np_ = self._arrival_np.attach_new_node(mb.node())
+        np_.set_light_off()
+        np_.set_two_sided(True)
+        np_.set_transparency(TransparencyAttrib.M_alpha)
+        np_.set_bin("fixed", 46)
+        tn = TextNode("arrival-verdict")
+        tn.set_font(label_font(24))
+        tn.set_text(f"{mid} arrives: legal" if legal else f"{mid} arrives: illegal")
+        # the text reaches into the table, away from the edge the model arrives at
+        tn.set_align(TextNode.A_right if pt[0] > g.table.width / 2 else TextNode.A_left)
+        tn.set_text_color(*rgb, 1)
+        tn.set_card_color(0.02, 0.02, 0.03, 0.78)
+        tn.set_card_as_margin(0.3, 0.3, 0.2, 0.2)
+        lab = self._arrival_np.attach_new_node(tn)
+        lab.set_pos(pt[0], pt[1], top + 1.2)
+        lab.set_scale(0.55)
+        lab.set_billboard_point_eye()
+        lab.set_light_off()
+        lab.set_depth_test(False)
+        lab.set_depth_write(False)
+        lab.set_bin("fixed", 62)
+
+    # ============================================================ legend
+    def toggle_legend(self) -> None:
+        """Show or hide the legend over the right part of the table (``l``, the tool
+        bar's Legend button)."""
+        self.legend_shown = not self.legend_shown
+        self._draw_legend()
+
+    def _drop_legend(self) -> None:
+        if self.legend is not None:
+            self.legend.remove_node()
+        self.legend = None
+        self._legend_key = None
+
+    def _draw_legend(self) -> None:
+        """The legend of :func:`sim.view.layers.legend.build_legend` (Passage and
+        Visibility colours, the players, the selected model's LoS lines, ZoC and arc,
+        the markers) in pixels over the right part of the table; hidden while a dialog
+        is shown."""
+        if self._closed:
+            return
+        self.tools.set_label("legend", "Legend: on" if self.legend_shown else "Legend (l)")
+        table = self._table
+        show = self.legend_shown and self.dialog is None and table is not None
+        w, h = self.base.win.get_x_size(), self.base.win.get_y_size()
+        sel = self.controller.selected if show and table is not None and \
+            self.controller.selected in {m.id for m in table.models} else None
+        key = (show, table.name if show and table is not None else None, sel, w, h, self.layout)
+        if key == self._legend_key:
+            return
+        self._drop_legend()
+        self._legend_key = key
+        if not show or table is None:
+            return
+        _l, r, b, t = self.layout.region()
+        top, height = int(round((1 - t) * h)), max(1, int(round((t - b) * h)))
+        node = build_legend(table, int(round(r * w)), height, selected=sel, markers=True)
+        node.reparent_to(self.base.pixel2d)
+        node.set_z(-top)
+        self.legend = node
 
     # ============================================================ dialogs
     def _wanted_dialog(self):
@@ -550,6 +784,8 @@ class GameWindow(DirectObject):
         self._needs = item.needs if (option is None or item.needs == "point") else None
         self._reset_compose()
         pending = self._guard(c.choose, key, option)
+        if pending is not None and pending.action is None and getattr(pending, "template", None) is not None:
+            self._needs = "point"  # a declared Walk (Shoot then Walk ...): its destination next (p.25)
         if pending is not None and pending.action is not None and item.needs is None and option is None:
             pass  # confirm at once is the player's enter / Confirm
         self.refresh(force=True)
@@ -571,6 +807,17 @@ class GameWindow(DirectObject):
         the selected model (p.22)."""
         c = self.controller
         p = c.pending
+        if p is not None and p.kind == "arrive":  # the player placing a model chooses its facing (p.22)
+            act = p.action
+            if act is None or getattr(act, "point", None) is None:
+                self._say("Arrive: click the table by the model's edge first (p.52)")
+            else:
+                f = self._facing if self._facing is not None else act.facing
+                f = c.game.arrival_facing(p.model) if f is None else f
+                self._facing = (float(f) + delta) % 360
+                self._guard(c.turn, self._facing)
+            self.refresh(force=True)
+            return
         table = self._table
         ids: set[str] = {m.id for m in table.models} if table is not None else set()
         mid = p.model if p is not None else c.selected
@@ -614,7 +861,7 @@ class GameWindow(DirectObject):
             self._say("")
             self._needs = None
             self._reset_compose()
-            self._animate(before, events, moves=False)
+            self._animate(before, events, moves=True)  # the player's own Walk, Run, Charge too
         elif c.pending is not None and c.pending.reasons:
             self._say("refused: " + "; ".join(c.pending.reasons))
         self.refresh(force=True)
@@ -632,7 +879,7 @@ class GameWindow(DirectObject):
         before = self._table
         events = self._guard(self.controller.allocate, attack, defence, special, direction, boost)
         if events:
-            self._animate(before, events, moves=False)
+            self._animate(before, events, moves=True)
         self.refresh(force=True)
 
     def take_screen(self) -> None:
@@ -643,12 +890,15 @@ class GameWindow(DirectObject):
     def enter_dice(self, values) -> None:
         """Physical dice typed in the dialog."""
         c = self.controller
+        before = self._table
         try:
-            c.enter_dice(list(values))
+            events = c.enter_dice(list(values))
         except Exception as e:  # DiceError, GameError: the reason in the dialog
             if isinstance(self.dialog, DiceEntryDialog):
                 self.dialog.refuse(str(e))
             return
+        if events:  # the push the dice were typed for went through: its moves animated
+            self._animate(before, events, moves=True)
         self.refresh(force=True)
 
     def pass_turn(self) -> None:
@@ -860,7 +1110,7 @@ class GameWindow(DirectObject):
         if button == "mouse1" and self.dialog is None and self.cam.inside(ndc):
             hit = self._hit(ndc)
             p = self.controller.pending
-            if p is not None and self._needs == "point" and hit == p.model:
+            if p is not None and self._needs == "point" and (hit == p.model or self._near_arrival(p, hit)):
                 kind = "move"
             elif self.manual and isinstance(hit, str):
                 kind, model = "manual", hit
@@ -910,8 +1160,10 @@ class GameWindow(DirectObject):
             if button == "mouse1":
                 self.click_ndc(x, y)
             return
-        if pr["kind"] in ("move", "pickup"):
+        if pr["kind"] in ("move", "pickup"):  # the last point, where the button was let go
+            self._press = pr
             self.drag_ndc(x, y)
+            self._press = None
         elif pr["kind"] == "manual":
             xy = self.cam.table_point((x, y), self.scene.ground if self.scene else None)
             if xy is not None:
@@ -1019,6 +1271,8 @@ class GameWindow(DirectObject):
                 self.select(ready[i])
         elif name == "m":
             self.toggle_manual()
+        elif name == "l":
+            self.toggle_legend()
         elif name.isdigit() and self.dialog is None:
             n = int(name) - 1
             p = c.pending
@@ -1097,6 +1351,7 @@ class GameWindow(DirectObject):
         else:
             self._bot_wait = 0.0
         self.refresh()
+        self._draw_legend()  # hidden under a dialog opened since (cached: nothing when unchanged)
 
     def _bot_step(self) -> None:
         c = self.controller
@@ -1240,7 +1495,7 @@ def run_game_window(game_or_controller, *, bots=None, tournament: bool = False, 
     kw = {"bots": bots, "tournament": tournament, "dice": dice}
     c = _controller(game_or_controller, **kw)
     base = get_base(offscreen=False, size=size, title=f"Bushido: {c.game.table.name}")
-    win = GameWindow(base, c, animate=True, save_path=save_path)
+    win = GameWindow(base, c, animate=True, save_path=save_path, legend=True)  # the legend shown at first
     base.win.set_close_request_event("bushido-play-close")
     base.accept("bushido-play-close", base.task_mgr.stop)
     try:
