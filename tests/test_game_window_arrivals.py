@@ -221,6 +221,16 @@ def test_l_shows_the_legend_over_the_right_of_the_table_and_hides_it(base, closi
     assert not w.legend_shown and w.legend is None and w.tools.buttons["legend"]["text"] == "Legend (l)"
 
 
+def test_a_session_opens_the_window_with_the_legend_and_a_new_game_keeps_the_choice(base, closing):
+    from sim.view.play.launch import Launch, Session
+
+    session = closing(Session(base, Launch(table=load_table(), seed=7), animate=False, legend=True))
+    assert session.window.legend_shown and session.window.legend is not None  # the first start
+    session.window.key("l")
+    session.new_game()
+    assert session.window is None and session.setup is not None and session.legend is False
+
+
 def test_a_humans_own_walk_is_animated(base, closing, tmp_path):
     from sim.view.play.controller import PlayController
     from sim.view.play.window import ANIM_SECONDS, GameWindow
