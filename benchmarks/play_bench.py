@@ -21,12 +21,20 @@ models of the default table) and ratios against a baseline measured in the same 
   Xvfb (the default OpenGL pipe, i.e. Mesa's software rasteriser there, and
   p3tinydisplay's X window) -- target >= 30;
 * **the greedy bot**'s decision time (``sim.rules.bots.BOTS["greedy"]``) over whole
-  games on the default table (target < 0.5 s a decision).
+  games on the default table (target < 0.5 s a decision);
+* **overlay geometry** over many positions (the default table and the table after every
+  action of ``--overlay-games`` seeded greedy-vs-greedy games): the selected model's ZoC
+  area as computed before issue 12 (a base exactly touching took 48 rim points, ~0.3 s
+  each), by the slow reference (``sim.geometry.reference.zoc_region_reference``) and by
+  the fast ``zoc_region`` (caches empty, and as a game leaves them), the LoS/cover/ZoC
+  pairs, and ``TableScene.select`` (target < 50 ms), with the worst positions
+  (``--only-overlay`` runs this part alone).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import statistics
@@ -256,6 +264,98 @@ def bench_bot(games: int, turns: int) -> None:
           f"95th percentile {p95:.1f} ms, max {times[-1]:.1f} ms (target < 500 ms)")
 
 
+# ------------------------------------------------------- overlay geometry over game positions
+def overlay_positions(games: int, turns: int) -> list[tuple[str, object]]:
+    """The default table, then the table after every action of ``games`` seeded
+    greedy-vs-greedy games (seeds 0, 1, ...; ``turns`` turns): ``(name, table)``."""
+    from sim.rules.bots import BOTS
+    from sim.rules.game import Game
+
+    out: list[tuple[str, object]] = [("default table", load_table())]
+    bot_cls = BOTS["greedy"]
+    for seed in range(games):
+        game = Game(load_table(), seed=seed, length=("fixed", turns))
+        bots = (bot_cls(seed), bot_cls(seed + 1000))
+        n = 0
+        while not game.is_over():
+            game.push(bots[game.to_move() - 1].choose(game))
+            n += 1
+            out.append((f"seed {seed} after action {n}", game.table_now()))
+    return out
+
+
+def _fresh_scene(table):
+    """The table's geometry Scene built anew (as after a rebuild of the window's table)."""
+    from sim.geometry import Scene
+
+    return Scene([m.to_body() for m in table.models], [t.to_piece() for t in table.terrain])
+
+
+def _best_ms(fn, repeat: int, before=None) -> float:
+    """The fastest of ``repeat`` timings of ``fn()`` (``before()`` run untimed first)."""
+    best = math.inf
+    for _ in range(repeat):
+        if before is not None:
+            before()
+        best = min(best, _ms(fn))
+    return best
+
+
+def bench_overlay_geometry(games: int, turns: int, repeat: int = 3, worst: int = 5) -> None:
+    """The selected model's measure overlay over many positions: its ZoC area
+    (``zoc_region``) as before issue 12 (the rim-point construction for a base exactly
+    touching), by the slow reference and by the fast cached geometry; LoS, cover and
+    ZoC to every other model; the whole ``TableScene.select`` (Panda3D meshes included).
+    Each figure is the fastest of ``repeat`` runs, except the before-issue-12 one (one run)."""
+    from sim.geometry.measure import clear_geometry_caches, zoc_region
+    from sim.geometry.reference import zoc_region_reference
+    from sim.view.scene3d import TableScene
+
+    positions = overlay_positions(games, turns)
+    before, ref, cold, warm, pairs, sel_cold, sel_game, sel_again = [], [], [], [], [], [], [], []
+    names = []
+    for name, table in positions:  # every figure with the caches emptied first
+        scene3d = TableScene(table, None)
+        for m in table.models:
+            names.append(f"{name}: {m.id}")
+            before.append(_ms(lambda: zoc_region_reference(_fresh_scene(table), m.id, exact_touching=False)))
+            ref.append(_best_ms(lambda: zoc_region_reference(_fresh_scene(table), m.id), repeat))
+            cold.append(_best_ms(lambda: zoc_region(_fresh_scene(table), m.id), repeat, clear_geometry_caches))
+            s = table.scene()
+            pairs.append(_best_ms(lambda: [s.measure_pair(m.id, o.id) for o in table.models if o.id != m.id], repeat))
+            sel_cold.append(_best_ms(lambda: scene3d.select(m.id), repeat, clear_geometry_caches))
+        scene3d.root.remove_node()
+    clear_geometry_caches()
+    for _name, table in positions:  # in game order, the caches kept from one position to the next
+        scene3d = TableScene(table, None)
+        for m in table.models:
+            warm.append(_ms(lambda: zoc_region(_fresh_scene(table), m.id)))
+        for m in table.models:
+            sel_game.append(_ms(scene3d.select, m.id))
+            sel_again.append(_best_ms(lambda: scene3d.select(m.id), repeat))
+        scene3d.root.remove_node()
+    n = len(ref)
+    med = statistics.median
+    print(f"overlay geometry: {len(positions)} positions (the default table and after every action of {games} "
+          f"greedy-vs-greedy games of {turns} turns), {n} selected models; fastest of {repeat} runs")
+    print(f"  ZoC area, {'before issue 12':27} {_stats(before)}   (one run)")
+    for label, xs in (("reference (uncached)", ref), ("fast, caches empty", cold),
+                      ("fast, caches as in the game", warm)):
+        print(f"  ZoC area, {label:27} {_stats(xs)}   (before/this: x{med(before) / med(xs):.1f} median, "
+              f"x{max(before) / max(xs):.0f} worst; reference/this: x{med(ref) / med(xs):.1f} median, "
+              f"x{max(ref) / max(xs):.1f} worst)")
+    print(f"  LoS, cover and ZoC to every other model {_stats(pairs)}")
+    est = [sc - c + b for sc, c, b in zip(sel_cold, cold, before)]
+    print(f"  TableScene.select, before issue 12 (estimated: select - fast ZoC + ZoC before) {_stats(est)}")
+    print(f"  TableScene.select, caches empty       {_stats(sel_cold)}   (target < 50 ms; "
+          f"x{max(est) / max(sel_cold):.0f} worst against before)")
+    print(f"  TableScene.select, caches as in game  {_stats(sel_game)}")
+    print(f"  TableScene.select, selected again     {_stats(sel_again)}")
+    for label, xs in (("ZoC area before issue 12", before), ("select, caches empty", sel_cold)):
+        order = sorted(range(n), key=lambda i: -xs[i])[:worst]
+        print(f"  worst {worst}, {label}: " + "; ".join(f"{names[i]} {xs[i]:.1f} ms" for i in order))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=60, help="frames per frame-rate measurement")
@@ -263,10 +363,15 @@ def main(argv=None) -> int:
     ap.add_argument("--turns", type=int, default=6)
     ap.add_argument("--no-xvfb", action="store_true", help="skip the onscreen measurements under Xvfb")
     ap.add_argument("--only-fps", choices=("gl", "tiny"), help=argparse.SUPPRESS)  # the child under Xvfb
+    ap.add_argument("--overlay-games", type=int, default=2, help="greedy games whose positions time the overlays")
+    ap.add_argument("--only-overlay", action="store_true", help="only the overlay geometry over game positions")
     args = ap.parse_args(argv)
     table = load_table()
     if args.only_fps:
         bench_fps(table, args.frames, onscreen=args.only_fps)
+        return 0
+    if args.only_overlay:
+        bench_overlay_geometry(args.overlay_games, args.turns)
         return 0
     ids = movers(table)
     print(f"default table ({table.name}), {len(ids)} models with a Move; wall-clock times\n")
@@ -277,6 +382,7 @@ def main(argv=None) -> int:
     if not args.no_xvfb:
         bench_xvfb(args.frames)
     bench_bot(args.games, args.turns)
+    bench_overlay_geometry(args.overlay_games, args.turns)
     return 0
 
 

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Point
 from test_geometry_degenerate import BASES, SCALE, grid_piece_footprint, lined_up_scene
 
-from sim.geometry import Footprint, Obstacle, Scene, base_radius
+from sim.geometry import Footprint, Obstacle, Scene, Size, base_radius
 from sim.geometry.measure import clear_geometry_caches, geometry_cache_info, umbra, umbra_tangents, zoc_region
 from sim.geometry.reference import umbra_reference, zoc_region_reference
 
@@ -150,6 +150,29 @@ def test_zoc_behind_a_base_exactly_touching_matches_the_exact_point_test(base_a,
     assert reg.area < ring_half - 0.05  # something is hidden
     n, bad = _disagreements(s, "a")
     assert n > 500 and bad == []
+
+
+@pytest.mark.parametrize("base_a, angle, gap", [(50, 0, 0.0), (50, 45, -1e-9), (40, 30, 0.0), (60, 90, -1e-9)])
+def test_zoc_edge_behind_a_touching_base_is_exact_to_a_ten_thousandth(base_a, angle, gap):
+    """Points 1e-4" either side of the outer common tangents of the owner and a smaller
+    (30 mm, Huge) base touching it, within its ZoC ring: the drawn area agrees with
+    ``los_to_point`` on every one (the 48 rim points used before erred there)."""
+    ra, rb = base_radius(base_a), base_radius(30)
+    t = math.radians(angle)
+    a = body("a", 12, 12, base=base_a, facing=angle)
+    b = body("b", 12 + (ra + rb + gap) * math.cos(t), 12 + (ra + rb + gap) * math.sin(t), base=30, size=Size.HUGE)
+    s = scene(a, b)
+    reg = zoc_region(s, "a")
+    pts = []
+    for (nx, ny), _d, (tx, ty) in umbra_tangents(12, 12, ra, Obstacle.disc("b", b.center, rb)):
+        ux, uy = (-ny, nx) if (tx - 12) * -ny + (ty - 12) * nx >= 0 else (ny, -nx)  # away from the owner
+        for k in np.linspace(0.02, 1.0, 25):
+            for side in (1e-4, -1e-4):
+                p = (tx + ux * k + side * nx, ty + uy * k + side * ny)
+                if 0.01 < math.dist(p, a.center) - ra < 0.99 and math.dist(p, b.center) > rb + 0.01:
+                    pts.append(p)
+    assert len(pts) >= 4
+    assert [p for p in pts if reg.contains(Point(p)) != s.los_to_point("a", p).visible] == []
 
 
 # ------------------------------------------------------------------------------ caches

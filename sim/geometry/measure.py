@@ -572,13 +572,16 @@ def umbra_body(ob: Obstacle):
 def umbra_between_tangents(cx: float, cy: float, body, tangents, far: float):
     """The umbra of a convex obstacle (drawn as ``body``) bounded by its two outer
     common tangents with the source disc (:func:`umbra_tangents`): ``body`` plus the
-    region behind it between the tangents, ``far`` inches past the tangent points."""
+    region behind it between the tangents, ``far`` inches past the tangent points. The
+    tangent points themselves are corners of the hull, so its sides run along the
+    tangents (a circle's polygon, inscribed, would cut them short by its sagitta)."""
     pts = list(np.asarray(body.exterior.coords)[:-1])
     halves = []
     for (nx, ny), _d, (tx, ty) in tangents:
         ux, uy = -ny, nx
         if (tx - cx) * ux + (ty - cy) * uy < 0:
             ux, uy = -ux, -uy
+        pts.append((tx, ty))
         pts.append((tx + ux * far, ty + uy * far))
         # the closed half-plane n . x >= d (the side of the source and obstacle)
         big = 1000.0
