@@ -18,6 +18,7 @@ once, and answers questions about pairs of models::
 from __future__ import annotations
 
 import math
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -186,6 +187,25 @@ def within(distance: float, limit: float) -> bool:
     return distance <= limit + EPS
 
 
+#: footprint -> {piece id: Obstacle}: the obstacles of terrain pieces, kept while their
+#: footprint lives, so a table rebuilt after an event (the same pieces) reuses them with
+#: their prepared edges.
+_TERRAIN_OBSTACLES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def terrain_obstacle(piece_id: str, footprint: Footprint) -> Obstacle:
+    """``Obstacle.from_footprint(piece_id, footprint)``, the same object for the same
+    footprint object and id (obstacles are immutable; their prepared edges and scalar
+    copies are computed once)."""
+    per = _TERRAIN_OBSTACLES.get(footprint)
+    if per is None:
+        per = _TERRAIN_OBSTACLES[footprint] = {}
+    ob = per.get(piece_id)
+    if ob is None:
+        ob = per[piece_id] = Obstacle.from_footprint(piece_id, footprint)
+    return ob
+
+
 class Scene:
     """Bodies and terrain pieces, prepared for repeated LoS, cover and ZoC queries.
 
@@ -208,7 +228,7 @@ class Scene:
             if p.id in self.pieces:
                 raise ValueError(f"duplicate terrain id {p.id!r}")
             self.pieces[p.id] = p
-        self._piece_obstacles = {pid: Obstacle.from_footprint(pid, p.footprint) for pid, p in self.pieces.items()}
+        self._piece_obstacles = {pid: terrain_obstacle(pid, p.footprint) for pid, p in self.pieces.items()}
         self._body_obstacles = {bid: Obstacle.disc(bid, b.center, b.radius) for bid, b in self.bodies.items()}
         self._enhancing_under = {bid: self._enhancing_size(b.center) for bid, b in self.bodies.items()}
         self._facing = {bid: unit_vector(b.facing) for bid, b in self.bodies.items()}
