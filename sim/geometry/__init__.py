@@ -9,7 +9,9 @@ Public names:
 * :mod:`.shapes` -- :class:`Footprint` (polygon, circle, rect).
 * :mod:`.sight` -- the exact sight-line search (critical lines).
 * :mod:`.measure` -- :class:`Scene`: distance, front arc, LoS, cover, ZoC; umbras and
-  ZoC areas for drawing.
+  ZoC areas for drawing (cached by value: ``clear_geometry_caches``).
+* :mod:`.reference` -- slow references kept beside the fast code for the tests and
+  benchmarks: sampled LoS, umbras and ZoC areas built one polygon at a time.
 * :mod:`.motion` -- a base moving along a segment: exact contact intervals, time of impact.
 """
 
