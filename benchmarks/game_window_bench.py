@@ -1,7 +1,7 @@
 """Benchmark: the GAME window's speed (issue 12, "Speed"): sim.view.play.window.GameWindow.
 
 Run: ``python benchmarks/game_window_bench.py [--size 1600x1000] [--seeds 2] [--every 6]
-[--frames 60] [--no-xvfb] [--quick]``
+[--frames 60] [--bot-turns 2] [--no-xvfb] [--sections abcd]``
 
 Wall-clock milliseconds (``time.perf_counter``) on the default table, at its start and at
 positions sampled along seeded greedy-vs-greedy games (``BOTS["greedy"]``,
@@ -33,6 +33,7 @@ a ratio against a baseline measured in the same run:
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import os
 import shutil
@@ -97,12 +98,27 @@ class Timers:
 
     def reset(self) -> None:
         self.acc = defaultdict(float)
+        GC_MS[0] = 0.0
 
     def unwrap(self) -> None:
         """Put the wrapped methods back."""
         for obj, name, fn in reversed(self._wrapped):
             setattr(obj, name, fn)
         self._wrapped = []
+
+
+#: Milliseconds Python's cyclic garbage collector ran since the last Timers.reset.
+GC_MS = [0.0, 0.0]
+
+
+def _gc_clock(phase, _info) -> None:
+    if phase == "start":
+        GC_MS[1] = time.perf_counter()
+    else:
+        GC_MS[0] += (time.perf_counter() - GC_MS[1]) * 1e3
+
+
+gc.callbacks.append(_gc_clock)
 
 
 def greedy_pair(seed: int):
@@ -179,8 +195,8 @@ def toward(a, b, d: float):
 
 
 # ================================================================ (a) + (b)
-def bench_positions(base, seeds: int, every: int, decisions: list) -> None:
-    """Clicks, moves and regions at the sampled positions."""
+def bench_positions(base, seeds: int, every: int, decisions: list, moves: bool = True) -> None:
+    """Clicks, moves (unless not ``moves``) and regions at the sampled positions."""
     clicks, click_only, frames, idle = [], [], [], []
     parts: dict[str, list[float]] = defaultdict(list)
     worst: list[tuple[float, str, str, dict]] = []
@@ -222,9 +238,10 @@ def bench_positions(base, seeds: int, every: int, decisions: list) -> None:
                 acc["other (window glue)"] = total - sum(acc.values())
                 for part, ms in acc.items():
                     parts[part].append(ms)
+                parts["(of these: Python's garbage collector)"].append(GC_MS[0])
                 worst.append((total, label, mid, acc))
             # (b) moves of each model that may act
-            for mid in active:
+            for mid in active if moves else ():
                 bench_moves(w, c, base, g, mid, t, mv, mv_parts)
         finally:
             t.unwrap()
@@ -247,6 +264,8 @@ def bench_positions(base, seeds: int, every: int, decisions: list) -> None:
         print(f"  slowest: {total:6.1f} ms  {mid} at {label}: {top}")
     print(f"  opening a window on a position (scene, panels, first frame): {stats(rebuild)}")
 
+    if not moves:
+        return
     print(f"\n(b) moves in the game window ({n_pos} positions, each model that may act; time until the frame "
           "is rendered; goal < 150 ms)")
     order = ["walk chosen", "walk drag step", "walk drag step again (same point)", "run chosen", "run drag step",
@@ -563,6 +582,7 @@ def main(argv=None) -> int:
     ap.add_argument("--frames", type=int, default=60, help="frames per frame-rate measurement")
     ap.add_argument("--bot-turns", type=int, default=2, help="turns of the window's bot game")
     ap.add_argument("--no-xvfb", action="store_true", help="skip the onscreen measurements under Xvfb")
+    ap.add_argument("--sections", default="abcd", help="the sections run (letters of a, b, c, d)")
     ap.add_argument("--only-fps", choices=("tiny", "gl-ms", "gl"), help=argparse.SUPPRESS)  # the child
     args = ap.parse_args(argv)
     wh = [int(v) for v in args.size.lower().split("x")]
@@ -572,17 +592,23 @@ def main(argv=None) -> int:
     from sim.view.play.shell import get_base
 
     base = get_base(offscreen=True, size=size)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"game window {size[0]}x{size[1]}, default table; wall-clock times; "
-          f"{args.seeds} greedy games sampled every {args.every} actions")
+          f"{args.seeds} greedy games sampled every {args.every} actions; load average {load:.1f} "
+          f"on {os.cpu_count()} cores")
     decisions: list = []
-    bench_positions(base, args.seeds, args.every, decisions)
-    print("\n(c) frames per second (goal >= 30 with the software renderer under Xvfb)")
-    for line in bench_fps(base, args.frames, "offscreen (p3tinydisplay buffer)"):
-        print(line)
-    if not args.no_xvfb:
-        bench_xvfb(args.frames, size)
-    report_decisions(decisions)
-    bench_window_bot(base, args.bot_turns)
+    sections = set(args.sections)
+    if sections & set("abd"):
+        bench_positions(base, args.seeds, args.every, decisions, moves="b" in sections)
+    if "c" in sections:
+        print("\n(c) frames per second (goal >= 30 with the software renderer under Xvfb)")
+        for line in bench_fps(base, args.frames, "offscreen (p3tinydisplay buffer)"):
+            print(line)
+        if not args.no_xvfb:
+            bench_xvfb(args.frames, size)
+    if "d" in sections:
+        report_decisions(decisions)
+        bench_window_bot(base, args.bot_turns)
     return 0
 
 
