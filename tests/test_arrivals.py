@@ -276,3 +276,24 @@ def test_the_window_menu_offers_the_arrival_and_places_the_model_against_its_edg
     assert p.legal and p.action.facing == 135.0
     events = c.confirm()
     assert events[0].kind == "arrive" and g.state.models["masunagi"].alive and g.state.phase == "main"
+
+
+def test_physical_roll_off_with_nothing_typed_asks_and_never_rolls_the_seeded_dice():
+    f = SetupFlow(seed=1, catalogue_dir=None, physical=True)
+    f.choose_table(0)
+    assert f.start()
+    assert f.roll([]) is None and f.refusals[0].code == "dice-needed"
+    assert f.setup.roll is None  # nothing was rolled for the players
+    assert f.roll([4, 4]) is None and f.roll([]) is None and f.typed_dice == [4, 4]
+
+
+def test_the_end_summary_counts_an_elsewhere_model_as_left_not_lost():
+    g = held_game(length=("fixed", 1))
+    c = PlayController(g)
+    held = [mid for mid, m in g.state.models.items() if m.elsewhere is not None]
+    assert held
+    p = g.state.models[held[0]].player
+    total = sum(1 for m in g.state.models.values() if m.player == p)
+    line = next(x for x in c.summary() if x.startswith(f"Player {p}:"))
+    assert line == f"Player {p}: {total} of {total} models left"
+    assert any("Elsewhere (never arrived)" in x for x in c.summary())

@@ -349,3 +349,12 @@ def test_pop_rewinds_seeded_dice_and_a_save_keeps_the_dice_position(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps(doc))
     with pytest.raises(GameError, match="dice_state"):
         Game.load(tmp_path / "bad.json")
+
+
+def test_a_fixed_game_length_is_logged_as_fixed_not_as_a_roll_of_none():
+    from sim.table import load_table as _load
+
+    g = Game(_load(), seed=1, length=("fixed", 1))
+    lines = [x for x in g.log() if "game length" in x.lower()]
+    assert lines == ["Fixed game length: this is the last turn"]
+    assert not any("None" in x for x in g.log())

@@ -382,7 +382,9 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("turn", ("turn",), _turn, lambda d: f"=== Turn {d['turn']} ===",
               "a new turn starts: its Starting phase (p.20)"),
     EventKind("game_length", ("roll", "last"), _game_length,
-              lambda d: f"Variable game length roll: {d['roll']} ({'last turn' if d['last'] else 'the game goes on'})",
+              lambda d: (f"Variable game length roll: {d['roll']} ({'last turn' if d['last'] else 'the game goes on'})"
+                         if d["roll"] is not None
+                         else f"Fixed game length: {'this is the last turn' if d['last'] else 'the game goes on'}"),
               "the variable game length roll, or a fixed last turn (p.63)"),
     EventKind("ki", ("gains",), _ki,
               lambda d: "Ki generation: " + ", ".join(f"{m} +{n}" for m, n in d["gains"].items()),

@@ -1207,8 +1207,8 @@ class PlayController:
             out.append(f"VP {sc.vp.get(1, 0)}-{sc.vp.get(2, 0)}, SP {sc.sp.get(1, 0)}-{sc.sp.get(2, 0)}")
         for p in (1, 2):
             models = [m for m in st.models.values() if m.owner == p]
-            alive = [m for m in models if m.alive]
-            out.append(f"Player {p}: {len(alive)} of {len(models)} models left")
+            left = [m for m in models if not m.killed]  # an Elsewhere model is not lost (reading 50)
+            out.append(f"Player {p}: {len(left)} of {len(models)} models left")
             for m in models:
                 out.append(f"  {m.id}: " + (f"{m.wounds - m.damage}/{m.wounds} wounds left" if m.alive
                                           else "Elsewhere (never arrived)" if m.elsewhere is not None else "killed"))

@@ -341,7 +341,7 @@ class SetupFlow:
             return None
         if values is None and not self.physical:
             return s.roll if self._apply(Step("roll_off"), "roll-off") else None
-        if values is None:
+        if values is None or not list(values):  # physical dice and nothing typed: ask (never the seeded dice)
             self._changed("roll-off: type the dice rolled", [Refusal("dice-needed", self.roll_off_prompt(), "p.28")])
             return None
         typed = self.typed_dice + list(values)
