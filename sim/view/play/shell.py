@@ -59,6 +59,8 @@ def get_base(offscreen: bool = True, size: tuple[int, int] = (1280, 960), title:
         base.open_default_window(type="offscreen")
     else:
         base = ShowBase(windowType="onscreen")
+        if base.win is not None and software_gl(base):
+            _drop_multisampling(base, size)
     if base.win is None:
         raise RuntimeError("could not open a window" if not offscreen else "could not open an offscreen buffer")
     base.disable_mouse()
@@ -66,6 +68,33 @@ def get_base(offscreen: bool = True, size: tuple[int, int] = (1280, 960), title:
     base.bushido_offscreen = offscreen
     _BASE = base
     return base
+
+
+#: OpenGL renderers that draw on the CPU (Mesa's llvmpipe/softpipe, Windows' GDI
+#: Generic): 4x multisampling costs them about 60% of the frame rate (19.7 against
+#: 47.5 frames per second under Xvfb, benchmarks/game_window_bench.py).
+SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "gdi generic")
+
+
+def software_gl(base) -> bool:
+    """Whether the window's OpenGL renderer draws on the CPU (:data:`SOFTWARE_GL`)."""
+    gsg = base.win.get_gsg()
+    if gsg is None:
+        base.graphicsEngine.render_frame()
+        gsg = base.win.get_gsg()
+    name = (gsg.get_driver_renderer() if gsg is not None else "").lower()
+    return any(s in name for s in SOFTWARE_GL)
+
+
+def _drop_multisampling(base, size) -> None:
+    """Reopen the onscreen window without multisampling (a software OpenGL renderer)."""
+    from panda3d.core import FrameBufferProperties, WindowProperties
+
+    fb = FrameBufferProperties(FrameBufferProperties.get_default())
+    fb.set_multisamples(0)
+    props = WindowProperties(WindowProperties.get_default())  # the title and the rest from the config
+    props.set_size(*size)
+    base.open_main_window(props=props, fbprops=fb)
 
 
 def _resize_offscreen(base, size) -> None:
