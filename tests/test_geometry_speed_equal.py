@@ -112,6 +112,20 @@ def test_umbra_of_an_overlapping_base_equals_reference(overlap):
     assert_same_region(umbra((12, 12), r, ob, far=r + 3), umbra_reference((12, 12), r, ob, far=r + 3))
 
 
+def test_zoc_of_a_base_inside_a_blocking_circle_is_empty_and_does_not_raise():
+    """Found by the property test: a base standing inside a (passable) Blocking circle,
+    a smaller Blocking circle overlapping it. Every line from the base starts inside the
+    piece, so nothing is in its ZoC; GEOS used to fail on the rim-point shadow (a
+    collection with lines) taken from the empty area."""
+    s = scene(body("m0", 7, 6), body("m1", 9, 6), piece("t0", Footprint.circle((8, 6), 2.0), passage="normal"),
+              piece("t1", Footprint.polygon([[6, 5.5], [6.5, 6], [6, 6.5], [5.5, 6]])),
+              piece("t2", Footprint.circle((8, 6), 0.5), passage="normal"))
+    for mid in ("m0", "m1"):
+        assert zoc_region(s, mid).is_empty
+        assert zoc_region_reference(s, mid).is_empty
+        assert not s.los_to_point(mid, (s.bodies[mid].center[0] + s.bodies[mid].radius + 0.5, 6)).visible
+
+
 # ------------------------------------------------------- touching bases, exact verdict
 def _disagreements(s, mid, step=0.06, margin=0.03):
     """Grid points within 1" of the base, away from the region's edge, where the drawn

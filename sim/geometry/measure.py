@@ -651,7 +651,20 @@ def _rim_shadows(cx: float, cy: float, radius: float, body, far: float):
         shadow = sh if shadow is None else shadow.intersection(sh)
         if shadow.is_empty:
             break
-    return shadow
+    return polygonal(shadow)
+
+
+def polygonal(geom):
+    """The polygons of a shapely geometry (a MultiPolygon, or a Polygon when there is
+    one): the lines and points an intersection of shadows may leave behind have no
+    area and would only trouble later set operations (GEOS fails on some of them)."""
+    if geom is None or geom.geom_type in ("Polygon", "MultiPolygon"):
+        return geom
+    polys = [g for g in shapely.get_parts(geom) if g.geom_type == "Polygon" and not g.is_empty]
+    polys += [q for g in shapely.get_parts(geom) if g.geom_type == "MultiPolygon" for q in g.geoms]
+    if not polys:
+        return SPolygon()
+    return polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys)
 
 
 def umbra(source, radius: float, ob: Obstacle, far: float):
@@ -663,10 +676,10 @@ def umbra(source, radius: float, ob: Obstacle, far: float):
     between the two outer common tangents, drawn out to ``far`` inches past the
     tangent points (exact up to the drawing of circles). Other obstacles (not convex,
     or overlapping the disc): the intersection of the shadows cast from 48 points on
-    the rim, ``far`` inches long (it may err slightly towards "hidden" there). Empty
-    when nothing is hidden. Used for drawing ZoC (:func:`zoc_region`) and by the
-    movement planner for shadowed ZoC and for Run ends out of LoS (Terms and Concepts
-    p.6-9; rulings.md 4 and 6).
+    the rim, ``far`` inches long (it may err slightly towards "hidden" there; only its
+    polygons are kept, :func:`polygonal`). Empty when nothing is hidden. Used for
+    drawing ZoC (:func:`zoc_region`) and by the movement planner for shadowed ZoC and
+    for Run ends out of LoS (Terms and Concepts p.6-9; rulings.md 4 and 6).
 
     Answers are cached by value (source, radius, ``far`` and the obstacle's shape,
     :attr:`Obstacle.signature`), so a position asked again after other models moved
@@ -741,6 +754,8 @@ def zoc_region(scene: Scene, owner):
         return got
     area = zoc_area_unshadowed(A)
     for ob in near:
+        if area.is_empty:
+            break
         hidden = umbra(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)

@@ -27,6 +27,7 @@ from shapely.ops import unary_union
 from .attributes import EPS, ZOC_RANGE
 from .measure import (
     Scene,
+    polygonal,
     umbra_between_tangents,
     umbra_body,
     umbra_rim_sources,
@@ -115,7 +116,7 @@ def umbra_reference(source, radius: float, ob: Obstacle, far: float, exact_touch
         shadow = sh if shadow is None else shadow.intersection(sh)
         if shadow.is_empty:
             break
-    return shadow
+    return polygonal(shadow)
 
 
 def zoc_region_reference(scene: Scene, owner, exact_touching: bool = True):
@@ -129,6 +130,8 @@ def zoc_region_reference(scene: Scene, owner, exact_touching: bool = True):
     for ob in scene.blockers(threshold, (A.id,)):
         if math.dist(ob.center, c) > ob.radius + A.radius + ZOC_RANGE + EPS:
             continue
+        if area.is_empty:
+            break
         hidden = umbra_reference(c, A.radius, ob, far=A.radius + ZOC_RANGE + 2, exact_touching=exact_touching)
         if hidden is not None and not hidden.is_empty:
             area = area.difference(hidden)
