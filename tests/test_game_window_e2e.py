@@ -367,7 +367,7 @@ def test_a_shot_with_its_declared_walk_takes_the_walk_from_a_click_on_the_table(
 def test_a_push_that_moves_nothing_keeps_the_scene_and_redraws_the_markers(base):
     """Focus moves no model: the table scene is not built again (about 45 ms at
     1600x1000), but the markers are drawn anew (the counters spent show); a Walk then
-    moves a model: a new scene."""
+    moves a model: the same scene, its figures moved (TableScene.set_table)."""
     from sim.view.play.controller import PlayController
     from sim.view.play.window import GameWindow
 
@@ -395,6 +395,6 @@ def test_a_push_that_moves_nothing_keeps_the_scene_and_redraws_the_markers(base)
                 break
         w.key("enter")
         assert g.actions[-1].kind == "walk"
-        assert w.scene is not scene and w.scene.table == g.table_now()
+        assert w.scene is scene and w.scene.table == g.table_now()  # kept: the figure moved
     finally:
         w.destroy()

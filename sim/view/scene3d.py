@@ -198,6 +198,72 @@ class TableScene:
         if facing is not None:
             holder.find("body").set_h(float(facing))
 
+    def figure_poses(self) -> dict[str, tuple[float, float, float, float, bool]]:
+        """Where each model's figure is drawn: model id -> ``(x, y, z, facing, prone)``
+        (inches of its holder's position, degrees of its body's heading, whether the
+        figure lies on its base) -- what tests compare between scenes."""
+        out = {}
+        for mid, (holder, figure, _r) in self._figures.items():
+            p = holder.get_pos()
+            out[mid] = (float(p.x), float(p.y), float(p.z), float(holder.find("body").get_h()) % 360.0,
+                        abs(figure.get_r()) > 45.0)
+        return out
+
+    def remove_figure(self, model_id: str) -> None:
+        """Remove ``model_id``'s figure (base, body, label and markers) from the scene --
+        a model taken off the table (killed); the scene's table is not changed
+        (:meth:`set_table` changes both).
+
+        Raises:
+            KeyError: no such figure.
+        """
+        holder = self._figures.pop(model_id)[0]
+        self._labels.model_labels = [(lab, r) for lab, r in self._labels.model_labels
+                                     if not holder.is_ancestor_of(lab)]
+        self._labels.widths.pop(model_id, None)
+        self._markers.shown.pop(model_id, None)
+        holder.remove_node()
+
+    def set_table(self, table) -> bool:
+        """Show ``table`` in place of :attr:`table` without building the scene again,
+        when only where its models stand changed: the same size and terrain, and each of
+        its models drawn already with the same player, base and Size (some may be gone,
+        none new). The figures move, turn and lie down or stand up as ``table`` has them,
+        those not on it are removed (:meth:`remove_figure`), a special move and a move
+        preview shown are cleared, and the selected model's overlays (LoS lines, ZoC,
+        front arc, the movement overlays shown) are drawn again for the new positions
+        (no selection when the model is gone). The markers stay: set them again
+        (:meth:`set_markers`). The scene then shows what ``TableScene(table, ...)``
+        would. Returns False, changing nothing, when ``table`` differs otherwise (build
+        a new scene)."""
+        old = self.table
+        if (table.width, table.depth) != (old.width, old.depth) or not (
+                table.terrain is old.terrain or table.terrain == old.terrain):
+            return False
+        drawn = {m.id: m for m in old.models}
+        for m in table.models:
+            o = drawn.get(m.id)
+            if o is None or m.id not in self._figures or (o.player, o.base, o.size) != (m.player, m.base, m.size):
+                return False
+        if self._specials.result is not None:
+            self.clear_special()
+        self.set_move_preview(None)
+        self.table = table
+        for layer in (self._ground, self._models, self._specials, self._markers):
+            layer.table = table
+        keep = {m.id for m in table.models}
+        for mid in [k for k in self._figures if k not in keep]:
+            self.remove_figure(mid)
+        for m in table.models:
+            self._models.place(m.id, m.position, m.prone)
+            self._figures[m.id][0].find("body").set_h(float(m.facing))
+        shown = self._moves.shown
+        self._movement.node().remove_all_children()
+        self._moves = MovementLayer(self._movement, table, self._ground)
+        self._moves.shown = shown
+        self.select(self.selected if self.selected in keep else None)
+        return True
+
     def set_move_preview(self, model_id: str | None, dest=None, path=(), legal: bool = True,
                          text: str | None = None, facing: float | None = None) -> None:
         """Show a move of ``model_id`` being set up: a ghost base at ``dest`` ((x, y),

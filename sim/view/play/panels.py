@@ -250,10 +250,16 @@ class StatusBar(Panel):
     def __init__(self, base, rect):
         super().__init__(base, rect, "")
         self.lines: list[str] = []
+        self._shown: object = None
 
     def update(self, lines: list[str], player: int | None = None, note: str = "", note_ok: bool = False) -> None:
         """Show ``lines`` (at most four rows; the rest are cut) and ``note``: a warning
-        (red: why an action was refused) or, ``note_ok``, news (what a bot did, saved ...)."""
+        (red: why an action was refused) or, ``note_ok``, news (what a bot did, saved ...).
+        The widgets shown stay when all of it is as shown already."""
+        key = (tuple(lines), player, note, note_ok)
+        if key == self._shown:
+            return
+        self._shown = key
         self.clear()
         self.lines = list(lines)
         l, r, b, t = self.rect
@@ -275,12 +281,18 @@ class CardPanel(Panel):
         super().__init__(base, rect, "Model card")
         self.model: str | None = None
         self.note = ""
+        self._shown: object = ()
         self.update(None)
 
     def update(self, card, player: int | None = None, note: str = "") -> None:
         """Show ``card`` (a ``Card``), or a hint when None; ``note``: a line above the
         card in the title colour (where the model is when it is not on the table:
-        killed, or Elsewhere waiting to arrive, p.52)."""
+        killed, or Elsewhere waiting to arrive, p.52). The widgets shown stay when the
+        card and note are those shown already."""
+        key = (card, player, note)
+        if key == self._shown:
+            return
+        self._shown = key
         self.clear()
         self.model = None if card is None else card.id
         self.note = note
@@ -320,6 +332,7 @@ class MenuPanel(Panel):
         self.mode = "empty"
         #: the greyed item whose every reason is shown (the others show :attr:`REASONS`)
         self.expanded: str | None = None
+        self._shown: object = None
 
     def _canvas(self, top: float):
         l, r, b, t = self.rect
@@ -341,7 +354,13 @@ class MenuPanel(Panel):
         ``arrivals``: ``(model, label)`` of the models of the player to move waiting to
         arrive (Flank, p.52): they are off the table, so each is a button (``place:ID``
         in :attr:`buttons`, the selected one lit) that calls ``on_select(model)``, above
-        the selected one's menu (its Arrive item)."""
+        the selected one's menu (its Arrive item).
+
+        The widgets shown stay when all of it (and :attr:`expanded`) is as shown already."""
+        key = (model, list(items), pending, hint, tuple(arrivals), self.expanded)
+        if key == self._shown:
+            return
+        self._shown = key
         self.clear()
         self.buttons = {}
         l, r, b, t = self.rect

@@ -24,7 +24,11 @@ it goes, ``q``/``e`` turn it 15 degrees, ``enter`` confirms, ``escape`` cancels;
 left-drag elsewhere orbits the camera, right/middle-drag pans, wheel zooms, ``v``
 resets; ``tab`` selects the next model that may act; ``z`` (or ``control-z``) undoes;
 ``control-s`` / ``control-o`` save / load; ``m`` toggles manual adjustment (not in
-tournament mode); ``l`` shows or hides the legend over the right part of the table.
+tournament mode); ``l`` shows or hides the legend over the right part of the table;
+``w``, ``r``, ``c`` show or hide the selected model's Walk region, Run region and charge
+lanes (also shown, for the selected model only, while a Walk, a Run or a Charge is
+composed: the charge lanes orange where they reach, dashed grey where they stop short,
+the legal targets ringed; a drag of the base onto an enemy picks that lane).
 Models due to arrive from Elsewhere (Flank, p.52) are off the table: the action panel
 lists them as buttons; their Arrive item then waits for a click (or drag) on the table,
 and the strip along their edge where they may arrive is drawn.
@@ -32,6 +36,7 @@ and the strip along their edge where they may arrive is drawn.
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +46,7 @@ from panda3d.core import ClockObject, TextNode, TransparencyAttrib
 
 from sim.rules.game import GameError
 
-from .. import style
+from .. import drag, style
 from ..layers.labels import font as label_font
 from ..layers.legend import build_legend
 from ..mesh import MeshBuilder, circle_ring
@@ -165,6 +170,13 @@ class GameWindow(DirectObject):
         self._version: object = None
         self._logged: tuple | None = None  # (game, number of events, last event) the log and dice show
         self._closed = False
+        #: the movement overlays switched on by w / r / c, for the model in ``_toggled_for``
+        self._toggled: set[str] = set()
+        self._toggled_for: str | None = None
+        #: (function, table, model) left to compute in idle frames: the selected model's
+        #: Walk region, Run region and charge lanes, into the planners' cache
+        self._precompute: list = []
+        self._precompute_key: object = None
         self._build_panels()
         self._bind()
         base.task_mgr.add(self._task, "bushido-play-window")
@@ -198,7 +210,7 @@ class GameWindow(DirectObject):
 
     def _bind(self) -> None:
         for name in ("enter", "escape", "q", "e", "+", "=", "-", "z", "control-z", "control-s", "control-o", "v",
-                     "home", "tab", "m", "l", *[str(i) for i in range(1, 10)]):
+                     "home", "tab", "m", "l", "w", "r", "c", *[str(i) for i in range(1, 10)]):
             self.accept(name, self.key, [name])
         for btn in ("mouse1", "mouse2", "mouse3"):
             self.accept(btn, self._mouse_down, [btn])
@@ -275,6 +287,13 @@ class GameWindow(DirectObject):
     def _draw_table(self) -> None:
         c = self.controller
         table = c.game.table_now()
+        on_table = {m.id for m in table.models}
+        sel = c.selected if c.selected in on_table else None
+        want = self.wanted_overlays(sel)
+        if self.scene is not None and self.scene.movement and (
+                self.scene.movement != want or sel != self._selected_drawn):
+            # off first (cheap): the regions are never computed for a model being left
+            self.scene.set_movement_overlays()
         if self.scene is not None and table is not self._table and table == self._table:
             # nothing on the table moved (Focus, Wait, a shot, an allocation ...): the scene
             # stays; the markers (wounds, Ki, counters, conditions) are drawn again
@@ -283,22 +302,116 @@ class GameWindow(DirectObject):
             self._draw_markers()
             self._draw_rings()
         if table is not self._table or self.scene is None:
-            if self.scene is not None:
-                self.scene.root.remove_node()
-            sel = c.selected if c.selected in {m.id for m in table.models} else None
-            self.scene = TableScene(table, sel, software=self.software)
-            self.scene.root.reparent_to(self.base.render)
-            self.scene.set_camera_pitch(self.cam.pitch)
-            self._selected_drawn = sel
+            kept = False
+            if self.scene is not None and self._anim is None:
+                # only positions, facings, Prone or the dead changed (a move, a push, a
+                # kill ...): the figures are moved and the selected model's overlays drawn
+                # again on the kept scene (TableScene.set_table), not a new scene
+                if sel != self._selected_drawn:
+                    self.scene.select(None)
+                    self._selected_drawn = None
+                kept = self.scene.set_table(table)
+            if not kept:
+                if self.scene is not None:
+                    self.scene.root.remove_node()
+                self.scene = TableScene(table, sel, software=self.software)
+                self.scene.root.reparent_to(self.base.render)
+                self.scene.set_camera_pitch(self.cam.pitch)
+                self._selected_drawn = sel
             self._table = table
             self.cam.table = table
             self._draw_markers()
             self._draw_rings()
-        sel = c.selected if c.selected in {m.id for m in table.models} else None
+        scene = self.scene
+        assert scene is not None
         if sel != self._selected_drawn:
-            self.scene.select(sel)
+            scene.select(sel)
             self._selected_drawn = sel
+        if want != scene.movement:
+            scene.set_movement_overlays(**{name: True for name in want})
+        self._plan_precompute(sel, table)
         self._draw_preview()
+
+    # ============================================================ movement overlays
+    @property
+    def overlays(self) -> tuple[str, ...]:
+        """The movement overlays drawn now for the selected model (names of
+        ``sim.view.drag.OVERLAYS``: ``walk``, ``run``, ``charges``)."""
+        return self.scene.movement if self.scene is not None else ()
+
+    def wanted_overlays(self, sel: str | None = None) -> tuple[str, ...]:
+        """The movement overlays the selected model ``sel`` (on the table) should show:
+        those switched on with ``w`` / ``r`` / ``c`` for it, and the one of the action
+        composed -- its Walk region for a Walk, its Run region for a Run, its charge
+        lanes for a Charge. () with nothing selected, or outside the play screen."""
+        c = self.controller
+        if sel is None or c.screen != "play":
+            return ()
+        if self._toggled_for != sel:
+            self._toggled, self._toggled_for = set(), sel
+        want = set(self._toggled)
+        p = c.pending
+        if p is not None and p.model == sel:
+            want |= {"walk": {"walk"}, "run": {"run"}, "charge": {"charges"}}.get(p.kind, set())
+        return tuple(n for n in drag.OVERLAYS if n in want)
+
+    def toggle_overlay(self, name: str) -> None:
+        """Show or hide one movement overlay of the selected model (``w``: ``walk``, its
+        Walk region; ``r``: ``run``, its Run region; ``c``: ``charges``, its charge
+        lanes). They go when the selection changes or an action is confirmed.
+
+        Raises:
+            ValueError: ``name`` is not one of ``walk``, ``run``, ``charges``.
+        """
+        if name not in drag.OVERLAYS:
+            raise ValueError(f"unknown movement overlay {name!r} (one of: {', '.join(drag.OVERLAYS)})")
+        c = self.controller
+        table = self._table
+        sel = c.selected if table is not None and c.selected in {m.id for m in table.models} else None
+        if sel is None:
+            self._say("w / r / c: select a model on the table first")
+            self.refresh(force=True)
+            return
+        if self._toggled_for != sel:
+            self._toggled, self._toggled_for = set(), sel
+        self._toggled ^= {name}
+        self.refresh(force=True)
+
+    def _clear_toggled(self) -> None:
+        self._toggled, self._toggled_for = set(), None
+
+    def _plan_precompute(self, sel: str | None, table) -> None:
+        """Queue the Walk region, Run region and charge lanes of ``sel`` for the idle
+        frames (:meth:`precompute`) when it is a model that may act now, so that Walk,
+        Run, Charge and w / r / c only draw them; a plain click computes none of them."""
+        key = (sel, id(table))
+        if key == self._precompute_key:
+            return
+        self._precompute_key = key
+        self._precompute = []
+        if sel is None or sel not in self.controller.model_at_active():
+            return
+        if table.model(sel).move is None:
+            return
+        self._precompute = [(fn, table, sel) for fn in (drag.walk_region, drag.run_region, drag.charge_lanes)]
+
+    def precompute(self) -> bool:
+        """Compute one of the selected model's regions queued by a selection (into the
+        per-position cache of ``sim.rules.planning``); the window's task calls it in
+        frames with no mouse button held and no animation. Returns whether one was
+        computed."""
+        while self._precompute:
+            fn, table, mid = self._precompute.pop(0)
+            if table is not self._table:
+                self._precompute = []
+                return False
+            try:
+                fn(table, mid)
+            except ValueError:  # MoveError: a model without a Move value
+                self._precompute = []
+                return False
+            return True
+        return False
 
     def _draw_markers(self) -> None:
         if self.scene is None or not hasattr(self.scene, "set_markers"):
@@ -334,6 +447,8 @@ class GameWindow(DirectObject):
         if math.dist(path[0], start) > 1e-6:
             path = [start, *path]
         text = (p.text or "").split(": illegal")[0].split(": legal")[0]
+        if p.kind == "charge" and p.legal and "charges" in scene.movement:
+            path = [tuple(dest)]  # its orange lane is drawn: the ghost at its end, no line over it
         scene.set_move_preview(p.model, tuple(dest), path, bool(p.legal), text)
 
     def _draw_status(self) -> None:
@@ -395,7 +510,9 @@ class GameWindow(DirectObject):
                 hint = f"Player {who}: click one of your models ({', '.join(ready[:6])}) or press tab."
         self.menu.update(sel or "", items, c.pending, hint, arrivals=arrivals)
         self._targets = []
-        if c.pending is not None and c.pending.action is None:
+        if c.pending is not None and (c.pending.action is None or c.pending.kind == "charge"):
+            # the choices ringed (a Charge's legal targets stay ringed with its lanes: a
+            # click or a drag onto another one picks its lane)
             item = next((i for i in items if i.key == c.pending.kind), None)
             if item is not None:
                 self._targets = [t for t in (getattr(a, "target", None) for _l, a in item.options) if t]
@@ -615,7 +732,9 @@ class GameWindow(DirectObject):
         w, h = self.base.win.get_x_size(), self.base.win.get_y_size()
         sel = self.controller.selected if show and table is not None and \
             self.controller.selected in {m.id for m in table.models} else None
-        key = (show, table.name if show and table is not None else None, sel, w, h, self.layout)
+        shown = self.overlays if sel is not None else ()
+        empty = tuple(sorted(self.scene.movement_empty)) if shown and self.scene is not None else ()
+        key = (show, table.name if show and table is not None else None, sel, w, h, self.layout, shown, empty)
         if key == self._legend_key:
             return
         self._drop_legend()
@@ -624,7 +743,8 @@ class GameWindow(DirectObject):
             return
         _l, r, b, t = self.layout.region()
         top, height = int(round((1 - t) * h)), max(1, int(round((t - b) * h)))
-        node = build_legend(table, int(round(r * w)), height, selected=sel, markers=True)
+        node = build_legend(table, int(round(r * w)), height, selected=sel, markers=True, overlays=shown,
+                            empty=empty)
         node.reparent_to(self.base.pixel2d)
         node.set_z(-top)
         self.legend = node
@@ -761,9 +881,12 @@ class GameWindow(DirectObject):
         self._boost = 0
 
     def select(self, model: str | None) -> None:
-        """Select ``model`` (None clears): its card, menu and overlays."""
+        """Select ``model`` (None clears): its card, menu and overlays (the movement
+        overlays switched on for another model go)."""
         self._needs = None
         self._reset_compose()
+        if model != self._toggled_for:
+            self._clear_toggled()
         self._guard(self.controller.select, model)
         if self._side_dialog is not None:
             self._open_manual()
@@ -861,15 +984,17 @@ class GameWindow(DirectObject):
             self._say("")
             self._needs = None
             self._reset_compose()
+            self._clear_toggled()  # the movement overlays go with the action
             self._animate(before, events, moves=True)  # the player's own Walk, Run, Charge too
         elif c.pending is not None and c.pending.reasons:
             self._say("refused: " + "; ".join(c.pending.reasons))
         self.refresh(force=True)
 
     def cancel(self) -> None:
-        """Drop the action composed (escape / Cancel)."""
+        """Drop the action composed (escape / Cancel) and the movement overlays shown."""
         self._needs = None
         self._reset_compose()
+        self._clear_toggled()
         self._guard(self.controller.cancel)
         self.refresh(force=True)
 
@@ -911,6 +1036,7 @@ class GameWindow(DirectObject):
         c = self.controller
         self._anim = None
         self._needs = None
+        self._clear_toggled()
         taken = self._guard(c.undo)
         if taken is not None:
             self._say(f"undone: {len(taken)} action(s)" if taken else "nothing to undo", ok=True)
@@ -989,6 +1115,7 @@ class GameWindow(DirectObject):
         self.save_path = str(path)
         self._anim = None
         self._table = None
+        self._clear_toggled()
         self.cam.table = new.game.table_now()
         self._say(f"loaded {path}", ok=True)
         self.refresh(force=True)
@@ -1112,6 +1239,8 @@ class GameWindow(DirectObject):
             p = self.controller.pending
             if p is not None and self._needs == "point" and (hit == p.model or self._near_arrival(p, hit)):
                 kind = "move"
+            elif p is not None and p.kind == "charge" and hit == p.model:
+                kind = "move"  # the base dragged onto an enemy: that target's lane
             elif self.manual and isinstance(hit, str):
                 kind, model = "manual", hit
             elif p is None and hit is not None and hit == self.controller.selected and \
@@ -1133,7 +1262,10 @@ class GameWindow(DirectObject):
         ground = self.scene.ground if self.scene is not None else None
         if pr["kind"] == "move":
             xy = self.cam.table_point((x, y), ground)
-            if xy is not None and (self._point is None or math.dist(xy, self._point) > 0.01):
+            p = self.controller.pending
+            if xy is not None and p is not None and p.kind == "charge":
+                self._charge_drag(p, xy)
+            elif xy is not None and (self._point is None or math.dist(xy, self._point) > 0.01):
                 self.point(xy)
         elif pr["kind"] == "pickup":
             self._carry(pr["model"], (x, y))
@@ -1171,6 +1303,23 @@ class GameWindow(DirectObject):
             if self.scene is not None:
                 self.scene.set_move_preview(None)
             self.refresh(force=True)
+
+    def _charge_drag(self, p, xy) -> None:
+        """A Charge's base dragged to the table point ``xy`` (inches): over an
+        enemy (its base, or within 1" of it) that target's lane and verdict; elsewhere
+        nothing changes (the lanes stay drawn). Judged again only when the enemy under
+        the pointer changes."""
+        c = self.controller
+        target = c.target_at(p.model, xy) if hasattr(c, "target_at") else None
+        if target is None or target == getattr(p.action, "target", None):
+            return
+        item = next((i for i in c.menu() if i.key == "charge"), None)
+        n = next((k for k, (_l, a) in enumerate(item.options) if getattr(a, "target", None) == target), None) \
+            if item is not None else None
+        if n is not None:
+            self.choose("charge", n)  # a legal lane: as a click on the ringed target
+        else:
+            self.point(self._table.model(target).position if self._table is not None else xy)
 
     def _carry(self, model: str, ndc) -> None:
         """The selected model picked up and carried to window point ``ndc``: over an
@@ -1229,7 +1378,9 @@ class GameWindow(DirectObject):
     def key(self, name: str) -> None:
         """A key: ``enter`` confirm, ``escape`` cancel / deselect, ``q``/``e`` turn,
         ``z``/``control-z`` undo, ``control-s``/``control-o`` save/load, ``v``/``home``
-        camera, ``tab`` next model, ``m`` manual mode, ``1``-``9`` a menu item or option."""
+        camera, ``tab`` next model, ``m`` manual mode, ``l`` legend, ``w``/``r``/``c`` the
+        selected model's Walk region, Run region, charge lanes, ``1``-``9`` a menu item or
+        option."""
         if isinstance(self.dialog, (PathDialog, DiceEntryDialog)):
             if name == "escape" and isinstance(self.dialog, PathDialog):
                 self._cancel_path()
@@ -1273,6 +1424,8 @@ class GameWindow(DirectObject):
             self.toggle_manual()
         elif name == "l":
             self.toggle_legend()
+        elif name in ("w", "r", "c"):
+            self.toggle_overlay({"w": "walk", "r": "run", "c": "charges"}[name])
         elif name.isdigit() and self.dialog is None:
             n = int(name) - 1
             p = c.pending
@@ -1307,6 +1460,8 @@ class GameWindow(DirectObject):
                 self.drag_ndc(*m)
         dt = ClockObject.get_global_clock().get_dt()
         self.tick(min(dt, 0.25))
+        if self._press is None and self._anim is None and self._precompute:
+            self.precompute()  # an idle frame: one of the selected model's regions
         return task.cont
 
     @property
@@ -1376,6 +1531,8 @@ class GameWindow(DirectObject):
         before = self._table if before is None else before
         steps = moves_of(before, events, moves)
         if self.animate and steps and self.scene is not None:
+            if self.scene.movement:  # drawn for the positions before: back after the animation
+                self.scene.set_movement_overlays()
             facings: dict[str, float] = {}
             for ev in events:
                 if ev.kind == "exchange":
@@ -1496,6 +1653,10 @@ def run_game_window(game_or_controller, *, bots=None, tournament: bool = False, 
     c = _controller(game_or_controller, **kw)
     base = get_base(offscreen=False, size=size, title=f"Bushido: {c.game.table.name}")
     win = GameWindow(base, c, animate=True, save_path=save_path, legend=True)  # the legend shown at first
+    # what start-up built (tables, scenes, caches, widgets) lives as long as the window:
+    # out of the cyclic collector's reach, its full collections no longer pause a click
+    gc.collect()
+    gc.freeze()
     base.win.set_close_request_event("bushido-play-close")
     base.accept("bushido-play-close", base.task_mgr.stop)
     try:
