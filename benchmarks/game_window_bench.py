@@ -17,10 +17,13 @@ a ratio against a baseline measured in the same run:
   ``select`` (LoS lines, ZoC, arc), each panel's ``update``, the render; baseline: a frame
   with nothing changed, and the measuring window's click (``sim.view.app.TableView.select``)
   on the same models;
-* **(b) moves**: Walk / Run chosen, a drag step (live verdict, ghost and path), a Charge's
-  lane (a target chosen, or the base dragged onto an enemy), and the Walk region, Run
-  region and charge lanes drawn on the game window's scene (``TableScene.set_movement_overlays``)
-  for a model never shown (planner cache cleared) and again (goal < 150 ms);
+* **(b) moves**: Walk / Run / Charge chosen -- the window then draws the model's Walk
+  region, Run region or charge lanes -- with the planner cache cleared (no idle frame
+  ran since the click) and after the idle frames precomputed them (``GameWindow.precompute``,
+  each step timed), a drag step (live verdict, ghost and path), a Charge's lane (a target
+  chosen, or the base dragged onto an enemy), and the Walk region, Run region and charge
+  lanes drawn on a fresh scene (``TableScene.set_movement_overlays``) for a model never
+  shown (planner cache cleared) and again (goal < 150 ms);
 * **(c) frames per second** with the overlays on (a model selected, a Walk composed, its
   regions and lanes shown) against none: offscreen (p3tinydisplay), and onscreen in a child
   process under Xvfb with p3tinydisplay and with OpenGL (Mesa's software rasteriser there),
@@ -169,7 +172,7 @@ def instrument(w, c, base) -> Timers:
     t = Timers()
     for name in ("card", "menu", "status", "log", "dice", "choose", "point"):
         t.wrap(c, name, f"controller.{name}")
-    for name in ("select", "set_move_preview", "set_markers", "set_movement_overlays"):
+    for name in ("select", "set_move_preview", "set_markers", "set_movement_overlays", "set_table"):
         t.wrap(w.scene, name, f"scene.{name}")
     for panel in ("status", "card", "menu", "log", "dice"):
         t.wrap(getattr(w, panel), "update", f"panel {panel}.update")
@@ -268,8 +271,11 @@ def bench_positions(base, seeds: int, every: int, decisions: list, moves: bool =
         return
     print(f"\n(b) moves in the game window ({n_pos} positions, each model that may act; time until the frame "
           "is rendered; goal < 150 ms)")
-    order = ["walk chosen", "walk drag step", "walk drag step again (same point)", "run chosen", "run drag step",
-             "charge: target chosen (lane)", "charge: dragged onto the enemy",
+    order = ["walk chosen (its region computed: cache cleared)", "walk drag step",
+             "walk drag step again (same point)", "run chosen (its region computed: cache cleared)", "run drag step",
+             "charge: target chosen (lanes computed: cache cleared)", "charge: dragged onto the enemy",
+             "idle-frame precompute step (one region or the lanes)", "walk chosen after the idle frames",
+             "run chosen after the idle frames", "charge chosen after the idle frames",
              "regions: walk (cache cleared)", "regions: run (cache cleared)", "regions: charges (cache cleared)",
              "regions: all three (cache cleared)", "regions: all three again (other model, then back)"]
     for key in order:
@@ -310,7 +316,8 @@ def bench_moves(w, c, base, g, mid, t, mv, mv_parts) -> None:
     for kind in ("walk", "run"):
         if kind not in items or not items[kind].enabled:
             continue
-        rec(f"{kind} chosen", *_timed_frame(base, t, w.choose, kind))
+        planning.cache_clear()
+        rec(f"{kind} chosen (its region computed: cache cleared)", *_timed_frame(base, t, w.choose, kind))
         dest = toward(me.position, goal, (0.6 if kind == "walk" else 1.2) * move)
         rec(f"{kind} drag step", *_timed_frame(base, t, w.point, dest))
         if kind == "walk":
@@ -318,15 +325,33 @@ def bench_moves(w, c, base, g, mid, t, mv, mv_parts) -> None:
         w.cancel()
     ch = items.get("charge")
     if ch is not None and ch.enabled and ch.options:
-        rec("charge: target chosen (lane)", *_timed_frame(base, t, w.choose, "charge", 0))
+        planning.cache_clear()
+        rec("charge: target chosen (lanes computed: cache cleared)", *_timed_frame(base, t, w.choose, "charge", 0))
         w.cancel()
         w.choose("charge")
         target = getattr(ch.options[0][1], "target", None)
         if target is not None and c.pending is not None:
             rec("charge: dragged onto the enemy", *_timed_frame(base, t, w.point, table.model(target).position))
         w.cancel()
-    # the Walk / Run regions and charge lanes on the game window's scene (the window does not
-    # switch them on itself): a fresh scene of the same table, the planner cache cleared
+    # a click, then the idle frames (the window's task) precompute the regions and lanes:
+    # Walk / Run / Charge then only draw them
+    w.select(None)
+    planning.cache_clear()
+    w.select(mid)
+    while True:
+        t0 = time.perf_counter()
+        if not w.precompute():
+            break
+        rec("idle-frame precompute step (one region or the lanes)", (time.perf_counter() - t0) * 1e3, {})
+    for kind in ("walk", "run", "charge"):
+        item = items.get(kind)
+        if item is None or not item.enabled or (kind == "charge" and not item.options):
+            continue
+        rec(f"{kind} chosen after the idle frames", *_timed_frame(base, t, w.choose, kind,
+                                                                  0 if kind == "charge" else None))
+        w.cancel()
+    # the Walk / Run regions and charge lanes drawn on a fresh scene of the same table, the
+    # planner cache cleared
     if me.move:
         regions(w, base, table, mid, rec)
     w.cancel()
@@ -520,6 +545,7 @@ def bench_window_bot(base, turns: int) -> None:
     w = GameWindow(base, c, animate=True, bot_seconds=1.5 * dt)  # the next decision two ticks after a move
     t = Timers()
     wrap_scene_rebuild(t)
+    t.wrap(w.scene, "set_table", "scene kept (TableScene.set_table)")
     for b in bots:
         t.wrap(b, "choose", "bot decision")
     t.wrap(g, "push", "Game.push")
