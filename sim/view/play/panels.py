@@ -328,13 +328,37 @@ class MenuPanel(Panel):
         #: ``on_select(model)``: a button of a model off the table (a Flank arrival) pressed
         self.on_select = on_select
         self.buttons: dict[str, DirectButton] = {}
-        self.scroll = None
         self.mode = "empty"
         #: the greyed item whose every reason is shown (the others show :attr:`REASONS`)
         self.expanded: str | None = None
         self._shown: object = None
+        # the menu of a model (no arrivals): one scrolled frame and one button and reason
+        # label per item kind, kept and updated from click to click (a new DirectGUI
+        # widget costs about half a millisecond)
+        self._menu_sf = None
+        self._pool: dict[str, tuple[DirectButton, str, bool]] = {}
+        self._notes: dict[str, tuple[DirectLabel, str]] = {}
 
-    def _canvas(self, top: float):
+    def clear(self) -> None:
+        """Remove the widgets shown under the title (the menu's kept ones are hidden)."""
+        super().clear()
+        if self._menu_sf is not None:
+            self._menu_sf.hide()
+
+    def scrolled(self) -> list:
+        """The DirectScrolledFrames of the panel (its scrollable parts), top first."""
+        kept = [self._menu_sf] if self._menu_sf is not None and not self._menu_sf.is_hidden() else []
+        return kept + super().scrolled()
+
+    def destroy(self) -> None:
+        """Remove the panel's widgets, the kept ones too."""
+        if self._menu_sf is not None:
+            self._menu_sf.destroy()
+        self._menu_sf = None
+        self._pool, self._notes = {}, {}
+        super().destroy()
+
+    def _canvas(self, top: float, keep: bool = False):
         l, r, b, t = self.rect
         sf = DirectScrolledFrame(parent=self.frame, frameSize=(l, r, b, top), frameColor=(0, 0, 0, 0),
                                  canvasSize=(l, r - 0.04, b, top), scrollBarWidth=0.035,
@@ -344,8 +368,72 @@ class MenuPanel(Panel):
                                  verticalScroll_decButton_frameColor=(0.35, 0.35, 0.4, 1),
                                  horizontalScroll_frameColor=(0, 0, 0, 0), manageScrollBars=True,
                                  autoHideScrollBars=True)
-        self.widgets.append(sf)
+        if not keep:
+            self.widgets.append(sf)
         return sf
+
+    def _menu(self, items, top: float, width: float) -> None:
+        """The items of a model's menu on the kept scrolled frame: the buttons and reason
+        labels of the item kinds shown before are moved and relabelled, not built again."""
+        l, r, b, t = self.rect
+        if self._menu_sf is None:
+            self._menu_sf = self._canvas(top, keep=True)
+        sf = self._menu_sf
+        sf.show()
+        canvas = sf.getCanvas()
+        z = top - 0.005
+        x0 = l + 0.02
+        shown: set[str] = set()
+        notes: set[str] = set()
+        for n, item in enumerate(items):
+            label = f"{n + 1}. {item.label}" if n < 9 else item.label
+            got = self._pool.get(item.key)
+            if got is None:
+                btn = button(canvas, label, self.on_choose, (x0, z - 0.045), width=width, enabled=item.enabled,
+                             fnt=self.font, extra=(item.key, None), align="left", clickable=True)
+            else:
+                btn, was, on = got
+                if was != label:
+                    btn["text"] = label
+                if on != item.enabled:
+                    btn["frameColor"] = BUTTON if item.enabled else BUTTON_OFF
+                    btn["text_fg"] = BUTTON_TEXT if item.enabled else DIM
+                btn.set_pos(x0, 0, z - 0.045)
+                btn.show()
+            self._pool[item.key] = (btn, label, item.enabled)
+            self.buttons[item.key] = btn
+            shown.add(item.key)
+            z -= 0.062
+            if not item.enabled and item.reasons:
+                reasons = [f"- {why}" for why in item.reasons]
+                if item.key != self.expanded and len(reasons) > self.REASONS:
+                    more = len(reasons) - self.REASONS + 1
+                    reasons = reasons[:self.REASONS - 1] + [f"  ... {more} more reasons: click {item.label}"]
+                rows = wrap(reasons, chars(width - 0.03, SMALL_SCALE * 0.92))
+                text = "\n".join(rows)
+                pos = (x0 + 0.03, 0, z - SMALL_SCALE * 0.7)
+                note = self._notes.get(item.key)
+                if note is None:
+                    lab = DirectLabel(parent=canvas, text=text, text_fg=DIM, text_font=self.small,
+                                      text_align=TextNode.A_left, relief=None, scale=SMALL_SCALE * 0.92, pos=pos)
+                else:
+                    lab = note[0]
+                    if note[1] != text:
+                        lab["text"] = text
+                    lab.set_pos(*pos)
+                    lab.show()
+                self._notes[item.key] = (lab, text)
+                notes.add(item.key)
+                z -= len(rows) * SMALL_SCALE * 0.92 * 1.2 + 0.012
+        for key, (btn, _label, _on) in self._pool.items():
+            if key not in shown:
+                btn.hide()
+        for key, (lab, _text) in self._notes.items():
+            if key not in notes:
+                lab.hide()
+        sf["canvasSize"] = (l, r - 0.04, min(b, z - 0.02), top)
+        sf.setCanvasSize()
+        sf.verticalScroll.setValue(0)  # from the top, as a new list
 
     def update(self, model: str | None, items, pending=None, hint: str = "", arrivals=()) -> None:
         """Show the menu ``items`` (``MenuItem``) of ``model``, or -- while an action is
@@ -377,6 +465,9 @@ class MenuPanel(Panel):
             return
         self.mode = "menu" if items else "arrivals"
         self.title["text"] = f"Actions: {model}" if model and items else "Flank arrivals (p.52)"
+        if not arrivals:
+            self._menu(items, top, width)
+            return
         sf = self._canvas(top)
         canvas = sf.getCanvas()
         z = top - 0.005
