@@ -323,3 +323,27 @@ def test_set_table_refuses_a_table_with_other_terrain_or_a_new_model():
         assert poses_equal(s.figure_poses(), fresh_poses(moved))
     finally:
         s.root.remove_node()
+
+
+# ------------------------------------------------------------------ the action menu's widgets
+def test_the_action_menu_keeps_its_buttons_and_shows_each_models_items(make):
+    from sim.view.play.panels import BUTTON, BUTTON_OFF
+
+    w, c = make()
+    w.select("kenta")
+    first = dict(w.menu.buttons)
+    w.select("kokkio")
+    items = c.menu()
+    assert set(w.menu.buttons) == {i.key for i in items}
+    for n, item in enumerate(items):
+        b = w.menu.buttons[item.key]
+        assert not b.is_hidden() and b["text"] == (f"{n + 1}. {item.label}" if n < 9 else item.label)
+        assert tuple(b["frameColor"]) == pytest.approx(BUTTON if item.enabled else BUTTON_OFF)
+        if item.key in first:
+            assert b is first[item.key]  # kept, relabelled
+    a = w.layout.aspect
+    l, r, bot, t = w.layout.menu
+    assert w.wheel((l + r) / 2 / a, (bot + t) / 2, 3) == "menu"  # scrolls the menu (no TypeError)
+    w.choose("walk")
+    assert w.menu.mode == "pending" and "confirm" in w.menu.buttons
+    assert all(b.is_hidden() for b in first.values())  # the kept menu hidden under the Walk's panel
