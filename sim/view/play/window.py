@@ -2,14 +2,16 @@
 
 :class:`GameWindow` attaches to a ShowBase (:func:`sim.view.play.shell.get_base`,
 offscreen in tests) and shows a :class:`~sim.view.play.controller.PlayController`:
-the table (:class:`~sim.view.scene3d.TableScene` of ``game.table_now()``, rebuilt when
-the game changes) in the middle of the window, with the selected model's LoS lines,
-ZoC and front arc, the markers, and the move being composed (ghost base, path, live
-verdict); around it DirectGUI panels (:mod:`sim.view.play.panels`: status bar, model
-card, action menu, log, dice, tool bar) and dialogs (:mod:`sim.view.play.dialogs`:
-hand-over, secret allocation, physical dice, save/load path, manual adjustment, end
-of game). The controller decides everything; the window only shows what it says and
-turns clicks, drags and keys into its input methods.
+the table (:class:`~sim.view.scene3d.TableScene` of ``game.table_now()``: its figures
+moved when models move, turn or die, built again only for new terrain or a model it does
+not draw) in the middle of the window, with the selected model's LoS lines, ZoC and front
+arc, its movement overlays (Walk region, Run region, charge lanes), the markers, and the
+move being composed (ghost base, path, live verdict); around it DirectGUI panels
+(:mod:`sim.view.play.panels`: status bar, model card, action menu, log, dice, tool
+bar) and dialogs (:mod:`sim.view.play.dialogs`: hand-over, secret allocation, physical
+dice, save/load path, manual adjustment, end of game). The controller decides
+everything; the window only shows what it says and turns clicks, drags and keys into
+its input methods.
 
 All input goes through plain methods -- :meth:`GameWindow.click_ndc`,
 :meth:`~GameWindow.press_ndc`, :meth:`~GameWindow.drag_ndc`,
@@ -108,6 +110,9 @@ class GameWindow(DirectObject):
     Attributes:
         controller: the controller shown (replaced by :meth:`load`).
         scene: the :class:`TableScene` now drawn.
+        overlays: the movement overlays drawn for the selected model (``walk``, ``run``,
+            ``charges``): the one of the Walk, Run or Charge composed and those ``w`` /
+            ``r`` / ``c`` switched on.
         cam: the :class:`~sim.view.play.tablecam.TableCamera`.
         status, card, menu, log, dice, tools: the panels.
         dialog: the dialog shown (hand-over, allocation, dice, path, summary) or None.
