@@ -341,6 +341,17 @@ def test_the_action_menu_keeps_its_buttons_and_shows_each_models_items(make):
         assert tuple(b["frameColor"]) == pytest.approx(BUTTON if item.enabled else BUTTON_OFF)
         if item.key in first:
             assert b is first[item.key]  # kept, relabelled
+    def card_text():
+        from direct.gui.DirectGuiBase import DirectGuiWidget
+        from direct.gui.DirectLabel import DirectLabel
+
+        nodes = [n for n in w.card.frame.find_all_matches("**/+PGItem") if not n.is_hidden()]
+        labels = [DirectGuiWidget.guiDict.get(n.get_name().split("-")[-1]) for n in nodes]
+        text = " ".join(str(lab["text"]) for lab in labels if isinstance(lab, DirectLabel))
+        return " ".join(text.split())
+
+    assert " ".join(c.card("kokkio").lines()[1].split()) in card_text()  # the kept card text relabelled
+    assert " ".join(c.card("kenta").lines()[1].split()) not in card_text()
     a = w.layout.aspect
     l, r, bot, t = w.layout.menu
     assert w.wheel((l + r) / 2 / a, (bot + t) / 2, 3) == "menu"  # scrolls the menu (no TypeError)
