@@ -358,3 +358,18 @@ def test_the_action_menu_keeps_its_buttons_and_shows_each_models_items(make):
     w.choose("walk")
     assert w.menu.mode == "pending" and "confirm" in w.menu.buttons
     assert all(b.is_hidden() for b in first.values())  # the kept menu hidden under the Walk's panel
+
+
+def test_the_first_click_on_any_model_builds_no_menu_button(make, monkeypatch):
+    """The menu's buttons of every action kind are built with the window (MenuPanel.warm),
+    so a click never pays for new DirectGUI buttons (the 43 ms worst click)."""
+    from sim.view.play import panels
+
+    w, c = make()
+    built = []
+    real = panels.button
+    monkeypatch.setattr(panels, "button", lambda *a, **k: built.append(a[1]) or real(*a, **k))
+    for mid in ("kenta", "kokkio", "akira", "matsu"):
+        w.select(mid)
+        assert c.menu() and set(w.menu.buttons) == {i.key for i in c.menu()}
+    assert built == []

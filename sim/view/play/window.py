@@ -46,7 +46,7 @@ from pathlib import Path
 from direct.showbase.DirectObject import DirectObject
 from panda3d.core import ClockObject, TextNode, TransparencyAttrib
 
-from sim.rules.game import GameError
+from sim.rules.game import ACTION_KINDS, GameError
 
 from .. import drag, style
 from ..layers.labels import font as label_font
@@ -195,6 +195,7 @@ class GameWindow(DirectObject):
         self.card = P.CardPanel(self.base, lay.card)
         self.menu = P.MenuPanel(self.base, lay.menu, self.choose, self.confirm, self.cancel, self.boost,
                                 on_select=self.select)
+        self.menu.warm(list(ACTION_KINDS) + ["pass", "intercept", "arrive"])
         self.log = P.LogPanel(self.base, lay.log, self.log_click)
         self.dice = P.DicePanel(self.base, lay.dice)
         hidden = ("manual",) if getattr(self.controller, "tournament", False) else ()
