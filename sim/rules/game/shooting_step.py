@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace as dc_replace
 
+from models.traits import has_trait, trait_key
 from sim.rules import conditions, movement
 from sim.rules.dice import DiceError, modified_stat
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
-from sim.rules.game.events import Event
+from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameError, ModelState
+from sim.rules.melee import wound_markers
 from sim.rules.ranged import (
     AmmoState,
     RangedAttackError,
@@ -105,8 +107,21 @@ class ShootingStep(GamePart):
         """Whether a shoot action uses a weapon with Reload (X) (blocked while Reloading)."""
         if action.kind != "shoot":
             return False
-        w = self.ranged_weapon(mid, action.weapon)
-        return bool(w) and any(t.lower().startswith("reload") for t in w.traits)
+        return self._has_reload(self.ranged_weapon(mid, action.weapon))
+
+    @staticmethod
+    def _has_reload(weapon) -> bool:
+        """Whether the ranged weapon has the trait Reload (X) (p.57)."""
+        return weapon is not None and has_trait(weapon.traits, "reload")
+
+    def _immune(self, mid: str) -> set[str]:
+        """The conditions of ``mid``'s card Immune [..] traits (p.53), as written."""
+        prof = self.profile(mid)
+        out: set[str] = set()
+        for t in (prof.traits if prof is not None else ()):
+            if trait_key(t.keyword) == "immune":
+                out.update(x.strip() for x in (t.qualifier or "").split(",") if x.strip())
+        return out
 
     def _can_shoot(self, mid: str, target: str | None, weapon: str | None, at=None) -> tuple[bool, str]:
         """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?"""
@@ -115,8 +130,9 @@ class ShootingStep(GamePart):
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
         if target is None or target not in self.state.models or not self.state.models[target].alive:
             return False, f"no model {target!r} on the table"
-        if "reloading" in self.state.models[mid].conditions:
-            return False, f"{mid} is Reloading"
+        if "reloading" in self.state.models[mid].conditions and self._has_reload(w):
+            # Reloading (p.45): only a weapon with Reload is blocked
+            return False, f"{mid} is Reloading and {w.name} has Reload"
         table = self._table_now()
         if at is not None:
             moved = tuple(dc_replace(x, position=(at[0], at[1])) if x.id == mid else x for x in table.models)
@@ -173,6 +189,14 @@ class ShootingStep(GamePart):
             return True
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        if res.target and res.wounds > 0 and w is not None:
+            # Poison, Fire, Bleed (X/Y), Disease, Ki Block of the weapon (p.48-59), as in melee
+            marks = wound_markers(w, res.target, immune=self._immune(res.target),
+                                  soulless=self._trait(res.target, "soulless")[0])
+            if marks:
+                data["markers"] = markers_json(marks)
+                summary += [f"{mk.target} gains {mk.count} {mk.kind} marker(s)" + (f" ({mk.value})" if mk.value else "")
+                            for mk in marks]
         self._emit(Event("shot", data))
         if self.state.models[mid].alive:
             if "shot" not in self.state.models[mid].conditions:

@@ -92,6 +92,7 @@ from sim.rules.melee.results import (
     PendingMove,
     SideRolls,
     Step,
+    wound_markers,
 )
 from sim.rules.melee.sides import SIDES, AllocationError, Kind, MeleeError, Side
 from sim.rules.melee.specials import SPECIAL_RULES, SpecialOption, SpecialRule, parse_special
@@ -102,5 +103,5 @@ __all__ = [
     "dodge", "feint", "Combatant", "combatant_from_profile", "initiative", "initiative_reason",
     "pool_modifiers", "melee_pools", "Allocation", "validate_allocation",
     "Step", "Comparison", "DamageEvent", "PendingMove", "Marker", "MeleeReroll", "SideRolls",
-    "ExchangeResult", "resolve_exchange",
+    "ExchangeResult", "resolve_exchange", "wound_markers",
 ]

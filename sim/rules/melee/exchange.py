@@ -51,6 +51,7 @@ from sim.rules.melee.results import (
     PendingMove,
     SideRolls,
     Step,
+    wound_markers,
 )
 from sim.rules.melee.sides import SIDES, MeleeError, Side, other_side
 from sim.rules.melee.specials import SpecialOption, SpecialRule
@@ -142,16 +143,11 @@ class _Exchange:
                 (f" (Tough {target.tough})" if target.tough else "") + (" (Durable)" if target.durable else "")
         detail += f" -> {target.id} takes {res.wounds} wound(s)"
         if res.wounds > 0:
-            for kind in ("poison", "fire", "bleed"):
-                v = w.trait_values(kind)
-                if v is not None:
-                    count, value = v[0], (v[1] if len(v) > 1 else None)
-                    self.markers.append(Marker(target.id, kind, count, value))
-                    detail += f"; {target.id} gains {count} {kind} marker(s)" + (f" ({value})" if value else "")
-            if w.trait_values("disease") is not None:
-                self.markers.append(Marker(target.id, "disease", w.trait_value("disease")))
-            if w.trait_values("ki_block") is not None:
-                self.markers.append(Marker(target.id, "spirit_block", 1))
+            for mk in wound_markers(w, target.id):
+                self.markers.append(mk)
+                if mk.kind in ("poison", "fire", "bleed"):
+                    detail += f"; {target.id} gains {mk.count} {mk.kind} marker(s)" + \
+                        (f" ({mk.value})" if mk.value else "")
         left = self.wounds_left[other_side(by)]
         if left is not None:
             left -= res.wounds

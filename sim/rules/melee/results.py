@@ -7,8 +7,12 @@ damage rolls (:class:`DamageEvent`), moves (:class:`PendingMove`) and markers
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from models.traits import trait_values
+from sim.rules.conditions import condition_key
 from sim.rules.dice import RollResult
 from sim.rules.melee.pools import Allocation
 from sim.rules.melee.specials import SpecialOption
@@ -116,6 +120,44 @@ class Marker:
     kind: str
     count: int
     value: int | None = None
+
+
+#: The condition each wound marker gives (for Immune [..] and Soulless, p.53, p.58).
+_MARKER_CONDITION = {"poison": "poisoned", "fire": "on_fire", "bleed": "bleed", "disease": "diseased",
+                     "spirit_block": "spirit_block"}
+
+
+def wound_markers(weapon, target: str, *, immune: Iterable[str] = (), soulless: bool = False) -> list[Marker]:
+    """The markers a weapon that wounds ``target`` places (melee and ranged alike, p.48-59):
+    Poison (X/Y), Fire (X/Y), Bleed (X/Y) -> X markers of value Y; Disease (X) -> X;
+    Ki Block -> one Spirit Block. ``weapon``: a :class:`MeleeWeapon` or a
+    :class:`models.profiles.Weapon` (its printed ``traits``). Call it only when the hit
+    did at least one wound.
+
+    ``immune``: the target's Immune [..] condition names (no marker of those, p.53);
+    ``soulless``: Soulless targets get no Poison or Bleed (Immune [Fear, Poison, Bleed], p.58).
+    """
+    blocked = {condition_key(str(c)) for c in immune}
+    if soulless:
+        blocked |= {"poisoned", "bleed"}
+    traits = tuple(weapon.traits)
+
+    def numbers(kind: str) -> tuple[int, ...] | None:
+        for v in trait_values(traits, kind):  # the first one
+            return tuple(int(x) for x in re.findall(r"[+-]?\d+", v or "")) or (1,)
+        return None
+
+    out: list[Marker] = []
+    for kind in ("poison", "fire", "bleed"):
+        v = numbers(kind)
+        if v is not None and _MARKER_CONDITION[kind] not in blocked:
+            out.append(Marker(target, kind, v[0], v[1] if len(v) > 1 else None))
+    v = numbers("disease")
+    if v is not None and "diseased" not in blocked:
+        out.append(Marker(target, "disease", v[0]))
+    if numbers("ki_block") is not None and "spirit_block" not in blocked:
+        out.append(Marker(target, "spirit_block", 1))
+    return out
 
 
 @dataclass(frozen=True)
