@@ -323,9 +323,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "no Wait, Disengage, Scenario or Complex actions (only Scenario actions are refused)"),
     _t("Swarm", 58, 1784, "partly", (_RANGED,),
        "-1 die in Size tests; shots at it +1 TN (the shooting part is applied)"),
-    _t("Tactician", 58, 1788, "partly", (_DICE,),
-       "Tactician (X): X more dice in the Tactical roll (a rules helper parameter; the game does "
-       "not read it)"),
+    _t("Tactician", 58, 1788, "automated", (_DICE, _GAME, _R + "setup"),
+       "Tactician (X): X more dice in the Tactical test of every turn and of the set-up (the "
+       "highest X of the warband's models on the table)"),
     _t("Terror", 58, 1790, "partly", (_DICE,),
        "models testing Fear against it must re-roll a pass; cancels with Bravery (a rules helper "
        "parameter; the game does not read it)"),

@@ -39,7 +39,11 @@ class TurnPhases(GamePart):
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
         self._emit(Event("counters", {"n": 2}))
         self._starting_phase_effects()
-        res = tactical_test(self._roller)
+        # Tactician (X) (p.58): "this model adds X dice when it makes Tactical tests"; each
+        # player nominates a model (p.28), the one with the highest X on the table
+        tact = {p: max((int(self._trait(m.id, "tactician")[1] or 0) for m in st.alive(p)
+                        if self._trait(m.id, "tactician")[0]), default=0) for p in (1, 2)}
+        res = tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2])
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
@@ -75,8 +79,14 @@ class TurnPhases(GamePart):
 
     def _next_active(self, preferred: int, first: bool = False) -> None:
         """Make ``preferred`` active if it can act, else the other player; if neither
-        can, play the End phase (p.21, Main phase step 6-7)."""
+        can, play the End phase (p.21, Main phase step 6-7). After an action that left a
+        side with no models in the game, the End phase at once (p.21 step 4)."""
         st = self.state
+        if not first and (not st.in_game(1) or not st.in_game(2)):
+            # "if either player has no models left in the game, go immediately to the End
+            # phase" (p.21 step 4): after any action -- a shot, an exchange, a feat
+            self._end_phase()
+            return
         other = 3 - preferred
         for p in (preferred, other):
             if st.can_activate(p):
