@@ -145,9 +145,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Indomitable (+1) while no friendly model is within 3 inches"),
     _t("Believer", 49, 1493, "manual", (),
        "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats"),
-    _t("Bleed", 49, 1495, "partly", (_MELEE,),
+    _t("Bleed", 49, 1495, "partly", (_MELEE, _RANGED),
        "Bleed (X/Y): a non-Soulless model it wounds gains X Bleed markers of value Y (applied "
-       "to melee wounds)", weapon=True),
+       "to melee and ranged wounds; a ranged hit respects Immune and Soulless, a melee one not yet)", weapon=True),
     _t("Blood of Orochi", 49, 1499, "manual", (),
        "Blood of Orochi (X): adds X tokens to a pool that friendly Ito models draw from; their "
        "weapons gain Poison"),
@@ -211,8 +211,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "automatically"),
     _t("Fearless", 51, 1613, "automated", (_GAME, _CONDS), "passes Fear tests automatically; Immune [Frightened]"),
     _t("Feint", 51, 1615, "automated", (_MELEE,), "Feint (X): may re-roll up to X enemy defence dice in an exchange"),
-    _t("Fire", 52, 1617, "partly", (_MELEE,),
-       "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee wounds)",
+    _t("Fire", 52, 1617, "partly", (_MELEE, _RANGED),
+       "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee and ranged "
+       "wounds; a ranged hit respects Immune, a melee one not yet)",
        weapon=True),
     _t("Flank", 52, 1619, "partly", (_R + "setup", _GAME, _R + "scenario"),
        "held back at set-up (turn 2-4, a table edge, in secret), it arrives along that edge in the Starting phase "
@@ -275,9 +276,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Parry", 56, 1720, "automated", (_MELEE,), "Parry (X): adds X to its defence result in exchanges"),
     _t("Pierce", 56, 1722, "automated", (_MELEE, _RANGED, _R + "bots"),
        "Pierce (X): the target's Armour is X lower against its successful attacks", weapon=True),
-    _t("Poison", 56, 1724, "partly", (_MELEE,),
+    _t("Poison", 56, 1724, "partly", (_MELEE, _RANGED),
        "Poison (X/Y): a non-Soulless model it wounds gains X Poisoned markers of value Y (applied "
-       "to melee wounds)", weapon=True),
+       "to melee and ranged wounds; a ranged hit respects Immune and Soulless, a melee one not yet)", weapon=True),
     _t("Protected", 56, 1726, "manual", (),
        "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
     _t("Prowess", 56, 1728, "partly", (_MELEE,),
