@@ -147,7 +147,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats"),
     _t("Bleed", 49, 1495, "partly", (_MELEE, _RANGED),
        "Bleed (X/Y): a non-Soulless model it wounds gains X Bleed markers of value Y (applied "
-       "to melee and ranged wounds; a ranged hit respects Immune and Soulless, a melee one not yet)", weapon=True),
+       "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
     _t("Blood of Orochi", 49, 1499, "manual", (),
        "Blood of Orochi (X): adds X tokens to a pool that friendly Ito models draw from; their "
        "weapons gain Poison"),
@@ -213,7 +213,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Feint", 51, 1615, "automated", (_MELEE,), "Feint (X): may re-roll up to X enemy defence dice in an exchange"),
     _t("Fire", 52, 1617, "partly", (_MELEE, _RANGED),
        "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee and ranged "
-       "wounds; a ranged hit respects Immune, a melee one not yet)",
+       "wounds; Immune [..] keeps them off)",
        weapon=True),
     _t("Flank", 52, 1619, "partly", (_R + "setup", _GAME, _R + "scenario"),
        "held back at set-up (turn 2-4, a table edge, in secret), it arrives along that edge in the Starting phase "
@@ -278,7 +278,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Pierce (X): the target's Armour is X lower against its successful attacks", weapon=True),
     _t("Poison", 56, 1724, "partly", (_MELEE, _RANGED),
        "Poison (X/Y): a non-Soulless model it wounds gains X Poisoned markers of value Y (applied "
-       "to melee and ranged wounds; a ranged hit respects Immune and Soulless, a melee one not yet)", weapon=True),
+       "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
     _t("Protected", 56, 1726, "manual", (),
        "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
     _t("Prowess", 56, 1728, "partly", (_MELEE,),

@@ -391,6 +391,8 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
         immune.update({"held", "immobilised"})
     if has_trait(profile, "agile"):
         immune.add("held")
+    if has_trait(profile, "soulless"):  # Immune [Fear, Poison, Bleed] (p.58); Fear: its tests pass
+        immune.update({"poisoned", "bleed"})
     kw["immune"] = frozenset(immune)
     kw["rerolls"] = tuple(rerolls)
     kw.update(overrides)

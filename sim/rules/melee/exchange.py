@@ -143,7 +143,7 @@ class _Exchange:
                 (f" (Tough {target.tough})" if target.tough else "") + (" (Durable)" if target.durable else "")
         detail += f" -> {target.id} takes {res.wounds} wound(s)"
         if res.wounds > 0:
-            for mk in wound_markers(w, target.id):
+            for mk in wound_markers(w, target.id, immune=target.immune):  # Immune [..], Soulless (p.53, p.58)
                 self.markers.append(mk)
                 if mk.kind in ("poison", "fire", "bleed"):
                     detail += f"; {target.id} gains {mk.count} {mk.kind} marker(s)" + \
