@@ -42,6 +42,7 @@ from ..mesh import MeshBuilder, circle_ring
 from ..scene3d import TableScene
 from . import panels as P
 from .controller import PlayController
+from .pointer import MouseButtons, mouse_ndc
 from .replay import ReplayCursor, ReplayStep
 from .state import conditions_text
 from .tablecam import TableCamera
@@ -110,7 +111,7 @@ def _layout(base) -> ReplayLayout:
     return ReplayLayout(base.win.get_x_size() / max(1, base.win.get_y_size()))
 
 
-class ReplayWindow(DirectObject):
+class ReplayWindow(MouseButtons, DirectObject):
     """A saved game replayed in ``base``'s window, one event at a time.
 
     Args:
@@ -466,23 +467,6 @@ class ReplayWindow(DirectObject):
             self.drag_ndc(x, y)
         self._press = None
 
-    def _mouse(self):
-        mw = getattr(self.base, "mouseWatcherNode", None)
-        if mw is None or not mw.has_mouse():
-            return None
-        m = mw.get_mouse()
-        return (m.x, m.y)
-
-    def _mouse_down(self, button: str) -> None:
-        m = self._mouse()
-        if m is not None:
-            self.press_ndc(m[0], m[1], button)
-
-    def _mouse_up(self, button: str) -> None:
-        m = self._mouse() or (self._press["last"] if self._press else None)
-        if m is not None:
-            self.release_ndc(m[0], m[1], button)
-
     # ============================================================ time
     def tick(self, dt: float) -> None:
         """Advance ``dt`` seconds: while playing, one event on every
@@ -507,7 +491,7 @@ class ReplayWindow(DirectObject):
             self.show(self.step)
         pr = self._press
         if pr is not None:
-            m = self._mouse()
+            m = mouse_ndc(self.base)
             if m is not None and m != pr["last"]:
                 self.drag_ndc(*m)
         self.tick(min(ClockObject.get_global_clock().get_dt(), 0.25))

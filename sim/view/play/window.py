@@ -64,6 +64,7 @@ from .dialogs import (
     PathDialog,
     SummaryDialog,
 )
+from .pointer import MouseButtons, mouse_ndc
 from .tablecam import TableCamera
 
 #: Seconds between two bot actions (a readable pace).
@@ -90,7 +91,7 @@ ARRIVAL_REFUSED = (1.0, 0.3, 0.25)
 ARRIVAL_SAMPLES = 48
 
 
-class GameWindow(DirectObject):
+class GameWindow(MouseButtons, DirectObject):
     """The game played in ``base``'s window through ``controller``.
 
     Args:
@@ -1191,7 +1192,7 @@ class GameWindow(DirectObject):
         return None
 
     def _wheel(self, steps: int) -> None:
-        m = self._mouse()
+        m = mouse_ndc(self.base)
         if m is None:
             self.zoom(0.9 if steps < 0 else 1 / 0.9)
         else:
@@ -1361,25 +1362,6 @@ class GameWindow(DirectObject):
             self.choose("walk")
             self.point(xy)  # neither is legal: the Walk's reasons are shown
 
-    def _mouse(self):
-        mw = getattr(self.base, "mouseWatcherNode", None)
-        if mw is None or not mw.has_mouse():
-            return None
-        m = mw.get_mouse()
-        return (m.x, m.y)
-
-    def _mouse_down(self, button: str) -> None:
-        m = self._mouse()
-        if m is not None:
-            self.press_ndc(m[0], m[1], button)
-
-    def _mouse_up(self, button: str) -> None:
-        m = self._mouse()
-        if m is None and self._press is not None:
-            m = self._press["last"]
-        if m is not None:
-            self.release_ndc(m[0], m[1], button)
-
     # ============================================================ keys
     def key(self, name: str) -> None:
         """A key: ``enter`` confirm, ``escape`` cancel / deselect, ``q``/``e`` turn,
@@ -1461,7 +1443,7 @@ class GameWindow(DirectObject):
             self.refresh(force=True)
         pr = self._press
         if pr is not None:
-            m = self._mouse()
+            m = mouse_ndc(self.base)
             if m is not None and m != pr["last"]:
                 self.drag_ndc(*m)
         dt = ClockObject.get_global_clock().get_dt()
