@@ -244,6 +244,11 @@ class _Recorder:
         self.values: list[int] = []
 
     def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
+        """``n`` d6 values (1-6) from the wrapped dice, recorded in :attr:`values`.
+
+        Raises:
+            DiceError: as the wrapped dice (physical values missing or out of range).
+        """
         values = list(self.dice.roll(n, purpose))
         self.values.extend(values)
         return values

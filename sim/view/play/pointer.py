@@ -32,9 +32,11 @@ class MouseButtons:
     _press: dict | None
 
     def press_ndc(self, x: float, y: float, button: str = "mouse1") -> None:  # pragma: no cover - the screen's
+        """The screen's own: ``button`` pressed at (x, y), NDC."""
         raise NotImplementedError
 
     def release_ndc(self, x: float, y: float, button: str = "mouse1") -> None:  # pragma: no cover - the screen's
+        """The screen's own: ``button`` let go at (x, y), NDC."""
         raise NotImplementedError
 
     def _mouse_down(self, button: str) -> None:
