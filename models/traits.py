@@ -237,9 +237,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "markers themselves are automated)"),
     _t("Indomitable", 54, 1657, "automated", (_MELEE,),
        "Indomitable (X): ignores X supporting enemies for the melee penalty"),
-    _t("Insignificant", 54, 1659, "partly", (_RANGED, _MOVEMENT, _R + "scenario", "models.warband"),
-       "no melee support, no Scenario actions, its ZoC may be ignored, cannot intercept shots "
-       "(all but the melee support and Scenario actions are applied)"),
+    _t("Insignificant", 54, 1659, "automated", (_RANGED, _MOVEMENT, _MELEE, _GAME, _R + "scenario", "models.warband"),
+       "gives no melee support, takes no Scenario actions, its ZoC may be ignored (contact may not), "
+       "cannot intercept shots"),
     _t("Intangible", 54, 1666, "automated", (_MOVEMENT, _MELEE, _CONDS),
        "moves through ZoC, models and terrain and leaves contact freely; Immune [Held, Immobilised]"),
     _t("Intimidate", 54, 1668, "manual", (),
@@ -307,8 +307,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Sharp (X): the target's Tough is X lower against its successful attacks", weapon=True),
     _t("Sixth Sense", 57, 1758, "automated", (_RANGED, _MELEE, _CONDS, _GAME),
        "never Surprised; ignores Camouflage; Immune [Blind]"),
-    _t("Slow", 58, 1760, "partly", (_MELEE,),
-       "loses the Initiative even when active, and may not Run or Charge (the Initiative is applied)"),
+    _t("Slow", 58, 1760, "automated", (_MELEE, _GAME),
+       "may not declare Run or Charge; loses the Initiative even when active; with Lightning Reflexes "
+       "or Reach it ignores them and Slow in exchanges"),
     _t("Soulless", 58, 1762, "partly", (_GAME,),
        "passes Fear tests and, when not active, Ki tests; Immune [Frightened, Poisoned, Bleed] "
        "(the Fear tests are applied)"),
@@ -320,8 +321,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Strategy", 58, 1778, "manual", (), "Strategy [B]: gains the bonus whenever its player wins the Tactical roll"),
     _t("Strong", 58, 1780, "automated", (_MELEE, _RANGED, _GAME),
        "+1 die in Size tests; damage rolls: three dice, keep the two highest; cancels with Weak"),
-    _t("Stupid", 58, 1782, "partly", (_GAME,),
-       "no Wait, Disengage, Scenario or Complex actions (only Scenario actions are refused)"),
+    _t("Stupid", 58, 1782, "automated", (_GAME,),
+       "may not declare Wait, Disengage, Scenario or any Complex action (refused and never offered)"),
     _t("Swarm", 58, 1784, "partly", (_RANGED,),
        "-1 die in Size tests; shots at it +1 TN (the shooting part is applied)"),
     _t("Tactician", 58, 1788, "automated", (_DICE, _GAME, _R + "setup"),

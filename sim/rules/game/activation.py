@@ -15,7 +15,7 @@ import math
 from dataclasses import replace as dc_replace
 
 from sim.geometry.attributes import Size
-from sim.rules import conditions, movement
+from sim.rules import conditions, movement, trait_actions
 from sim.rules.dice import RollKind, RollPurpose, challenge_test, size_test
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
@@ -52,18 +52,31 @@ class Activation(GamePart):
                                           berserk_forced=forced[0])
         if why:
             return why
+        why = self.trait_refusal(m.id, action.kind)  # Slow, Stupid, Insignificant (p.54, p.58)
+        if why:
+            return why
         if forced[0] in ("melee", "charge") and action.target != forced[1]:
             return f"Berserk: it must attack the closest enemy, {forced[1]} (p.43)"
         if action.kind in ("melee", "charge", "shoot"):
             req = self._disguise(m, action.target)
             if req and req[0] == "forbidden":
                 return f"{action.target} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+            why = self.target_refusal(m.id, action.kind, action.target)  # Camouflage (p.50)
+            if why:
+                return why
         if action.boost:
             try:
                 self.ki_boost(action)
             except KiError as exc:
                 return str(exc)
         return None
+
+    def trait_refusal(self, mid: str, kind: str) -> str | None:
+        """Why model ``mid``'s traits forbid declaring an action of ``kind`` (Slow: no
+        Run or Charge; Stupid: no Wait, Disengage, Scenario or Complex action;
+        Insignificant: no Scenario action; :func:`sim.rules.trait_actions.trait_refusal`),
+        or None."""
+        return trait_actions.trait_refusal(kind, lambda key: bool(self._trait(mid, key)[0]))
 
     def _before_resolve(self, m: ModelState, action: Action) -> bool:
         """What happens between declaring and resolving an action: Disguised markers lost

@@ -193,7 +193,7 @@ class MeleeStep(GamePart):
         """Melee Assist (p.36): the other enemy models in contact with ``mid`` (not
         ``opponent``), each -1 die to ``mid``'s pool, unless that enemy is itself in contact
         with another model of ``mid``'s side. A Prone enemy does not count (its contact may
-        be ignored, p.45)."""
+        be ignored, p.45), nor an Insignificant one (no melee support, p.54)."""
         table = self._table_now()
         me = table.model(mid)
 
@@ -204,6 +204,8 @@ class MeleeStep(GamePart):
         n = 0
         for e in table.models:
             if e.player == me.player or e.id == opponent or e.prone or not touching(me, e):
+                continue
+            if self._trait(e.id, "insignificant")[0]:  # gives no melee support (p.54)
                 continue
             if any(touching(e, f) for f in mine):
                 continue
@@ -364,6 +366,7 @@ class MeleeStep(GamePart):
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
             self._after_action()
+        self._end_effects("exchange")  # "until the end of the current melee exchange"
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()

@@ -93,6 +93,8 @@ class Offers(GamePart):
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
                     if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
                         out.append(Action("disengage", m.id, target=e.id))
+        out = [a for a in out if a.model is None or not self.trait_refusal(a.model, a.kind)]  # Slow, Stupid ...
+        out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
         if not out:  # a model must activate but can declare nothing legal (e.g. Held and
