@@ -6,8 +6,12 @@ A mixin of :class:`~sim.rules.game.Game`.
 
 from __future__ import annotations
 
+import json
+
 from models.profiles import get_profile
+from models.traits import has_trait
 from sim.rules import conditions, ki
+from sim.rules.effects import effect_problem, effective_profile
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 
@@ -16,9 +20,55 @@ class Cards(GamePart):
     """Cards, conditions and wounds (a mixin of :class:`~sim.rules.game.Game`)."""
 
     def profile(self, mid: str):
-        """The profile card (:class:`models.profiles.Profile`) of model ``mid``, or None
-        for a model without one. Looked up once per game (cards do not change during a
-        game)."""
+        """The EFFECTIVE card of model ``mid`` (:class:`models.profiles.Profile`): its
+        printed card (:meth:`printed_profile`) with the effects it has now applied
+        (:func:`sim.rules.effects.effective_profile`: traits gained or lost, weapon traits,
+        statistics; p.46-48), or None for a model without a card."""
+        prof = self.printed_profile(mid)
+        m = self.state.models.get(mid)
+        if prof is None or m is None or not m.effects:
+            return prof
+        key = (mid, json.dumps(m.effects, sort_keys=True))
+        got = self._effective_cards.get(key)
+        if got is None:
+            if len(self._effective_cards) > 512:
+                self._effective_cards.clear()
+            got = self._effective_cards[key] = effective_profile(prof, m.effects)
+        return got
+
+    def grant(self, mid: str, source: str, until: str, *, traits=(), lose=(), weapon_traits=(),
+              weapon: str = "all", stats=None) -> None:
+        """Give model ``mid`` an effect until ``until`` (:data:`sim.rules.effects.DURATIONS`):
+        ``traits`` gained (printed texts, ``"Tough (+1)"``), ``lose`` (trait names),
+        ``weapon_traits`` its ``weapon`` weapons (``melee``/``ranged``/``all``) gain,
+        ``stats`` changes (``{"melee": 1}``); ``source`` names what gave it (the log).
+        Emits an ``effect`` event; :meth:`profile` reads it from then on.
+
+        Raises:
+            ValueError: an invalid effect (:func:`sim.rules.effects.effect_problem`).
+        """
+        eff: dict = {"source": source, "until": until}
+        for k, v in (("traits", list(traits)), ("lose", list(lose)), ("weapon_traits", list(weapon_traits))):
+            if v:
+                eff[k] = v
+        if weapon_traits or (stats and "strength" in stats):
+            eff["weapon"] = weapon
+        if stats:
+            eff["stats"] = {k: int(v) for k, v in stats.items()}
+        problem = effect_problem(eff)
+        if problem:
+            raise ValueError(f"effect of {source} on {mid}: {problem}")
+        self._emit(Event("effect", {"model": mid, **eff}))
+
+    def _end_effects(self, until: str) -> None:
+        """End every effect lasting ``until`` (an ``effects_end`` event, only when one exists)."""
+        if any(e.get("until") == until for m in self.state.models.values() for e in m.effects):
+            self._emit(Event("effects_end", {"until": until}))
+
+    def printed_profile(self, mid: str):
+        """The printed profile card (:class:`models.profiles.Profile`) of model ``mid``, or
+        None for a model without one. Looked up once per game (cards do not change during
+        a game)."""
         if mid in self._cards:
             return self._cards[mid]
         tm = self.table.model(mid)
@@ -44,6 +94,10 @@ class Cards(GamePart):
         tm = self.table.model(mid)
         prof = self.profile(mid) if tm.profile else None
         if prof is None:
+            m = self.state.models.get(mid)
+            gained = [t for e in (m.effects if m is not None else ()) for t in e.get("traits", [])]
+            if gained and has_trait(gained, keyword):
+                return True, None
             return tm.has_trait(keyword), None
         t = prof.trait(keyword)
         return (True, t.value) if t is not None else (False, None)

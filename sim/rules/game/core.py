@@ -43,6 +43,7 @@ from sim.rules.game.position import compact_position, expand_position
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
+from sim.rules.game.targeting import Targeting
 from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
 from sim.rules.game.values import finite, finite_point
@@ -67,7 +68,7 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad):
+           Offers, SaveLoad, Targeting):
     """A game on a table with deployed warbands.
 
     Args:
@@ -161,6 +162,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             apply_event(self._base, Event("elsewhere", {"model": mid, **arr.to_json()}))
         self._vims = dict(vims) if vims else None
         self._cards: dict = {}  # model id -> profile card (or None)
+        self._effective_cards: dict = {}  # (model id, its effects as JSON) -> effective card
         self._feats: dict = {}  # model id -> {name: Feat}
         self.events: list[Event] = []
         self._marks: list[int] = []  # event index before each pushed action

@@ -9,9 +9,11 @@ An :class:`Event` is a ``kind`` and its ``data`` (plain JSON values; inches, deg
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sim.rules.effects import describe_effect
 from sim.rules.game.position import apply_position
 from sim.rules.game.state import GameError, GameState, ModelState, remove_counters
 from sim.rules.game.values import short
@@ -249,6 +251,20 @@ def _aura(state: GameState, d: dict) -> None:
     state.auras.append({"feat": d["feat"], "source": d["source"], "player": d["player"]})
 
 
+def _effect(state: GameState, d: dict) -> None:
+    """A model gains an effect with a duration (:mod:`sim.rules.effects`)."""
+    effect = {k: v for k, v in d.items() if k != "model"}
+    state.models[d["model"]].effects.append(json.loads(json.dumps(effect)))
+
+
+def _effects_end(state: GameState, d: dict) -> None:
+    """Every effect lasting ``until`` ends (on every model, or on ``models``)."""
+    only = d.get("models")
+    for m in state.models.values():
+        if m.effects and (only is None or m.id in only):
+            m.effects = [e for e in m.effects if e.get("until") != d["until"]]
+
+
 def _end_phase_reset(state: GameState, d: dict) -> None:
     state.auras = []
     for u in state.feat_usage.values():
@@ -469,6 +485,12 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("aura", ("feat", "source", "player"), _aura,
               lambda d: f"  {d['source']}'s {d['feat']} Aura is in play until the End phase",
               "an Aura feat in play until the End phase (p.47)"),
+    EventKind("effect", ("model", "source", "until", "traits?", "lose?", "weapon_traits?", "weapon?", "stats?"),
+              _effect, lambda d: f"  {d['model']}: {describe_effect(d)}",
+              "a model gains traits, loses traits or has a statistic changed for a time (p.46-48)"),
+    EventKind("effects_end", ("until", "models?"), _effects_end,
+              lambda d: f"  Effects lasting {d['until'].replace('_', ' ')} end",
+              "effects with that duration end (p.46-48)"),
     EventKind("end_phase_reset", (), _end_phase_reset, lambda d: "  Once-per-turn boxes wiped; Auras end",
               "once-per-turn feat boxes wiped and Auras ended (End phase)"),
     # ---- Elsewhere and Flank arrivals (p.5, p.52)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 
 from sim.files import one_line, quote
+from sim.rules.effects import effect_problem
 from sim.rules.game.state import GameError, GameState, ModelState
 from sim.rules.game.values import MESSAGE_CHARS, finite, finite_point, short
 from sim.rules.scenario import ScenarioError, ScenarioState
@@ -48,7 +49,7 @@ POSITION_KEYS = ("turn", "phase", "active", "first", "last_turn", "pass_tokens",
 
 #: The keys of a model's entry in a position.
 MODEL_KEYS = ("position", "facing", "damage", "counters", "ki", "conditions", "markers", "ammo", "alive",
-              "wounds", "ki_stat", "ki_limit", "elsewhere")
+              "wounds", "ki_stat", "ki_limit", "elsewhere", "effects")
 
 #: The phases of a turn (p.20-21), and ``over`` once the game has ended.
 PHASES = ("start", "main", "end", "over")
@@ -82,7 +83,8 @@ def _model_defaults(m: ModelState) -> dict:
     Wounds, Ki and Ki limit."""
     return {"position": [m.position[0], m.position[1]], "facing": m.facing, "damage": 0, "counters": 0, "ki": 0,
             "conditions": dict(m.conditions), "markers": {}, "ammo": {}, "alive": m.alive,
-            "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit, "elsewhere": _json_copy(m.elsewhere)}
+            "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit, "elsewhere": _json_copy(m.elsewhere),
+            "effects": _json_copy(m.effects)}
 
 
 
@@ -96,6 +98,8 @@ def full_position(state: GameState) -> dict:
                        "wounds": m.wounds, "ki_stat": m.ki_stat, "ki_limit": m.ki_limit}
         if m.elsewhere is not None:  # written only for a model Elsewhere (older positions have no such key)
             models[mid]["elsewhere"] = _json_copy(m.elsewhere)
+        if m.effects:  # written only when it has effects (older positions have no such key)
+            models[mid]["effects"] = _json_copy(m.effects)
     return {"turn": state.turn, "phase": state.phase, "active": state.active, "first": state.first,
             "last_turn": state.last_turn,
             "pass_tokens": {str(p): n for p, n in sorted(state.pass_tokens.items())},
@@ -119,8 +123,8 @@ def compact_position(state: GameState, base: GameState) -> dict:
             out["models"] = {}
             for mid, entry in full["models"].items():
                 d = _model_defaults(base.models[mid])
-                out["models"][mid] = {k: entry.get(k) for k in MODEL_KEYS
-                                      if k in ("position", "facing") or not _same(entry.get(k), d[k])}
+                out["models"][mid] = {k: entry.get(k, d[k]) for k in MODEL_KEYS
+                                      if k in ("position", "facing") or not _same(entry.get(k, d[k]), d[k])}
         elif key in ("turn", "phase", "active") or not _same(full[key], POSITION_DEFAULTS[key]):
             out[key] = full[key]
     return out
@@ -211,6 +215,12 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         if not isinstance(entry["alive"], bool):
             raise bad(f"{where}.alive", f"expected true or false, got {short(entry['alive'])}")
         _check_elsewhere(entry, where, bad)
+        if not isinstance(entry["effects"], list):
+            raise bad(f"{where}.effects", f"expected a list of effects, got {short(entry['effects'])}")
+        for i, eff in enumerate(entry["effects"]):
+            problem = effect_problem(eff)
+            if problem:
+                raise bad(f"{where}.effects[{i}]", problem)
         conds = entry["conditions"]
         if not (isinstance(conds, dict) and all(isinstance(v, (int, str)) for v in conds.values())):
             raise bad(f"{where}.conditions", f"expected a mapping of condition names to numbers or model ids, "
@@ -223,7 +233,8 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         if not (isinstance(entry["ammo"], dict) and all(_whole(v, 0, 99) for v in entry["ammo"].values())):
             raise bad(f"{where}.ammo",
                       f"expected a mapping of weapon names to Ammo tokens left, got {short(entry['ammo'])}")
-        out["models"][mid] = {k: entry[k] for k in MODEL_KEYS if k != "elsewhere" or entry[k] is not None}
+        out["models"][mid] = {k: entry[k] for k in MODEL_KEYS
+                              if (k != "elsewhere" or entry[k] is not None) and (k != "effects" or entry[k])}
     ex = out["exchange"]
     if ex is not None:
         if not isinstance(ex, dict) or not {"attacker", "defender"} <= set(ex) or not set(ex) <= set(_EXCHANGE_KEYS):
@@ -319,4 +330,5 @@ def apply_position(state: GameState, d: dict) -> None:
         m.conditions, m.markers, m.ammo = _json_copy(e["conditions"]), _json_copy(e["markers"]), _json_copy(e["ammo"])
         m.player = 3 - m.owner if "controlled" in m.conditions else m.owner
         m.elsewhere = _json_copy(e.get("elsewhere"))
+        m.effects = _json_copy(e.get("effects", []))
 

@@ -46,6 +46,9 @@ class ModelState:
     #: arrive in, or None); None once on the table. A model Elsewhere is not ``alive`` (not
     #: on the table: no LoS, ZoC, target or activation counters) but it is not killed.
     elsewhere: dict | None = None
+    #: Effects with a duration on its card (:mod:`sim.rules.effects`): traits gained or
+    #: lost, weapon traits, statistic changes, each ``{"source", "until", ...}``.
+    effects: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.owner:

@@ -82,6 +82,8 @@ class TurnPhases(GamePart):
         can, play the End phase (p.21, Main phase step 6-7). After an action that left a
         side with no models in the game, the End phase at once (p.21 step 4)."""
         st = self.state
+        self._end_effects("action")  # an activation (its one action) has ended (p.24)
+        self._end_effects("activation")
         if not first and (not st.in_game(1) or not st.in_game(2)):
             # "if either player has no models left in the game, go immediately to the End
             # phase" (p.21 step 4): after any action -- a shot, an exchange, a feat
@@ -97,6 +99,9 @@ class TurnPhases(GamePart):
 
     def _end_phase(self) -> None:
         st = self.state
+        self._end_effects("action")
+        self._end_effects("activation")
+        self._end_effects("end_phase")  # effects "until the End phase" end as it starts
         self._emit(Event("phase", {"phase": "end"}))
         # step 1, negative effects first: a Frightened model re-takes its Fear test (p.44)
         for m in st.alive():
@@ -137,6 +142,7 @@ class TurnPhases(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
         if st.auras or any(u["turn"] for u in st.feat_usage.values()):
             self._emit(Event("end_phase_reset", {}))
+        self._end_effects("turn")
         alive1, alive2 = st.in_game(1), st.in_game(2)  # models Elsewhere are still in the game
         # step 4: the scenario scores; the game ends on the last turn, once all 3 VP are
         # scored, or when a side has no models left

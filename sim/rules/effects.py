@@ -1,0 +1,244 @@
+"""Effects with a duration on a model's card: traits gained or lost, weapon traits gained,
+statistics changed (rulebook p.48 "Traits", the paragraphs on gaining traits; p.46-47 Ki
+feats; p.43-45 conditions).
+
+A Ki feat, a trait or a scenario rule may give a model a trait "until the end of the
+activation", change its Melee pool "until the End phase", make its weapons Pierce (1)
+"until the current action is resolved". The game keeps each such change on the model as
+an **effect** (:attr:`sim.rules.game.state.ModelState.effects`, plain JSON) and reads the
+model's **effective card**: the printed card with every effect applied
+(:func:`effective_profile`). Every rule that reads a trait off the card (melee, ranged,
+movement, tests) then sees gained traits without knowing where they came from.
+
+An effect is a mapping (the keys of :data:`EFFECT_KEYS`):
+
+* ``source``: what gave it (a feat's name, a trait), for the log;
+* ``until``: when it ends (:data:`DURATIONS`);
+* ``traits``: printed trait texts gained (``"Tough (+1)"``, ``"Camouflage (2\\")"``);
+* ``lose``: trait names lost (``"Insignificant"``);
+* ``weapon_traits``: weapon trait texts its weapons gain, ``weapon``: which weapons
+  (``melee``, ``ranged`` or ``all``);
+* ``stats``: statistic changes, ``{"melee": +1}`` (``melee``, ``ranged``, ``move``, ``ki``,
+  ``strength``: the strength of the weapons named by ``weapon``).
+
+**Gaining a trait the model has** (p.48, the two worked examples of Kuma and Naoko):
+
+* an effect that gives *Trait (X)* does not add to a trait the model has: the model uses
+  the highest value ("Kuma has Armour (1); given Armour (2) he has Armour (2)");
+* an effect that gives *Trait (+X)* (or a negative value) modifies the value the model
+  has; a model without the trait first gains it at 0 ("Naoko has no Armour; Armour (+1)
+  gives her Armour (1)"); such modifiers add up;
+* a trait without a value is gained once, never twice.
+
+Project reading (docs/rulings-project.md): the same rule merges printed duplicates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, Sequence
+
+from models.bsdata.traittext import parse_trait
+from models.profiles import Profile, Trait, Weapon
+from models.traits import trait_key
+
+__all__ = ["DURATIONS", "EFFECT_KEYS", "STATS", "effective_profile", "merge_traits", "merge_weapon_traits",
+           "effect_problem", "describe_effect"]
+
+#: When an effect ends: ``action`` (the current action is resolved), ``activation`` (the
+#: current activation ends), ``exchange`` (the current melee exchange is resolved),
+#: ``end_phase`` (the End phase starts), ``turn`` (the End phase ends), ``game`` (never).
+DURATIONS = ("action", "activation", "exchange", "end_phase", "turn", "game")
+
+#: The keys an effect may have.
+EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats")
+
+#: Statistics an effect may change.
+STATS = ("melee", "ranged", "move", "ki", "strength")
+
+_MODIFIER = re.compile(r"\(\s*[+-]")
+
+
+def _is_modifier(t: Trait) -> bool:
+    """``Trait (+X)`` or a negative value: a change of the value the model has (p.48)."""
+    return bool(_MODIFIER.search(t.text)) or (t.value is not None and t.value < 0)
+
+
+@lru_cache(maxsize=2048)
+def _parse(text: str) -> Trait:
+    return parse_trait(text)
+
+
+def _name(t: Trait) -> str:
+    """The printed name of ``t`` (the text before its brackets)."""
+    return re.split(r"[\[(]", t.text, maxsplit=1)[0].strip() or t.keyword
+
+
+def _fmt(num: float) -> str:
+    return f"{num:g}"
+
+
+def _merged(group: list[Trait]) -> Trait:
+    """One trait from every instance of one trait (same key and qualifier), p.48."""
+    if len(group) == 1 and not _is_modifier(group[0]):
+        return group[0]
+    base = [t for t in group if not _is_modifier(t)]
+    mods = [t for t in group if _is_modifier(t)]
+    values = [t.value for t in base if t.value is not None]
+    ranges = [t.range for t in base if t.range is not None]
+    value: int | None = max(values) if values else (0 if any(m.value is not None for m in mods) else None)
+    rng: float | None = max(ranges) if ranges else (0.0 if any(m.range is not None for m in mods) else None)
+    for m in mods:
+        if m.value is not None and value is not None:
+            value += m.value
+        if m.range is not None and rng is not None:
+            rng += m.range
+    first = base[0] if base else group[0]
+    name = _name(first)
+    q = f" [{first.qualifier.title()}]" if first.qualifier else ""
+    if value is not None and rng is not None:
+        text = f"{name}{q} ({value}/{_fmt(rng)}\")"
+    elif value is not None:
+        text = f"{name}{q} ({value})"
+    elif rng is not None:
+        text = f"{name}{q} ({_fmt(rng)}\")"
+    else:
+        text = f"{name}{q}"
+    return Trait(first.keyword, value, first.qualifier, text, rng)
+
+
+def merge_traits(traits: Iterable[Trait], lose: Iterable[str] = ()) -> tuple[Trait, ...]:
+    """The traits a model has from ``traits`` (printed first, then gained), instances of
+    one trait (same :func:`~models.traits.trait_key` and qualifier) merged by the p.48
+    rule (highest *X*, plus every *+X*), and every trait named in ``lose`` removed. Order:
+    first appearance.
+
+        >>> from models.bsdata.traittext import parse_trait as p
+        >>> [t.text for t in merge_traits([p("Armour (1)"), p("Armour (2)")])]   # Kuma
+        ['Armour (2)']
+        >>> [t.text for t in merge_traits([p("Armour (+1)")])]                   # Naoko
+        ['Armour (1)']
+        >>> [t.text for t in merge_traits([p("Tough (1)"), p("Tough (+1)"), p("Tough (+1)")])]
+        ['Tough (3)']
+        >>> [t.text for t in merge_traits([p("Aware"), p("Aware"), p("Slow")], lose=["slow"])]
+        ['Aware']
+    """
+    gone = {trait_key(n) for n in lose}
+    groups: dict[tuple[str, str | None], list[Trait]] = {}
+    for t in traits:
+        key = trait_key(t.keyword)
+        if key in gone:
+            continue
+        groups.setdefault((key, (t.qualifier or "").lower() or None), []).append(t)
+    return tuple(_merged(g) for g in groups.values())
+
+
+def merge_weapon_traits(printed: Sequence[str], gained: Sequence[str]) -> tuple[str, ...]:
+    """A weapon's trait texts with ``gained`` texts added by the p.48 rule (the printed
+    texts are kept as printed when nothing is gained).
+
+        >>> merge_weapon_traits(("Pierce (1)", "Reach"), ("Pierce (+1)",))
+        ('Pierce (2)', 'Reach')
+    """
+    if not gained:
+        return tuple(printed)
+    parsed = []
+    for text in list(printed) + list(gained):
+        try:
+            parsed.append(_parse(text))
+        except ValueError:
+            parsed.append(Trait(trait_key(text), None, None, text))
+    return tuple(t.text for t in merge_traits(parsed))
+
+
+def effect_problem(effect: Any) -> str | None:
+    """Why ``effect`` is not a valid effect (None when it is): a mapping with the keys of
+    :data:`EFFECT_KEYS`, ``until`` one of :data:`DURATIONS`, trait texts that parse, stats
+    of :data:`STATS` with whole-number changes."""
+    if not isinstance(effect, Mapping):
+        return f"expected a mapping, got {type(effect).__name__}"
+    extra = set(effect) - set(EFFECT_KEYS)
+    if extra:
+        return f"unknown keys {sorted(extra)} (allowed: {', '.join(EFFECT_KEYS)})"
+    if effect.get("until") not in DURATIONS:
+        return f"until must be one of {', '.join(DURATIONS)}, got {effect.get('until')!r}"
+    for key in ("traits", "weapon_traits", "lose"):
+        got = effect.get(key, [])
+        if not isinstance(got, list) or not all(isinstance(x, str) and x for x in got):
+            return f"{key} must be a list of trait texts, got {got!r}"
+        if key != "lose":
+            for text in got:
+                try:
+                    _parse(text)
+                except ValueError:
+                    return f"{key}: cannot read the trait {text!r}"
+    if effect.get("weapon", "all") not in ("melee", "ranged", "all"):
+        return f"weapon must be melee, ranged or all, got {effect.get('weapon')!r}"
+    stats = effect.get("stats", {})
+    if not isinstance(stats, Mapping) or not all(k in STATS and isinstance(v, int) and not isinstance(v, bool)
+                                                 for k, v in stats.items()):
+        return f"stats must map {', '.join(STATS)} to whole numbers, got {stats!r}"
+    return None
+
+
+def describe_effect(effect: Mapping[str, Any]) -> str:
+    """One log line: ``"Tough (+1), Melee +1 until the End phase (Tenacious)"``."""
+    parts = list(effect.get("traits", []))
+    parts += [f"loses {n}" for n in effect.get("lose", [])]
+    if effect.get("weapon_traits"):
+        which = effect.get("weapon", "all")
+        parts.append(f"{'its' if which == 'all' else 'its ' + which} weapons gain {', '.join(effect['weapon_traits'])}")
+    parts += [f"{k.title()} {v:+d}" for k, v in effect.get("stats", {}).items()]
+    until = {"action": "until the action is resolved", "activation": "until the end of the activation",
+             "exchange": "until the end of the melee exchange", "end_phase": "until the End phase",
+             "turn": "until the end of the turn", "game": "for the rest of the game"}[effect["until"]]
+    src = f" ({effect['source']})" if effect.get("source") else ""
+    return f"{', '.join(parts) or 'no change'} {until}{src}"
+
+
+def _weapon_applies(w: Weapon, which: str) -> bool:
+    return which == "all" or w.kind == which
+
+
+def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) -> Profile:
+    """The card ``profile`` with ``effects`` applied (see the module docstring): traits
+    gained and lost (merged by the p.48 rule), weapon traits gained, statistics changed
+    (never below 0). ``profile`` itself when there is no effect.
+
+    Raises:
+        ValueError: an effect's trait text cannot be read (:func:`effect_problem` first).
+    """
+    if not effects:
+        return profile
+    gained: list[Trait] = []
+    lose: list[str] = []
+    stats: dict[str, int] = {}
+    weapon_gain: list[tuple[str, str]] = []
+    strength: list[tuple[str, int]] = []
+    for e in effects:
+        gained += [_parse(t) for t in e.get("traits", [])]
+        lose += list(e.get("lose", []))
+        which = e.get("weapon", "all")
+        weapon_gain += [(which, t) for t in e.get("weapon_traits", [])]
+        for k, v in e.get("stats", {}).items():
+            if k == "strength":
+                strength.append((which, int(v)))
+            else:
+                stats[k] = stats.get(k, 0) + int(v)
+    traits = merge_traits(list(profile.traits) + gained, lose)
+    weapons = []
+    for w in profile.weapons:
+        extra = tuple(t for which, t in weapon_gain if _weapon_applies(w, which))
+        dstr = sum(v for which, v in strength if _weapon_applies(w, which))
+        if extra or dstr:
+            w = replace(w, traits=merge_weapon_traits(w.traits, extra),
+                        strength=None if w.strength is None else w.strength + dstr)
+        weapons.append(w)
+    changes: dict[str, Any] = {"traits": traits, "weapons": tuple(weapons)}
+    for k, v in stats.items():
+        cur = getattr(profile, k, None)
+        if cur is not None:
+            changes[k] = max(0, cur + v)
+    return replace(profile, **changes)

@@ -1,0 +1,120 @@
+"""Effects with a duration on a model's card (:mod:`sim.rules.effects`, p.46-48): the
+effective card the engine reads, the p.48 rule for gaining a trait the model has (the
+rulebook's Kuma and Naoko examples), durations, and effects kept by positions, saves
+and ``pop``."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.profiles import get_profile
+from sim.rules.effects import effect_problem, effective_profile
+from sim.rules.game import Game, GameError
+from sim.table import load_table
+
+TABLE = load_table()
+
+
+def _armoured(profile_id: str) -> int | None:
+    t = get_profile(profile_id).trait("armour")
+    return None if t is None else t.value
+
+
+def _a_model_with_armour_and_one_without():
+    with_armour = without = None
+    for m in TABLE.models:
+        if m.profile and _armoured(m.profile) is not None and with_armour is None:
+            with_armour = m
+        if m.profile and _armoured(m.profile) is None and without is None:
+            without = m
+    assert with_armour is not None and without is not None
+    return with_armour, without
+
+
+def test_kuma_gaining_a_higher_armour_uses_it_they_do_not_add_up():
+    # p.48: "Кума имеет броню (1). Если он получит Броню (2) ... они не складываются.
+    # Кума теперь имеет Броню (2)." The effective card keeps the highest X.
+    m, _ = _a_model_with_armour_and_one_without()
+    printed = get_profile(m.profile)
+    x = printed.trait("armour").value
+    card = effective_profile(printed, [{"source": "Kami", "until": "end_phase", "traits": [f"Armour ({x + 1})"]}])
+    assert card.trait("armour").value == x + 1
+    lower = effective_profile(printed, [{"source": "Kami", "until": "end_phase",
+                                         "traits": [f"Armour ({max(0, x - 1)})"]}])
+    assert lower.trait("armour").value == x
+
+
+def test_naoko_gaining_armour_plus_one_first_gains_armour_zero():
+    # p.48: "Наоко ... не имеет свойства Брони, но использует Мутацию, чтобы получить Броню
+    # (+1). Сначала она получает Броню (0), а затем применяет модификатор +1, дающий ей Броню (1)."
+    _, m = _a_model_with_armour_and_one_without()
+    card = effective_profile(get_profile(m.profile), [{"source": "Mutation", "until": "game",
+                                                       "traits": ["Armour (+1)"]}])
+    assert card.trait("armour").value == 1
+    twice = effective_profile(get_profile(m.profile), [{"source": "a", "until": "game", "traits": ["Armour (+1)"]},
+                                                       {"source": "b", "until": "game", "traits": ["Armour (+1)"]}])
+    assert twice.trait("armour").value == 2  # "Свойство (+X) складывают все значения вместе"
+
+
+def test_weapon_traits_and_statistics_change_on_the_effective_card():
+    m, _ = _a_model_with_armour_and_one_without()
+    printed = get_profile(m.profile)
+    card = effective_profile(printed, [{"source": "Precision Strike", "until": "action",
+                                        "weapon_traits": ["Pierce (1)"], "weapon": "melee",
+                                        "stats": {"melee": 1, "strength": 1}}])
+    assert card.melee == printed.melee + 1
+    for w, w0 in zip(card.weapons, printed.weapons):
+        if w.kind == "melee":
+            assert any(t.startswith("Pierce") for t in w.traits)
+            assert w0.strength is None or w.strength == w0.strength + 1
+        else:
+            assert w.traits == w0.traits
+
+
+def test_a_granted_trait_lasts_until_its_duration_and_survives_positions_and_pop():
+    m, _ = _a_model_with_armour_and_one_without()
+    g = Game(TABLE, seed=3, length=("fixed", 3))
+    x = g.profile(m.id).trait("armour").value
+    g.grant(m.id, "test", "end_phase", traits=["Armour (+1)"])
+    assert g.profile(m.id).trait("armour").value == x + 1
+    assert g.printed_profile(m.id).trait("armour").value == x
+    assert "Armour (+1)" in g.log()[-1]
+    pos = g.position()
+    assert pos["models"][m.id]["effects"][0]["traits"] == ["Armour (+1)"]
+    g2 = Game(TABLE, seed=3, length=("fixed", 3))
+    g2.set_position(pos)
+    assert g2.profile(m.id).trait("armour").value == x + 1
+    # the effect lasts through actions, and ends when the End phase starts
+    while g.state.turn == 1 and not g.is_over():
+        a = g.legal_actions()[0]
+        g.push(a)
+        if g.state.turn == 1:
+            assert g.profile(m.id).trait("armour").value == x + 1
+    assert g.profile(m.id).trait("armour").value == x
+    while len(g.actions):
+        g.pop()
+    assert g.profile(m.id).trait("armour").value == x + 1  # the grant came before the first action: pop keeps it
+    assert g.state.models[m.id].effects
+
+
+def test_an_activation_effect_ends_with_the_activation():
+    m, _ = _a_model_with_armour_and_one_without()
+    g = Game(TABLE, seed=5, length=("fixed", 3))
+    mover = next(a for a in g.legal_actions() if a.model is not None)
+    g.grant(mover.model, "test", "activation", traits=["Evasive"])
+    assert g.profile(mover.model).has_trait("evasive")
+    g.push(mover)
+    assert not g.profile(mover.model).has_trait("evasive") or get_profile(
+        g.table.model(mover.model).profile).has_trait("evasive")
+
+
+def test_bad_effects_are_refused_with_one_line():
+    g = Game(TABLE, seed=1, length=("fixed", 3))
+    mid = TABLE.models[0].id
+    with pytest.raises(ValueError, match="until must be one of"):
+        g.grant(mid, "x", "forever", traits=["Tough (1)"])
+    assert effect_problem({"source": "x", "until": "game", "stats": {"wits": 1}}).startswith("stats must map")
+    pos = g.position()
+    pos["models"][mid]["effects"] = [{"source": "x", "until": "game", "traits": ["Tough ("]}]
+    with pytest.raises(GameError, match=r"effects\[0\]: traits: cannot read the trait"):
+        g.set_position(pos)
