@@ -160,9 +160,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Brutal", 50, 1541, "partly", (_MELEE,),
        "Brutal (X): adds X to its attack result in exchanges and to its ranged attack result "
        "(applied in melee)"),
-    _t("Camouflage", 50, 1545, "manual", (),
-       "Camouflage (X\"): while in cover, enemies starting farther than X inches may not target "
-       "or contact it"),
+    _t("Camouflage", 50, 1545, "automated", (_GAME,),
+       "Camouflage (X\"): with cover from an enemy starting its activation over X inches away, "
+       "that enemy may not target or contact it (Shoot, Charge, Melee, Target Ki feats; "
+       "Sixth Sense ignores it)"),
     _t("Cavalry", 50, 1557, "manual", (), "Cavalry (X\"): may move X inches before or after any action"),
     _t("Channel", 50, 1559, "manual", (),
        "Channel (X/Y\"): once a turn gives up to X of its Ki tokens to friends within Y inches"),

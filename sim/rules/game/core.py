@@ -40,6 +40,7 @@ from sim.rules.game.melee_step import MeleeStep
 from sim.rules.game.offers import Offers
 from sim.rules.game.part import ResumableDice
 from sim.rules.game.position import compact_position, expand_position
+from sim.rules.game.rolls_step import RollsStep
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
@@ -68,7 +69,7 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad, Targeting):
+           Offers, SaveLoad, Targeting, RollsStep):
     """A game on a table with deployed warbands.
 
     Args:

@@ -136,6 +136,9 @@ class KiStep(GamePart):
             req = self._disguise(m, t.id)
             if req and req[0] == "forbidden":
                 return False, f"{t.id} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
+            why = self.target_refusal(m.id, action.kind, t.id)  # Camouflage (p.50)
+            if why:
+                return False, why
         usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
         spent = 0
         try:

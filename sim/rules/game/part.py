@@ -20,10 +20,11 @@ if TYPE_CHECKING:
 
     from models.profiles import Profile, Weapon
     from sim.rules import movement
-    from sim.rules.dice import Dice
+    from sim.rules.dice import Dice, FearResult, RollPurpose
     from sim.rules.game.actions import Action
     from sim.rules.game.arrival_step import Arrival
     from sim.rules.game.events import Event
+    from sim.rules.game.rolls_step import TestOutcome
     from sim.rules.game.state import GameState, ModelState
     from sim.rules.ki import Boost, Feat
     from sim.rules.scenario import Scenario, ScenarioState
@@ -134,6 +135,16 @@ class GamePart:
         def scenario_actions(self, mid: str) -> list[Action]: ...
         def _scenario_start(self) -> None: ...
         def _scenario_end(self, last_turn: bool) -> bool: ...
+
+        # -- tests with traits (rolls_step)
+        def _fear_roll(self, tester: str, tn: int, source: str | None = None,
+                       detail: str = "") -> tuple[FearResult, tuple[str, ...]]: ...
+        def _ki_challenge(self, mid: str, tn: int, purpose: RollPurpose, *, boost: int = 0,
+                          active: bool | None = None) -> TestOutcome: ...
+        def _opposed_ki(self, a: str, b: str, purpose: RollPurpose, purpose_b: RollPurpose, *,
+                        a_active: bool | None, boost_a: int = 0, modifier_a: int = 0,
+                        modifier_b: int = 0) -> TestOutcome: ...
+        def _size_roll(self, mid: str, tn: int, purpose: RollPurpose | None = None) -> TestOutcome: ...
 
         # -- cards, conditions, wounds
         def profile(self, mid: str) -> Profile | None: ...

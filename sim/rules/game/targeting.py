@@ -1,0 +1,114 @@
+"""Traits that decide who may be targeted or contacted, and who takes the blow
+(rulebook "Traits" p.48-59): Camouflage (X"), and the keyword matching of the [K]
+traits (Bodyguard [K] (X"), Sacrifice [K] (X"), Protected [K] (X")).
+
+Camouflage (X") (p.50): at the start of an enemy model's activation (the moment it
+declares its action: an activation is one action, p.24), if the Camouflage model has
+cover from that enemy (:meth:`sim.geometry.measure.Scene.cover`, the cover of a ranged
+attack, rulings.md section 5) and the enemy is farther than X" from it (base edge to base
+edge), the enemy may not target it (Shoot, Target Ki feats) nor come into contact with it
+(Charge, Melee). A model with Sixth Sense ignores Camouflage (p.57). Cover needs LoS, so
+a Camouflage model out of the enemy's LoS gets nothing from the trait (the project's
+reading, /work/notes/rulings_H8.md).
+
+A mixin of :class:`~sim.rules.game.Game`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.rules.game.part import GamePart
+
+#: The page of Camouflage (its entry in the trait chapter).
+PAGE_CAMOUFLAGE = "p.50"
+
+#: The action kinds that target a model or bring the active model into contact with it
+#: (what Camouflage forbids against a camouflaged enemy, p.50).
+TARGETING_KINDS = ("shoot", "charge", "melee", "ki_feat", "complex_ki_feat", "feat")
+
+
+def keyword_matches(profile: Any, qualifier: str | None, *, name: str = "") -> bool:
+    """Whether a model's card has the keyword ``qualifier`` of a [K] trait (Bodyguard
+    [K], Sacrifice [K], Protected [K], p.48): one of its comma-separated alternatives is
+    ``Friendly`` (any friendly model), one of the card's types (``Samurai``), its faction
+    (``Ito Clan``), its faction followed by a type (``Ito Clan Samurai``) or its name.
+    Case and spaces are ignored; a card of None matches only ``Friendly``.
+
+        >>> from types import SimpleNamespace as NS
+        >>> card = NS(types=("samurai", "unique"), faction="Ito Clan", name="Ito Konomi")
+        >>> keyword_matches(card, "Ito Clan Samurai, Ito Clan Shisai"), keyword_matches(card, "Servant")
+        (True, False)
+    """
+    if not qualifier:
+        return False
+
+    def norm(s: str) -> str:
+        return " ".join(str(s).lower().replace("_", " ").replace("-", " ").split())
+
+    alts = [norm(a) for a in qualifier.split(",") if a.strip()]
+    if "friendly" in alts:
+        return True
+    if profile is None:
+        return False
+    types = {norm(t) for t in getattr(profile, "types", ())}
+    faction = norm(getattr(profile, "faction", "") or "")
+    names = {norm(getattr(profile, "name", "") or ""), norm(name)} - {""}
+    for a in alts:
+        if a in types or a in names or (faction and a == faction):
+            return True
+        if faction and a.startswith(faction + " ") and a[len(faction) + 1:] in types:
+            return True
+        if a.endswith("s") and a[:-1] in types:  # a plural ("Ashigarus") names the type
+            return True
+    return False
+
+
+class Targeting(GamePart):
+    """Camouflage and the [K] keyword (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    def camouflage_refusal(self, mid: str, target: str | None) -> str | None:
+        """Why model ``mid`` may not target or contact the enemy ``target`` now because of
+        the target's Camouflage (X") (p.50), or None: the target has cover from ``mid``
+        (:meth:`~sim.geometry.measure.Scene.cover`), ``mid`` is more than X" from it (base
+        edge to base edge, measured now: the start of ``mid``'s activation) and ``mid`` has
+        no Sixth Sense (p.57)."""
+        st = self.state
+        t = st.models.get(target or "")
+        m = st.models.get(mid)
+        if t is None or m is None or not t.alive or not m.alive or t.player == m.player:
+            return None
+        has, _ = self._trait(t.id, "camouflage")
+        if not has or self._trait(mid, "sixth_sense")[0]:
+            return None
+        reach = self.camouflage_reach(t.id)
+        key = (len(self.events), "camouflage", mid, t.id)
+        got = self._memo.get(key)
+        if got is None:
+            scene = self._table_now().scene()
+            dist = scene.distance(mid, t.id)
+            covered = dist > reach + 1e-9 and scene.cover(mid, t.id).cover
+            got = self._memo[key] = (covered, dist)
+        covered, dist = got
+        if not covered:
+            return None
+        return (f"{t.id} has Camouflage ({reach:g}\"): it has cover from {mid}, which starts its activation "
+                f"{dist:.2f}\" away, so {mid} may not target or contact it ({PAGE_CAMOUFLAGE})")
+
+    def camouflage_reach(self, mid: str) -> float:
+        """The X of model ``mid``'s Camouflage (X") in inches (0 when it prints none)."""
+        prof = self.profile(mid)
+        t = prof.trait("camouflage") if prof is not None else None
+        if t is None:
+            return 0.0
+        if t.range is not None:
+            return float(t.range)
+        return float(t.value or 0)
+
+    def target_refusal(self, mid: str, kind: str, target: str | None) -> str | None:
+        """Why model ``mid`` may not declare an action of ``kind`` at ``target`` because of
+        a trait of the target (Camouflage, p.50), or None. Only the kinds that target or
+        contact (:data:`TARGETING_KINDS`) are judged."""
+        if kind not in TARGETING_KINDS or not target:
+            return None
+        return self.camouflage_refusal(mid, target)

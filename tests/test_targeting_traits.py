@@ -1,0 +1,117 @@
+"""Targeting, protection and set-up traits through the Game (rulebook "Traits" p.48-59):
+Camouflage, Bodyguard, Sacrifice, Protected, Scout, Flank, Disguise, and the catalogue
+traits Kumo and In Defiance of the Gods.
+
+Camouflage (seeds/000, p.50): "**Маскировка (Camouflage)(X"): в начале активации вражеской
+модели если эта модель получает эффект от укрытия, вражеская модель не может указывать её
+целью или входить в контакт, если в начале активации не находилась в пределах X".**"
+Sixth Sense (p.57): "... игнорируют свойство Маскировка ...".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import Trait, add_profile_source, get_profile
+from sim.rules.game import Action, Game
+from tests.conftest import make_table, set_active
+
+CAMO = Trait("camouflage", None, None, 'Camouflage (2")', 2.0)
+SIXTH = Trait("sixth_sense", None, None, "Sixth Sense", None)
+HEDGE = {"id": "hedge", "rect": {"center": [12, 14.0], "width": 4, "depth": 0.4},
+         "passage": "normal", "visibility": "obscuring", "size": "small"}
+
+
+def card(base: str, new_id: str, traits=()):
+    """A copy of the bundled card ``base`` as ``new_id`` with ``traits`` added."""
+    c = get_profile(base)
+    return replace(c, id=new_id, name=new_id, bs_id="test-" + new_id, traits=tuple(c.traits) + tuple(traits))
+
+
+def camo_game(models, cards=(), seed: int = 1) -> Game:
+    """A game on a 24" table with an Obscuring hedge at y = 14 (x 10..14); player 1 active."""
+    add_profile_source({c.id: c for c in cards})  # the conftest fixture removes it after the test
+    g = Game(make_table(models, terrain=[HEDGE]), seed=seed, length=("fixed", 2))
+    set_active(g, 1)
+    return g
+
+
+# ------------------------------------------------------------------ Camouflage (p.50)
+def _example(shooter="kokkio"):
+    """The rulebook's example: A (Camouflage 2") behind the hedge; B far, behind the hedge
+    from A; C within 2" of A; D far, to A's side (no cover from D)."""
+    a = card("ton", "camo-ton", [CAMO])
+    models = [
+        {"id": "A", "player": 2, "profile": a.id, "position": [12, 15.2], "facing": 270},
+        {"id": "B", "player": 1, "profile": shooter, "position": [12, 6], "facing": 90},
+        {"id": "C", "player": 1, "profile": shooter, "position": [12, 12.4], "facing": 90},
+        {"id": "D", "player": 1, "profile": shooter, "position": [21, 15.2], "facing": 180},
+    ]
+    return camo_game(models, cards=[a])
+
+
+def test_camouflage_rulebook_example():
+    """p.50, Пример: "Модель В начинает более чем в 2" от модели А и поэтому не может
+    указывать Целью модель А, даже если приходит в 2" к ней. Модель С находится в пределах
+    2", поэтому можно указать Целью модель А. Модель D более чем на 2" удалена от модели А,
+    но модель А не имеет укрытия от модели D, поэтому модель D может выбрать целью модель А."""
+    g = _example()
+    scene = g.table_now().scene()
+    assert scene.cover("B", "A").cover and scene.cover("C", "A").cover and not scene.cover("D", "A").cover
+    assert scene.distance("C", "A") <= 2.0 < scene.distance("B", "A")
+    ok, why = g.is_legal(Action("shoot", "B", target="A"))
+    assert not ok and "Camouflage" in why and "p.50" in why
+    # B Walks first to within 2" of A: still refused, it started its activation farther away
+    ok, why = g.is_legal(Action("shoot", "B", target="A", walk="before", point=(12, 10.5)))
+    assert not ok and "Camouflage" in why
+    # Charge and Melee (contact) refused too
+    assert "Camouflage" in g.is_legal(Action("charge", "B", target="A"))[1]
+    assert not g.is_legal(Action("melee", "B", target="A"))[0]
+    # C starts within 2": no Camouflage reason (it may target A)
+    assert "Camouflage" not in g.is_legal(Action("shoot", "C", target="A"))[1]
+    assert "Camouflage" not in g.is_legal(Action("melee", "C", target="A"))[1]
+    # D: A has no cover from D
+    assert g.is_legal(Action("shoot", "D", target="A"))[0]
+
+
+def test_camouflage_keeps_the_refused_actions_out_of_the_offers():
+    """The offered actions never target a camouflaged model the rule protects (p.50)."""
+    g = _example()
+    offered = g.legal_actions()
+    assert not [a for a in offered if a.model == "B" and a.target == "A"]
+    assert [a for a in offered if a.model == "D" and a.target == "A" and a.kind == "shoot"]
+
+
+def test_sixth_sense_ignores_camouflage():
+    """p.57: "**Шестое чувство (Sixth Sense):** модели с этим свойством ... игнорируют
+    свойство Маскировка"."""
+    seer = card("kokkio", "seer-kokkio", [SIXTH])
+    add_profile_source({seer.id: seer})
+    g = _example(shooter=seer.id)
+    assert g.is_legal(Action("shoot", "B", target="A"))[0]
+
+
+def test_camouflage_is_judged_at_the_start_of_each_activation():
+    """The distance is measured when the enemy declares (the start of its activation):
+    a shot refused from 8" away is allowed once the shooter starts an activation within 2"."""
+    g = _example()
+    assert not g.is_legal(Action("shoot", "B", target="A"))[0]
+    pos = g.position()
+    pos["models"]["B"]["position"] = [13.5, 12.4]
+    g.set_position(pos)
+    assert "Camouflage" not in g.is_legal(Action("shoot", "B", target="A"))[1]
+
+
+@pytest.mark.parametrize("base", ["ton"])
+def test_camouflage_without_cover_does_nothing(base):
+    """No hedge between: A has no cover, the rule does not act (p.50: "если эта модель
+    получает эффект от укрытия")."""
+    a = card(base, "camo-open", [CAMO])
+    add_profile_source({a.id: a})
+    g = Game(make_table([{"id": "A", "player": 2, "profile": a.id, "position": [12, 15.2], "facing": 270},
+                         {"id": "B", "player": 1, "profile": "kokkio", "position": [12, 6], "facing": 90}]),
+             seed=1, length=("fixed", 2))
+    set_active(g, 1)
+    assert g.is_legal(Action("shoot", "B", target="A"))[0]
