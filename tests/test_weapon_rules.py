@@ -85,3 +85,78 @@ def test_insignificant_gives_no_melee_support():
     assert g.melee_assists("akira", "masunagi") == 0
     plain = _game(moved(table, asp=((2.0, 22.0), 0.0), ishi=((12.0 + 2 * TABLE.model("akira").radius, 12.0), 180.0)))
     assert plain.melee_assists("akira", "masunagi") == 1
+
+
+# ------------------------------------------------------------------ melee weapon choice (p.33 step 2)
+def with_weapons(mid: str, *weapons, table=TABLE, tag: str = "w"):
+    """``table`` with model ``mid``'s card given extra weapons (:class:`models.profiles.Weapon`)."""
+    tm = table.model(mid)
+    base = get_profile(tm.profile)
+    card = dataclasses.replace(base, id=f"{base.id}-h7-{tag}", bs_id=None, weapons=base.weapons + tuple(weapons))
+    add_profile_source({card.id: card}, key=("test_weapon_rules", card.id))
+    models = tuple(dataclasses.replace(m, profile=card.id) if m.id == mid else m for m in table.models)
+    return dataclasses.replace(table, models=models, _scene=[])
+
+
+def _kenta_against_yatsumata(gap: float = 0.0):
+    """Kenta (player 1) facing Yatsumata (two melee weapons: Right Head, Left Head),
+    ``gap`` inches between their bases."""
+    y = TABLE.model("yatsumata")
+    k = TABLE.model("kenta")
+    return moved(TABLE, yatsumata=(y.position, 270.0),
+                 kenta=((y.position[0], y.position[1] - y.radius - k.radius - gap), 90.0))
+
+
+def test_the_melee_weapon_is_chosen_with_the_allocation():
+    # p.33, step 2: "Выберите, какое оружие будет использовано для ударов, неактивная модель
+    # заявляет первой. Это определяет доступные свойства и специальные атаки и защиты."
+    g = _game(_kenta_against_yatsumata())
+    g.push(Action("melee", "kenta", target="yatsumata"))
+    assert g.state.exchange is not None
+    g.push(next(a for a in g.legal_actions() if a.model == "kenta"))
+    offers = [a for a in g.legal_actions() if a.model == "yatsumata"]
+    assert {a.weapon for a in offers} == {"Right Head", "Left Head"}
+    ok, why = g.is_legal(Action("allocate", "yatsumata", attack=2, defence=2, weapon="Katana"))
+    assert not ok and "no melee weapon 'Katana'" in why
+    # a special of the other weapon only: Combo Attack is the Left Head's
+    ok, why = g.is_legal(Action("allocate", "yatsumata", attack=2, defence=2, weapon="Right Head",
+                                special="Combo Attack"))
+    assert not ok
+    g.push(Action("allocate", "yatsumata", attack=2, defence=2, weapon="Left Head"))
+    assert any(e.kind == "note" and e.data["text"] == "yatsumata fights with its Left Head" for e in g.events)
+    assert g.state.exchange is None
+    # the choice is carried by saves: a replay rebuilds the same state
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_a_model_with_one_melee_weapon_is_offered_no_weapon_choice():
+    g = _game(_kenta_against_yatsumata())
+    g.push(Action("melee", "kenta", target="yatsumata"))
+    assert {a.weapon for a in g.legal_actions() if a.model == "kenta"} == {None}
+
+
+def test_reach_gives_no_initiative_to_a_model_in_contact_at_the_start_of_the_activation():
+    # p.57: "Длинное (Reach): при использовании этого оружия оно даёт этой модели Инициативу на
+    # 3-м шаге Обмена ударами, при условии, что модель не была в контакте с врагом или другой
+    # вражеской моделью в начале текущей активации."
+    # Masunagi (player 2) gets a Yari with Reach; Kenta (player 1) is the active model.
+    from models.profiles import Weapon
+    spear = Weapon("Yari", "melee", 1, traits=("Reach",))
+    k, m = TABLE.model("kenta"), TABLE.model("masunagi")
+
+    def table(gap: float):
+        t = moved(TABLE, masunagi=((k.position[0], k.position[1] + k.radius + m.radius + gap), 270.0))
+        return with_weapons("masunagi", spear, table=t, tag="yari")
+
+    def step3(g: Game) -> str:
+        g.push(Action("melee", "kenta", target="masunagi"))
+        g.push(next(a for a in g.legal_actions() if a.model == "kenta"))
+        g.push(next(a for a in g.legal_actions() if a.model == "masunagi" and a.weapon == "Yari"))
+        ex = next(e for e in reversed(g.events) if e.kind == "exchange")
+        return next(line for line in ex.data["summary"] if line.startswith("step 3"))
+
+    # Kenta walks into contact: Masunagi was in contact with no enemy, its Yari has Reach
+    assert "masunagi has the Initiative (masunagi fights with Reach)" in step3(_game(table(1.5)))
+    # in contact from the start of Kenta's activation: the Yari gives nothing, the active model strikes first
+    line = step3(_game(table(0.0)))
+    assert "Reach gives nothing" in line and "kenta has the Initiative" in line

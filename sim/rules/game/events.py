@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sim.rules.effects import describe_effect
 from sim.rules.game.position import apply_position
-from sim.rules.game.state import GameError, GameState, ModelState, remove_counters
+from sim.rules.game.state import GameError, GameState, ModelState, remove_counters, take_wounds
 from sim.rules.game.values import short
 
 
@@ -101,10 +101,7 @@ def apply_outcome(state: GameState, d: dict) -> None:
     for mid, f in d.get("facings", {}).items():
         state.models[mid].facing = f
     for mid, n in d.get("wounds", {}).items():
-        m = state.models[mid]
-        m.damage = min(m.wounds, m.damage + n)
-        if m.damage >= m.wounds:
-            m.alive, m.counters = False, 0
+        take_wounds(state.models[mid], n)  # Kami, Last Stand, Rise (p.54, p.57)
     for mid in d.get("removed", []):
         state.models[mid].alive, state.models[mid].counters = False, 0
     for mid, names in d.get("conditions", {}).items():
@@ -180,8 +177,7 @@ def _condition(state: GameState, d: dict) -> None:
 
 
 def _wounds(state: GameState, d: dict) -> None:
-    m = state.models[d["model"]]
-    m.damage = min(m.wounds, m.damage + d["n"])
+    take_wounds(state.models[d["model"]], d["n"])  # Kami, Last Stand, Rise (p.54, p.57)
 
 
 def _killed(state: GameState, d: dict) -> None:
@@ -204,7 +200,8 @@ def _game_over(state: GameState, d: dict) -> None:
 
 def _exchange_open(state: GameState, d: dict) -> None:
     state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {},
-                      "disengage": d.get("disengage"), "point": d.get("point"), "boosts": {}}
+                      "disengage": d.get("disengage"), "point": d.get("point"), "boosts": {},
+                      "engaged": list(d.get("engaged") or []), "weapons": {}}
 
 
 def _allocated(state: GameState, d: dict) -> None:
@@ -214,6 +211,8 @@ def _allocated(state: GameState, d: dict) -> None:
     ex["allocations"][d["model"]] = [d["attack"], d["defence"], d.get("special"), d.get("direction")]
     if d.get("boost"):
         ex.setdefault("boosts", {})[d["model"]] = d["boost"]
+    if d.get("weapon"):  # the melee weapon chosen at step 2 (p.33)
+        ex.setdefault("weapons", {})[d["model"]] = d["weapon"]
 
 
 def _exchange(state: GameState, d: dict) -> None:
@@ -227,9 +226,7 @@ def _marker_damage(state: GameState, d: dict) -> None:
     for v in d["removed"]:
         left.remove(v)
     m.markers[d["marker"]] = left
-    m.damage = min(m.wounds, m.damage + d["wounds"])
-    if m.damage >= m.wounds:
-        m.alive, m.counters = False, 0
+    take_wounds(m, d["wounds"])  # Kami, Last Stand, Rise (p.54, p.57)
 
 
 def _boost(state: GameState, d: dict) -> None:
@@ -249,6 +246,24 @@ def _feat_used(state: GameState, d: dict) -> None:
 
 def _aura(state: GameState, d: dict) -> None:
     state.auras.append({"feat": d["feat"], "source": d["source"], "player": d["player"]})
+
+
+def _healed(state: GameState, d: dict) -> None:
+    """Wounds removed; healing any wound also removes every Bleed marker (p.43)."""
+    m = state.models[d["model"]]
+    n = max(0, min(int(d["n"]), m.damage))
+    m.damage -= n
+    if n:
+        m.conditions.pop("bleed", None)
+
+
+def _counters_gained(state: GameState, d: dict) -> None:
+    state.models[d["model"]].counters += max(0, int(d["n"]))
+
+
+def _pass_token_gained(state: GameState, d: dict) -> None:
+    p = int(d["player"])
+    state.pass_tokens[p] = state.pass_tokens.get(p, 0) + int(d["n"])
 
 
 def _effect(state: GameState, d: dict) -> None:
@@ -451,11 +466,11 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("test", ("model", "test", "passed", "text", "tn?"), None, lambda d: f"  {d['text']}",
               "a test taken (Fear, Size, Ki, disguise; p.27-29)"),
     # ---- melee (p.33-39)
-    EventKind("exchange_open", ("attacker", "defender", "charge", "disengage?", "point?"), _exchange_open,
+    EventKind("exchange_open", ("attacker", "defender", "charge", "disengage?", "point?", "engaged?"), _exchange_open,
               lambda d: f"  Melee exchange: {d['attacker']} against {d['defender']}"
                         + (" (charge: +2 to the first damage roll)" if d["charge"] else ""),
               "a melee exchange waits for both allocations (p.33)"),
-    EventKind("allocated", ("model", "attack", "defence", "special", "direction", "boost"), _allocated,
+    EventKind("allocated", ("model", "attack", "defence", "special", "direction", "boost", "weapon?"), _allocated,
               lambda d: f"  {d['model']} allocates its dice in secret", "a model's secret allocation (p.33)"),
     EventKind("exchange", ("summary", "attacker?", "defender?", "wounds?", "removed?", "gained?", "positions?",
                            "facings?", "counters?", "markers?"), _exchange, _describe_summary,
@@ -485,6 +500,20 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("aura", ("feat", "source", "player"), _aura,
               lambda d: f"  {d['source']}'s {d['feat']} Aura is in play until the End phase",
               "an Aura feat in play until the End phase (p.47)"),
+    EventKind("healed", ("model", "n", "source?"), _healed,
+              lambda d: f"  {d['model']} heals {d['n']} wound(s)" + (f" ({d['source']})" if d.get("source") else ""),
+              "wounds removed by an effect (a Ki feat, p.46); any heal removes the Bleed markers (p.43)"),
+    EventKind("counters_gained", ("model", "n", "source?"), _counters_gained,
+              lambda d: f"  {d['model']} gains {d['n']} activation counter(s)"
+                        + (f" ({d['source']})" if d.get("source") else ""),
+              "activation counters gained by an effect (a Ki feat, p.24, p.46)"),
+    EventKind("pass_token_gained", ("player", "n", "source?"), _pass_token_gained,
+              lambda d: f"  Player {d['player']} gains {d['n']} pass token(s)"
+                        + (f" ({d['source']})" if d.get("source") else ""),
+              "pass tokens gained by an effect (a Ki feat, p.21, p.46)"),
+    EventKind("manual_step", ("model", "source", "text"), None,
+              lambda d: f"  MANUAL STEP for {d['model']} ({d['source']}): {d['text']}",
+              "a card's effect the engine does not apply: the players apply it by hand (p.46)"),
     EventKind("effect", ("model", "source", "until", "traits?", "lose?", "weapon_traits?", "weapon?", "stats?"),
               _effect, lambda d: f"  {d['model']}: {describe_effect(d)}",
               "a model gains traits, loses traits or has a statistic changed for a time (p.46-48)"),

@@ -14,8 +14,10 @@ import math
 from dataclasses import replace as dc_replace
 from typing import Any
 
+from models.traits import has_trait
 from sim.rules import conditions, movement
-from sim.rules.dice import FearOutcome, RollKind, RollPurpose, fear_test, fear_test_needed
+from sim.rules.dice import FearOutcome, fear_test_needed
+from sim.rules.game import melee_traits
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -57,9 +59,11 @@ class MeleeStep(GamePart):
         target = action.target
         assert target is not None  # judged legal: it names its target
         res = self.charge(m.id, target, boost=action.boost or 0)
+        engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         self._move(m.id, res)
         if res.reached and self._fear_on_contact(m.id, target):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True}))
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True,
+                                               **({"engaged": engaged} if engaged else {})}))
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -78,9 +82,11 @@ class MeleeStep(GamePart):
         target = action.target
         assert target is not None  # judged legal: it names its target
         res = self._melee_move(m.id, target)
+        engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         self._move(m.id, res)
         if self._fear_on_contact(m.id, target):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": False}))
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": False,
+                                               **({"engaged": engaged} if engaged else {})}))
 
     def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -101,9 +107,31 @@ class MeleeStep(GamePart):
 
     def _resolve_disengage(self, action: Action) -> None:
         m = self.state.models[action.model]
+        engaged = self.engaged_now(m.id, action.target or "")
         self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False,
                                            "disengage": m.id,
-                                           "point": list(action.point) if action.point is not None else None}))
+                                           "point": list(action.point) if action.point is not None else None,
+                                           **({"engaged": engaged} if engaged else {})}))
+
+    def engaged_now(self, *mids: str) -> list[str]:
+        """Which of ``mids`` have a melee weapon with Reach and are in base contact with
+        an enemy model now (sorted ids). Taken when an action that leads to an exchange
+        is resolved, before its move: the models "in contact with an enemy at the start
+        of the current activation", whose Reach gives no Initiative (p.57). (Models
+        without Reach are left out: for them it changes nothing.)"""
+        table = self._table_now()
+        out = []
+        for mid in mids:
+            if mid not in self.state.models or not self.state.models[mid].alive:
+                continue
+            card = self.profile(mid)
+            if card is None or not any(w.kind == "melee" and has_trait(w, "reach") for w in card.weapons):
+                continue
+            me = table.model(mid)
+            if any(x.player != me.player and math.dist(x.position, me.position) - x.radius - me.radius
+                   <= movement.CONTACT + 1e-9 for x in table.models if x.id != mid):
+                out.append(mid)
+        return sorted(out)
 
     # ------------------------------------------------------------ allocations (p.33)
     def _legal_allocate(self, m: ModelState, action: Action) -> tuple[bool, str]:
@@ -144,15 +172,12 @@ class MeleeStep(GamePart):
         go_on = True
         for chk in checks:
             who = active if chk.tester == "active" else enemy
-            own = self._trait(who, "fear")
-            res = fear_test(self.state.models[who].ki_stat, chk.target_number, self._roller,
-                            own_fear=own[1] if own[0] else None,
-                            fearless=self._trait(who, "fearless")[0] or self._trait(who, "soulless")[0],
-                            bravery=self._trait(who, "bravery")[0],
-                            purpose=RollPurpose(RollKind.FEAR, who, enemy if who == active else active,
-                                                f"TN {chk.target_number}"))
+            # every trait of the tester and of the Fear model acts (p.29, sim.rules.test_traits)
+            res, why = self._fear_roll(who, chk.target_number, enemy if who == active else active)
             verdict = "passes" if res.passed else "fails"
-            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}) and {verdict}"}))
+            why_s = f" ({', '.join(why)})" if why else ""
+            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}){why_s} "
+                                              f"and {verdict}"}))
             if res.passed:
                 continue
             if chk.on_fail is FearOutcome.LOSE_ACTIVATION:
@@ -162,13 +187,21 @@ class MeleeStep(GamePart):
                 self._gain(who, "frightened", value=chk.target_number)
         return go_on
 
-    def combatant(self, mid: str, active: bool, charge: bool = False, boost: int | None = None):
+    def combatant(self, mid: str, active: bool, charge: bool = False, boost: int | None = None,
+                  weapon: str | None = None):
         """Model ``mid`` as a melee :class:`~sim.rules.melee.Combatant` now (p.33-37): its
         card (Melee, weapon, traits), the melee conditions it has (and Exhausted when it
         defends without counters), wounds left, the Auras that help it and, in the waiting
         exchange, its Melee Assist. ``active``: the attacking (active) model; ``charge``:
         it charged (+2 to its first damage roll); ``boost``: Melee Ki boosts bought
-        (default: those allocated in the waiting exchange)."""
+        (default: those allocated in the waiting exchange); ``weapon``: the melee weapon
+        it fights with (default: the one chosen in the waiting exchange, else the card's
+        first, p.33 step 2). In the waiting exchange a model in contact with an enemy at
+        the start of the activation has ``engaged_at_start`` (its Reach gives nothing,
+        p.57).
+
+        Raises:
+            MeleeError: ``weapon`` is not a melee weapon of the card."""
         s = self.state.models[mid]
         conds = frozenset(n for n in conditions.from_model(s) if n in MELEE_CONDITIONS)
         conds |= frozenset(c for c in ("ran", "surprised", "stood_up") if c in s.conditions)
@@ -182,10 +215,14 @@ class MeleeStep(GamePart):
                                  if (boost or self.state.auras) else {})
         if ex is not None and mid in (ex["attacker"], ex["defender"]):
             extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
+            if mid in ex.get("engaged", ()):
+                extra["engaged_at_start"] = True
+            weapon = weapon or ex.get("weapons", {}).get(mid)
         card = self.profile(mid)
         if card is not None:
-            return combatant_from_profile(card, id=mid, active=active, charge=charge,
+            comb = combatant_from_profile(card, id=mid, active=active, charge=charge, weapon=weapon,
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
+            return melee_traits.adjust_combatant(self, comb)  # Bear Stands Alone, Co-ordinated, Vengeance
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
                          charge=charge, wounds_left=left, **extra)
 
@@ -234,15 +271,25 @@ class MeleeStep(GamePart):
                 continue
             if out:  # one model at a time: the one whose player is to move
                 break
-            comb = self.combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"])
-            n = max(pool, 0)
-            for k in range(n + 1):
-                try:
-                    validate_allocation(comb, pool, Allocation(k, n - k))
-                except MeleeError:
-                    continue
-                out.append(Action("allocate", mid, attack=k, defence=n - k))
+            weapons = self.melee_weapons(mid)
+            for w in (weapons if len(weapons) > 1 else [None]):
+                comb = self.combatant(mid, mid == ex["attacker"], ex["charge"] and mid == ex["attacker"], weapon=w)
+                n = max(pool, 0)
+                for k in range(n + 1):
+                    try:
+                        validate_allocation(comb, pool, Allocation(k, n - k))
+                    except MeleeError:
+                        continue
+                    out.append(Action("allocate", mid, attack=k, defence=n - k, weapon=w))
         return out
+
+    def melee_weapons(self, mid: str) -> list[str]:
+        """The names of the melee weapons on ``mid``'s card, in card order (empty without a
+        card). With two or more the model chooses one at step 2 of every exchange
+        (p.33): ``Action("allocate", ..., weapon=name)``; without a choice it fights with
+        the first."""
+        card = self.profile(mid)
+        return [w.name for w in card.weapons if w.kind == "melee"] if card is not None else []
 
     def _allocation_check(self, action: Action):
         """``(problem, boost)``: why the allocation ``action`` cannot be made now (None when
@@ -258,7 +305,11 @@ class MeleeStep(GamePart):
         except KiError as exc:
             return str(exc), None
         is_att = action.model == ex["attacker"]
-        comb = self.combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0)
+        if action.weapon is not None and action.weapon not in self.melee_weapons(action.model):
+            return (f"{action.model} has no melee weapon {action.weapon!r} (has: "
+                    f"{', '.join(self.melee_weapons(action.model)) or 'none'}) (p.33 step 2)"), None
+        comb = self.combatant(action.model, is_att, ex["charge"] and is_att, boost=action.boost or 0,
+                              weapon=action.weapon)
         other_id = ex["defender"] if is_att else ex["attacker"]
         other = self.combatant(other_id, not is_att, ex["charge"] and not is_att)
         pa, pb, _ = melee_pools(comb, other) if is_att else melee_pools(other, comb)
@@ -322,7 +373,8 @@ class MeleeStep(GamePart):
                                        "cost": b[1].cost}))
         self._emit(Event("allocated", {"model": action.model, "attack": action.attack or 0,
                                        "defence": action.defence or 0, "special": action.special,
-                                       "direction": action.direction, "boost": action.boost or 0}))
+                                       "direction": action.direction, "boost": action.boost or 0,
+                                       **({"weapon": action.weapon} if action.weapon else {})}))
         ex = self.state.exchange
         assert ex is not None  # the allocation was judged legal: an exchange waits
         if len(ex["allocations"]) == 2:
@@ -332,6 +384,8 @@ class MeleeStep(GamePart):
         ex = self.state.exchange
         assert ex is not None  # both allocations made: the exchange is open
         att, dfn = ex["attacker"], ex["defender"]
+        for mid, w in sorted(ex.get("weapons", {}).items()):  # step 2, revealed with the allocations (p.33)
+            self._emit(Event("note", {"text": f"{mid} fights with its {w}"}))
         a = self.combatant(att, True, ex["charge"])
         b = self.combatant(dfn, False, False)
         al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
@@ -347,6 +401,7 @@ class MeleeStep(GamePart):
             summary = [f"step {st.number} {st.name}: {st.detail}" for st in res.log if st.number in (3, 4, 10, 12, 13)]
             summary += [f"{k} takes {n} wound(s)" for k, n in res.wounds.items() if n]
             summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
+            summary += melee_traits.manual_steps(self, att, dfn) + melee_traits.manual_steps(self, dfn, att)
             self._emit(Event("exchange", {
                 "attacker": att, "defender": dfn, "summary": summary,
                 "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),

@@ -59,7 +59,8 @@ POSITION_DEFAULTS = {"turn": 1, "phase": "main", "active": 1, "first": None, "la
                      "pass_tokens": {"1": 0, "2": 0}, "scores": {"1": 0, "2": 0}, "result": None,
                      "exchange": None, "interception": None, "feat_usage": {}, "auras": [], "scenario": None}
 
-_EXCHANGE_KEYS = ("attacker", "defender", "charge", "allocations", "disengage", "point", "boosts")
+_EXCHANGE_KEYS = ("attacker", "defender", "charge", "allocations", "disengage", "point", "boosts", "engaged",
+                  "weapons")
 
 _INTERCEPTION_KEYS = ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates")
 
@@ -244,7 +245,8 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         for key in ("attacker", "defender"):
             if ex[key] not in ids:
                 raise bad(f"exchange.{key}", f"no such model on the table: {short(ex[key])}")
-        full = {"charge": False, "allocations": {}, "disengage": None, "point": None, "boosts": {}}
+        full = {"charge": False, "allocations": {}, "disengage": None, "point": None, "boosts": {}, "engaged": [],
+                "weapons": {}}
         full.update(ex)
         allocs, boosts = full["allocations"], full["boosts"]
         if not (isinstance(allocs, dict) and all(k in (ex["attacker"], ex["defender"]) and isinstance(v, list)
@@ -253,6 +255,11 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
                                               f"got {short(allocs)}")
         if not (isinstance(boosts, dict) and all(k in ids and _whole(v, 0, 99) for k, v in boosts.items())):
             raise bad("exchange.boosts", f"expected {{model id: Ki boosts}}, got {short(boosts)}")
+        if not (isinstance(full["engaged"], list) and all(k in ids for k in full["engaged"])):
+            raise bad("exchange.engaged", f"expected a list of model ids, got {short(full['engaged'])}")
+        if not (isinstance(full["weapons"], dict) and all(k in ids and isinstance(v, str)
+                                                          for k, v in full["weapons"].items())):
+            raise bad("exchange.weapons", f"expected {{model id: melee weapon name}}, got {short(full['weapons'])}")
         out["exchange"] = {k: full[k] for k in _EXCHANGE_KEYS}
     ic = out["interception"]
     if ic is not None:
