@@ -42,7 +42,7 @@ __all__ = [
     "boost_cost", "boost_room", "max_boost_steps", "Boost", "boost_stat", "boost_feat",
     "TIMINGS", "AREAS", "Feat", "parse_area", "feat_cost", "can_use", "targets_in_area",
     "in_target_range", "area_lasts", "AreaEffect", "FeatUsage", "FeatTest", "feat_test",
-    "GENERIC_FEATS", "feat_from_card", "model_feats",
+    "GENERIC_FEATS", "feat_from_card", "feat_from_entry", "model_feats",
 ]
 
 #: Tolerance for "within X"" (same as :func:`sim.geometry.measure.within`).
@@ -618,12 +618,47 @@ def feat_from_card(card: Any) -> Feat | None:
         return None
 
 
+def feat_from_entry(name: str, *, card_text: str | None = None) -> Feat | None:
+    """The :class:`Feat` of feat ``name`` from the feat effects data file
+    (:func:`sim.rules.feat_effects.feat_effect`: cost, timing, area, range, opposed test,
+    limitations), or None when the file has no entry. ``card_text``: the card's text (the
+    imported catalogue's), else the entry's summary, for the log.
+
+    Raises:
+        sim.rules.feat_effects.FeatDataError: the data file is wrong.
+    """
+    from sim.rules.feat_effects import feat_effect
+
+    entry = feat_effect(name)
+    if entry is None or entry.timing == "special":
+        return None
+    area = entry.area
+    if area == "special":  # its own text rules it: usable when it affects the user only
+        if entry.affects != "self":
+            return None
+        area = "personal"
+    rng = None
+    if area != "personal":  # BtB: edge to edge 0"; no number: unlimited
+        rng = 0.0 if entry.btb else (entry.range if entry.range is not None else _UNLIMITED)
+    lim = set(entry.limits)
+    cost: int | str = entry.cost if isinstance(entry.cost, int) else "X"
+    try:
+        return Feat(name, cost=cost, timing=entry.timing, area=area, range=rng,
+                    once_per_turn="once_per_turn" in lim, once_per_game="once_per_game" in lim,
+                    no_btb="no_btb" in lim, no_movement="no_move" in lim, opposed=entry.opposed,
+                    effect=card_text or entry.summary)
+    except ValueError:
+        return None
+
+
 def model_feats(profile: Any, extra: Iterable[str] = ()) -> dict[str, Feat]:
     """The Ki feats a model can use, by name: its card's (catalogue data when the profile
     has it, :func:`feat_from_card`; otherwise a feat name that is one of
-    :data:`GENERIC_FEATS`) and ``extra`` names (the table's ``feats`` key), which must be
-    generic feats. Names the engine cannot read are left out; Ki boosts are not feats
-    here (see :meth:`models.profiles.Profile.boost`).
+    :data:`GENERIC_FEATS`; otherwise the feat effects data file's facts,
+    :func:`feat_from_entry`, for bundled profiles that keep feat names only) and
+    ``extra`` names (the table's ``feats`` key), which must be generic feats. Names the
+    engine cannot read are left out; Ki boosts are not feats here (see
+    :meth:`models.profiles.Profile.boost`).
 
     Raises:
         KiError: an ``extra`` name that is not a generic feat.
@@ -634,6 +669,8 @@ def model_feats(profile: Any, extra: Iterable[str] = ()) -> dict[str, Feat]:
     for name in getattr(profile, "feats", ()) or ():
         card = cards.get(name.lower())
         f = feat_from_card(card) if card is not None else generic.get(name.lower())
+        if f is None:  # a bundled profile keeps names only; a "special" card: the data file's facts
+            f = feat_from_entry(name, card_text=card.description if card is not None else None)
         if f is not None:
             out[f.name] = f
     for name in extra:

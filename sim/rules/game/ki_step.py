@@ -12,11 +12,11 @@ from __future__ import annotations
 from sim.rules import conditions, ki, movement
 from sim.rules.game.actions import ACTION_KINDS, NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event
-from sim.rules.game.part import GamePart
+from sim.rules.game.feat_step import FeatStep
 from sim.rules.game.state import GameError, ModelState
 
 
-class KiStep(GamePart):
+class KiStep(FeatStep):
     """Ki feats and boosts (a mixin of :class:`~sim.rules.game.Game`)."""
 
     # ------------------------------------------------------------ Ki feat actions (p.25, p.46)
@@ -58,14 +58,20 @@ class KiStep(GamePart):
 
     # ------------------------------------------------------------ feats and boosts
     def feat_actions(self, mid: str) -> list[Action]:
-        """The automated Ki feats model ``mid`` may use now (:data:`AUTOMATED_FEATS`,
-        p.46-47), with their targets in range: Target feats at enemies (Spirit Bolt, Mind
-        Clash), Inner Calm only when Stunned, Warding Presence with a friend in its Aura,
-        Shockwave with X = 1 when an enemy stands in its Pulse."""
+        """The automated Ki feats model ``mid`` may use now (p.46-47), with their targets
+        in range: its catalogue feats whose data entry the engine applies
+        (:meth:`~sim.rules.game.feat_step.FeatStep.card_feat_offers`; ``exchange`` feats
+        only in its melee exchange before it allocates), and the generic feats
+        (:data:`AUTOMATED_FEATS`, outside exchanges): Target feats at enemies (Spirit Bolt,
+        Mind Clash), Inner Calm only when Stunned, Warding Presence with a friend in its
+        Aura, Shockwave with X = 1 when an enemy stands in its Pulse."""
         m = self.state.models[mid]
         out: list[Action] = []
+        for f in self.feats(m.id).values():  # catalogue feats with a data entry (sim.rules.game.feat_step)
+            if f.name not in self.AUTOMATED_FEATS:
+                out.extend(a for a in self.card_feat_offers(m, f) if self.is_legal(a)[0])
         feats = {k: f for k, f in self.feats(m.id).items() if k in self.AUTOMATED_FEATS}
-        if not feats:
+        if not feats or self.state.exchange is not None:
             return out
         scene = self._table_now().scene()
         for f in feats.values():
@@ -109,7 +115,8 @@ class KiStep(GamePart):
                 "melee": getattr(prof, "melee", None), "ki": m.ki_stat}[stat]
         cost = prof.boost(stat) if prof is not None else None
         b = ki.boost_stat(base, action.boost, boost=cost, ki_available=m.ki, phase=self.state.phase,
-                          surprised="surprised" in m.conditions, conditions=conditions.from_model(m))
+                          surprised="surprised" in m.conditions, conditions=conditions.from_model(m),
+                          cost_modifier=self.feat_cost_modifier(m.id))  # Believer, Disturb Flow (p.49, p.51)
         return stat, b
 
     def _feat_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:
@@ -121,6 +128,9 @@ class KiStep(GamePart):
         want = f.action_kind or "feat"
         if action.kind != want:
             return False, f"{f.name} is a {f.timing.title()} feat: declare it as {want!r}"
+        why_not = self.card_feat_refusal(m, f, action)  # the data entry's when / affects
+        if why_not:
+            return False, why_not
         if action.walk is not None and action.kind == "feat":
             return False, "only Simple and Complex Ki feat actions include a walk (p.25)"
         st = self.state
@@ -152,7 +162,7 @@ class KiStep(GamePart):
                                  is_active_model=m.player == st.active and st.exchange is None,
                                  controller_is_active=m.player == st.active,
                                  target_distance=dist, surprised="surprised" in m.conditions, x=action.x,
-                                 strict_range=False)
+                                 strict_range=False, cost_modifier=self.feat_cost_modifier(m.id))
         if not ok:
             return False, "; ".join(reasons)
         if action.walk is not None:
@@ -178,7 +188,7 @@ class KiStep(GamePart):
         b = self.ki_boost(action)
         if b:
             self._emit(Event("boost", {"model": m.id, "stat": b[0], "steps": action.boost, "cost": b[1].cost}))
-        cost = ki.feat_cost(f, x=action.x)
+        cost = ki.feat_cost(f, x=action.x, modifier=self.feat_cost_modifier(m.id))  # Believer, Disturb Flow
         self._emit(Event("feat_used", {"model": m.id, "feat": f.name, "cost": cost, "target": action.target,
                                        "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
         scene = self._table_now().scene()
@@ -194,16 +204,16 @@ class KiStep(GamePart):
                 return
         if f.area == "aura":
             self._emit(Event("aura", {"feat": f.name, "source": m.id, "player": m.player}))
-            return
-        target_ki = st.models[action.target].ki_stat if f.opposed and action.target in st.models else None
-        user_ki = m.ki_stat + (action.boost or 0)
-        res = ki.feat_test(f, self._roller, user_ki=user_ki, target_ki=target_ki,
-                           user_is_active=m.player == st.active, user=m.id, target=action.target)
-        if res.result is not None:
-            self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.success,
-                                      "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test "
-                                              f"{'succeeds' if res.success else 'fails'}"}))
-        if not res.success:
+            if f.name in self.AUTOMATED_FEATS:
+                return
+        # the feat's test with the models' traits (Spirit, Willpower, Resistance, Mettle,
+        # Overwhelm, Mantra, Soulless: sim.rules.game.rolls_step)
+        res = self._feat_test(m.id, f, action.target, action.boost or 0)
+        if res.result is not None or res.automatic:
+            self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.passed,
+                                      "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test{res.why()} "
+                                              f"{'succeeds' if res.passed else 'fails'}"}))
+        if not res.passed:
             return
         if f.name in ("Spirit Bolt", "Mind Clash", "Puppet Strings"):  # Target feats
             assert target is not None  # judged legal: the target is a model on the table
@@ -221,9 +231,8 @@ class KiStep(GamePart):
             for mid in ki.targets_in_area(scene, m.id, f, others):
                 if mid != m.id:
                     self._gain(mid, "stunned", int(action.x or 1))
-        else:
-            self._emit(Event("note", {"text": f"{f.name}: apply the card's effect by hand (not automated): "
-                                              f"{f.effect or 'see the card'}"}))
+        else:  # a catalogue feat: its data entry's operations, or a manual step
+            self._apply_card_feat(self.state.models[m.id], f, action)
 
     def _aura_modifiers(self, mid: str) -> tuple[tuple[str, int], ...]:
         """Melee pool modifiers from Auras in play (Warding Presence: +1 to friends inside)."""

@@ -30,8 +30,9 @@ class Offers(GamePart):
         st = self.state
         if self.is_over() or st.active is None:
             return []
-        if st.exchange is not None:
-            return self._allocation_actions()
+        if st.exchange is not None:  # the next model's allocations, and its exchange Ki feats (p.33 step 4)
+            alloc = self._allocation_actions()
+            return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
         if st.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
@@ -40,8 +41,9 @@ class Offers(GamePart):
         out: list[Action] = []
         table = self._table_now()
         for m in st.alive(p):
-            if m.exhausted or st.impetuous_blocks(m):
+            if m.exhausted or st.impetuous_blocks(m) or self._start_lock(m):
                 continue
+            out.extend(self.activation_start_offers(m))  # Jump Up, Cultist (p.50, p.54)
             if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44)
                 out.append(Action("stand_up", m.id))
                 continue
@@ -61,6 +63,7 @@ class Offers(GamePart):
                 continue
             out.extend(self.feat_actions(m.id))
             out.extend(self.scenario_actions(m.id))
+            out.extend(self.heal_offers(m))  # Heal (X) (p.52)
             out.append(Action("wait", m.id))
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
@@ -78,7 +81,7 @@ class Offers(GamePart):
                     rp = (m.position[0] + 1.5 * d * math.cos(ang), m.position[1] + 1.5 * d * math.sin(ang))
                     if frac == 1.0 and movement.check_run(table, m.id, rp).legal:
                         out.append(Action("run", m.id, point=rp))
-            if m.counters >= 2:
+            if m.counters >= self.action_counters(Action("charge", m.id)):  # Banzai! (p.49)
                 for e in self.charge_candidates(m.id):
                     res = self.charge(m.id, e.id)
                     if res.legal and res.reached:
@@ -94,6 +97,7 @@ class Offers(GamePart):
                     if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
                         out.append(Action("disengage", m.id, target=e.id))
         out = [a for a in out if a.model is None or not self.trait_refusal(a.model, a.kind)]  # Slow, Stupid ...
+        out = self._support_offers(out)  # Leech, Channel, Virtue, Order, Command (p.50-59)
         out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
@@ -123,7 +127,7 @@ class Offers(GamePart):
         model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
         Wait when nothing else is found."""
         st = self.state
-        if st.exchange is not None or st.interception is not None or st.due_arrivals():
+        if st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded():
             return rng.choice(self.legal_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]

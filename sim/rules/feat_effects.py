@@ -1,0 +1,417 @@
+"""Ki feat effects as data (``data/feats/effects.yaml``, format ``bushido-feat-effects/1``).
+
+The catalogues give each Ki feat's facts (cost, timing, area, range, opposed test,
+limitations) and its effect as prose. The data file says what each effect *does* in a
+small vocabulary of operations (:data:`OPS`): gain or lose traits, change statistics,
+place or remove condition markers, wound, heal, gain Ki, activation counters or pass
+tokens, change facing, move ... with a duration (:data:`UNTIL`), a moment it can be used
+(:data:`WHEN`) and who it reaches (:data:`AFFECTS`). The schema is
+``/work/notes/feat_schema.md`` (kept in the project as the docstrings below); the game
+(:mod:`sim.rules.game.ki_step`) applies an entry's operations after the feat's cost and
+test (rulebook p.46-47).
+
+* :func:`load_effects` reads and validates a file: a bad file raises :class:`FeatDataError`
+  with one line naming the file, the feat and the problem; nothing is half loaded.
+* :func:`feat_effect` is the entry of one feat name (from the repository's file, loaded
+  once), or None.
+* :data:`SUPPORTED_OPS` and :data:`SUPPORTED_WHEN` are what the engine applies;
+  :func:`effect_status` says whether a feat's effect is applied in play and, when not,
+  why (the card-coverage count and the conformance page use it).
+
+The file keeps facts and our own one-line summaries only; the card's text for the manual
+fallback is read at run time from the imported catalogue (``KiFeat.description``).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from sim.files import FileProblem, quote, read_yaml
+
+__all__ = [
+    "FORMAT", "DEFAULT_PATH", "FeatDataError", "FeatEffect", "Gate", "OPS", "WHEN", "AFFECTS", "UNTIL",
+    "SUPPORTED_OPS", "SUPPORTED_WHEN", "load_effects", "feat_effects", "feat_effect", "effect_status",
+    "reset_cache",
+]
+
+#: The file format key.
+FORMAT = "bushido-feat-effects/1"
+
+#: The repository's data file.
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "feats" / "effects.yaml"
+
+#: Durations (``until``): the current action, activation, melee exchange, until the End
+#: phase, until the end of the turn, the rest of the game
+#: (:data:`sim.rules.effects.DURATIONS`). Omitted: a one-time change.
+UNTIL = ("action", "activation", "exchange", "end_phase", "turn", "game")
+
+#: When a feat can be used (``when``): as/around the model's action, in a melee exchange
+#: it fights, when it shoots or is shot, at the start or in the End phase, on a trigger,
+#: any time its player may act.
+WHEN = ("action", "exchange", "shot", "start_phase", "end_phase", "trigger:killed_enemy_within",
+        "trigger:targeted", "trigger:wounded", "any")
+
+#: Who the effects reach.
+AFFECTS = ("self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend", "target_enemy")
+
+#: Limitation icons (p.46).
+LIMITS = ("once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move")
+
+#: Statistics a ``stat`` operation changes.
+STATS = ("melee", "ranged", "move", "ki", "strength")
+
+#: Every operation name of the vocabulary.
+OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
+       "pass_token", "facing", "move", "summon", "no_specials", "manual_step")
+
+#: Operations the engine applies in play (a feat whose every op is here, with a supported
+#: ``when`` and no ``manual`` reason, counts as "effect applied").
+SUPPORTED_OPS: frozenset[str] = frozenset({
+    "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
+    "pass_token", "facing",
+})
+
+#: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
+SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within"})
+
+
+class FeatDataError(ValueError):
+    """A feat effects file that cannot be read or is wrong; the message is one line
+    naming the file, the feat and the problem."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Until = Literal["action", "activation", "exchange", "end_phase", "turn", "game"]
+Count = Union[int, Literal["X"]]
+
+
+class _Traits(_Strict):
+    traits: Annotated[list[str], Field(min_length=1, max_length=12)]
+    until: Until | None = None
+
+    @field_validator("traits")
+    @classmethod
+    def _texts(cls, v: list[str]) -> list[str]:
+        for t in v:
+            if not t.strip():
+                raise ValueError("an empty trait text")
+        return v
+
+
+class GrantOp(_Traits):
+    """The model gains the trait texts (``Tough (+1)``) until ``until``."""
+
+    op: Literal["grant"]
+
+
+class GrantWeaponOp(_Traits):
+    """Its weapons (``melee``, ``ranged`` or ``all``) gain the weapon trait texts."""
+
+    op: Literal["grant_weapon"]
+    weapon: Literal["melee", "ranged", "all"] = "all"
+
+
+class LoseOp(_Traits):
+    """The model loses the named traits until ``until``."""
+
+    op: Literal["lose"]
+
+
+class StatOp(_Strict):
+    """Statistic changes ``{melee: +1}`` until ``until``."""
+
+    op: Literal["stat"]
+    changes: dict[Literal["melee", "ranged", "move", "ki", "strength"], int]
+    until: Until | None = None
+
+    @field_validator("changes")
+    @classmethod
+    def _some(cls, v: dict) -> dict:
+        if not v:
+            raise ValueError("a stat op needs at least one change")
+        return v
+
+
+class ConditionOp(_Strict):
+    """``n`` markers of condition ``name`` (``value``: the Bleed/Poison/Fire value)."""
+
+    op: Literal["condition"]
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    n: Count = 1
+    value: int | None = None
+
+
+class RemoveConditionOp(_Strict):
+    """Remove ``n`` markers (or ``all``) of condition ``name``."""
+
+    op: Literal["remove_condition"]
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    n: Union[int, Literal["all"]] = 1
+
+
+class WoundOp(_Strict):
+    """``n`` wounds (``X``: the feat's X)."""
+
+    op: Literal["wound"]
+    n: Count = 1
+    ignore_armour: bool = False
+
+
+class HealOp(_Strict):
+    """Remove ``n`` wounds (``X``; ``target_ki``: the killed model's Ki statistic)."""
+
+    op: Literal["heal"]
+    n: Union[int, Literal["X", "target_ki"]] = 1
+
+
+class KiOp(_Strict):
+    """Gain (lose, negative) ``n`` Ki tokens, within the Ki limit."""
+
+    op: Literal["ki"]
+    n: Count = 1
+
+
+class CounterOp(_Strict):
+    """Gain (lose, negative) ``n`` activation counters."""
+
+    op: Literal["counter"]
+    n: int = 1
+
+
+class PassTokenOp(_Strict):
+    """The model's controller gains ``n`` pass tokens."""
+
+    op: Literal["pass_token"]
+    n: int = 1
+
+
+class FacingOp(_Strict):
+    """The user's player may change the affected model's facing (the action's ``facing``)."""
+
+    op: Literal["facing"]
+
+
+class MoveOp(_Strict):
+    """The affected model moves up to ``distance`` inches (the action's ``point``)."""
+
+    op: Literal["move"]
+    distance: float = Field(ge=0, le=48)
+    kind: Literal["walk", "free", "push", "toward", "away", "place"] = "walk"
+
+
+class SummonOp(_Strict):
+    """Place a model of profile ``profile``."""
+
+    op: Literal["summon"]
+    profile: str = ""
+
+
+class NoSpecialsOp(_Strict):
+    """Enemy models may not declare special attacks or defences against it."""
+
+    op: Literal["no_specials"]
+    until: Until | None = None
+
+
+class ManualStepOp(_Strict):
+    """An explicit step the players apply by hand (logged with the card text)."""
+
+    op: Literal["manual_step"]
+    text_ref: str = "card"
+
+
+Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
+                     CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp],
+               Field(discriminator="op")]
+
+
+class Gate(_Strict):
+    """A test that gates the effects: ``challenge`` -- the model ``by`` (``target``: the
+    target, ``self``: the user) takes a challenge test of ``stat`` against ``tn``; with
+    ``by: target`` the effects apply when it FAILS, with ``by: self`` when the user passes."""
+
+    kind: Literal["challenge"] = "challenge"
+    stat: Literal["ki", "melee", "ranged", "move", "strength"] = "ki"
+    tn: int = Field(ge=1, le=20)
+    by: Literal["target", "self"] = "target"
+
+
+class FeatEffect(_Strict):
+    """One feat's entry (see the module docstring and ``/work/notes/feat_schema.md``)."""
+
+    name: str = ""
+    cost: Union[int, Annotated[str, Field(min_length=1, max_length=20)]]
+    timing: Literal["active", "instant", "simple", "complex", "special"]
+    area: Literal["personal", "target", "pulse", "aura", "special"]
+    range: float | None = None
+    btb: bool = False
+    opposed: bool = False
+    limits: list[Literal["once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move"]] = []
+    when: str = "action"
+    affects: Literal["self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend",
+                     "target_enemy"] = "self"
+    test: Gate | None = None
+    effects: list[Op] = []
+    summary: Annotated[str, Field(max_length=300)] = ""
+    manual: str | None = None
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: Any) -> Any:
+        if isinstance(v, int) and v < 0:
+            raise ValueError("a negative cost")
+        if isinstance(v, str) and "x" not in v.lower() and "rank" not in v.lower():
+            raise ValueError(f"cost is a number or a variable cost ('X', 'X+1', 'Rank 1'), got {quote(v)}")
+        return v
+
+    @field_validator("range")
+    @classmethod
+    def _range(cls, v: float | None) -> float | None:
+        if v is not None and (not math.isfinite(v) or v < 0):
+            raise ValueError(f"range must be a finite number of inches >= 0, got {v!r}")
+        return v
+
+    @field_validator("when")
+    @classmethod
+    def _when(cls, v: str) -> str:
+        if v not in WHEN and not (v.startswith("trigger:") and len(v) > len("trigger:")):
+            raise ValueError(f"when must be one of {', '.join(WHEN)} or 'trigger:<event>', got {quote(v)}")
+        return v
+
+    @model_validator(mode="after")
+    def _coherent(self) -> "FeatEffect":
+        if self.affects in ("target", "target_friend", "target_enemy") and self.area != "target":
+            raise ValueError(f"affects {self.affects!r} needs area 'target', not {self.area!r}")
+        if self.area == "target" and self.affects in ("friends", "enemies", "models", "friends_and_self"):
+            raise ValueError(f"a target feat cannot affect {self.affects!r} (an area's models)")
+        return self
+
+    # ---- derived
+    @property
+    def variable(self) -> bool:
+        """A variable cost (``X``, ``X+1``, ``Rank 1`` ...): the player chooses X."""
+        return isinstance(self.cost, str)
+
+    @property
+    def ops(self) -> tuple[str, ...]:
+        """The op names of ``effects``, in order."""
+        return tuple(e.op for e in self.effects)
+
+
+class _File(_Strict):
+    format: Literal["bushido-feat-effects/1"]
+    feats: dict[str, FeatEffect]
+
+
+def _locate(data: object, loc: tuple) -> str:
+    """``feat 'Do-Kote': effects[0].until`` from a pydantic error location."""
+    if len(loc) >= 2 and loc[0] == "feats":
+        rest = [p for p in loc[2:] if not (isinstance(p, str) and p in OPS)]  # drop union tags
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest).lstrip(".")
+        return f"feat {quote(str(loc[1]))}" + (f": {where}" if where else "")
+    return ".".join(str(p) for p in loc) or "the file"
+
+
+def _one_line(path: Path, data: object, err: ValidationError) -> str:
+    errors = err.errors()
+    e = errors[0]
+    problem = e["msg"]
+    if e["type"] == "missing":
+        problem = f"missing field {quote(str(e['loc'][-1]))}"
+    elif e["type"] == "extra_forbidden":
+        problem = f"unknown field {quote(str(e['loc'][-1]))}"
+    elif e["type"] == "union_tag_invalid":
+        problem = f"unknown op (the ops are {', '.join(OPS)})"
+    elif not isinstance(e.get("input"), (dict, list)):
+        problem += f" (got {quote(e.get('input'))})"
+    loc = tuple(p for p in e["loc"] if p not in ("function-after[_coherent(), FeatEffect]",))
+    more = len(errors) - 1
+    if more:
+        problem += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return f"{path}: {_locate(data, loc)}: {problem}"
+
+
+def load_effects(path: str | Path = DEFAULT_PATH) -> dict[str, FeatEffect]:
+    """Read and validate a feat effects file; ``{feat name: FeatEffect}``.
+
+    Raises:
+        FeatDataError: the file cannot be read, is not YAML, has another ``format``, or an
+            entry is wrong (unknown op or field, a value of the wrong type, a target feat
+            without range ...). One line naming the file, the feat and the problem (the
+            first, and how many more); nothing is returned in that case.
+    """
+    path = Path(path)
+    try:
+        data = read_yaml(path)
+    except FileProblem as exc:
+        raise FeatDataError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise FeatDataError(f"{path}: expected a mapping with 'format' and 'feats'")
+    try:
+        doc = _File.model_validate(data)
+    except ValidationError as exc:
+        raise FeatDataError(_one_line(path, data, exc)) from None
+    return {name: e.model_copy(update={"name": name}) for name, e in doc.feats.items()}
+
+
+_CACHE: dict[str, Any] = {}
+
+
+def reset_cache() -> None:
+    """Forget the loaded repository file (tests that change it)."""
+    _CACHE.clear()
+
+
+def feat_effects() -> dict[str, FeatEffect]:
+    """Every entry of the repository's file (:data:`DEFAULT_PATH`), loaded once and
+    reloaded when the file changes; ``{}`` when the file does not exist.
+
+    Raises:
+        FeatDataError: the file is wrong (see :func:`load_effects`).
+    """
+    try:
+        sig: tuple = (DEFAULT_PATH.stat().st_mtime_ns, DEFAULT_PATH.stat().st_size)
+    except OSError:
+        return {}
+    if _CACHE.get("sig") != sig:
+        _CACHE["by_name"] = load_effects(DEFAULT_PATH)
+        _CACHE["lower"] = {k.lower(): v for k, v in _CACHE["by_name"].items()}
+        _CACHE["sig"] = sig
+    return _CACHE["by_name"]
+
+
+def feat_effect(name: str) -> FeatEffect | None:
+    """The entry of feat ``name`` (as printed; case-insensitive), or None."""
+    feat_effects()
+    lower: dict[str, FeatEffect] = _CACHE.get("lower", {})
+    return lower.get(name.lower()) if lower else None
+
+
+def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
+    """:func:`effect_status` of one entry (None: no entry)."""
+    if entry is None:
+        return False, "no data entry: the engine logs the card text as a manual step"
+    if entry.manual:
+        return False, f"manual: {entry.manual}"
+    if entry.when not in SUPPORTED_WHEN:
+        return False, f"used {entry.when!r}: that moment is not offered by the engine yet"
+    missing = [op for op in entry.ops if op not in SUPPORTED_OPS]
+    if missing:
+        return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
+    if not entry.effects:
+        return False, "no effects listed"
+    return True, ""
+
+
+def effect_status(name: str) -> tuple[bool, str]:
+    """``(applied, reason)``: whether the engine applies feat ``name``'s effect in play
+    (its entry exists, is not manual, its ``when`` is in :data:`SUPPORTED_WHEN` and every
+    op is in :data:`SUPPORTED_OPS`); ``reason`` says why not (empty when applied)."""
+    return entry_status(feat_effect(name))

@@ -1,0 +1,236 @@
+"""Catalogue Ki feats in play (p.46-47): the feats that have an entry in the feat effects
+data file (:mod:`sim.rules.feat_effects`) are offered with their targets and applied
+operation by operation after their cost and test; a feat the engine does not apply (no
+entry, ``manual``, an operation or moment it does not support) is logged as a
+``manual_step`` with the card's text, never skipped silently.
+
+A base of :class:`~sim.rules.game.ki_step.KiStep` (a mixin of
+:class:`~sim.rules.game.Game`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from sim.rules import conditions, ki
+from sim.rules.dice import RollKind, RollPurpose, challenge_test
+from sim.rules.feat_effects import FeatEffect, entry_status, feat_effect
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+
+#: ``when`` values offered during the active player's turn, outside melee exchanges.
+_MAIN_WHEN = ("action", "any")
+
+#: Durations of an effect without ``until``: a trait gained "for the rest of the game".
+_FOREVER = "game"
+
+
+class FeatStep(GamePart):
+    """Catalogue feats with a data entry: offers, areas and targets, operations."""
+
+    # ------------------------------------------------------------ offers
+    def card_feat_entry(self, mid: str, feat: str) -> FeatEffect | None:
+        """The data entry of feat ``feat`` of model ``mid`` when the engine applies it
+        (:func:`sim.rules.feat_effects.entry_status`), else None."""
+        entry = feat_effect(feat)
+        return entry if entry_status(entry)[0] else None
+
+    def card_feat_offers(self, m: ModelState, f: ki.Feat) -> list[Action]:
+        """The actions that use catalogue feat ``f`` of ``m`` now (not yet judged legal):
+        one per target in range for a Target feat (enemies for ``target_enemy``, friends
+        for ``target_friend``, any other model for ``target``), one for a Personal, Pulse
+        or Aura feat; a variable cost is offered at X = 1 and at the most the model can
+        pay (up to 3). Only while its ``when`` allows it: ``action``/``any`` outside an
+        exchange, ``exchange`` while the model's exchange waits for its allocation."""
+        entry = self.card_feat_entry(m.id, f.name)
+        if entry is None:
+            return []
+        ex = self.state.exchange
+        if entry.when == "exchange":
+            if ex is None or m.id not in (ex["attacker"], ex["defender"]) or m.id in ex["allocations"]:
+                return []
+        elif entry.when not in _MAIN_WHEN or ex is not None:
+            return []
+        kind = f.action_kind or "feat"
+        if kind == "complex_ki_feat" and m.counters < 2:
+            return []
+        xs: list[int | None] = [None]
+        if f.variable:
+            top = max(1, min(m.ki, f.max_x or 3))
+            xs = [1] if top == 1 else [1, top]
+        scene = self._table_now().scene()
+        out: list[Action] = []
+        for x in xs:
+            if f.area != "target":
+                out.append(Action(kind, m.id, feat=f.name, x=x))
+                continue
+            for t in self._feat_targets(m, f, entry):
+                d = scene.distance(m.id, t.id)
+                if d > f.reach + 1e-6:
+                    continue
+                facing = None
+                if "facing" in entry.ops:  # its back to the user (the useful choice; any is legal)
+                    facing = self._facing_away(t.id, m.id)
+                out.append(Action(kind, m.id, feat=f.name, target=t.id, x=x, facing=facing))
+        return out
+
+    def _feat_targets(self, m: ModelState, f: ki.Feat, entry: FeatEffect) -> list[ModelState]:
+        """The models a Target feat may be declared at: enemies (``target_enemy``),
+        other friendly models (``target_friend``), any other model (``target``, ``self``)."""
+        st = self.state
+        if entry.affects == "target_enemy":
+            return st.alive(3 - m.player)
+        if entry.affects == "target_friend":
+            return [x for x in st.alive(m.player) if x.id != m.id]
+        return [x for x in st.alive() if x.id != m.id]
+
+    def _facing_away(self, mid: str, other: str) -> float:
+        """The facing (degrees) that turns ``mid``'s back to ``other``."""
+        a, b = self.state.models[mid].position, self.state.models[other].position
+        return (math.degrees(math.atan2(a[1] - b[1], a[0] - b[0]))) % 360.0
+
+    def card_feat_refusal(self, m: ModelState, f: ki.Feat, action: Action) -> str | None:
+        """Why ``action`` may not use catalogue feat ``f`` now because of its data entry's
+        ``when`` and ``affects`` (None when it may): an ``exchange`` feat only in the
+        user's exchange before it allocates, the others outside exchanges; a
+        ``target_enemy`` / ``target_friend`` feat at an enemy / a friendly model."""
+        entry = feat_effect(f.name)
+        if entry is None:
+            return None
+        ex = self.state.exchange
+        if entry.when == "exchange":
+            if ex is None or m.id not in (ex["attacker"], ex["defender"]):
+                return f"{f.name} is used in a melee exchange {m.id} fights (before allocating its dice)"
+            if m.id in ex["allocations"]:
+                return f"{m.id} has allocated its dice: too late for {f.name} (p.33, step 4)"
+        t = self.state.models.get(action.target or "")
+        if t is not None and f.area == "target":
+            if entry.affects == "target_enemy" and t.player == m.player:
+                return f"{f.name} targets an enemy model"
+            if entry.affects == "target_friend" and t.player != m.player:
+                return f"{f.name} targets a friendly model"
+        return None
+
+    # ------------------------------------------------------------ effects
+    def _feat_affected(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> list[str]:
+        """The ids the entry's effects reach (``affects``): the user, the declared target,
+        or the friendly / enemy / other models in the Pulse or Aura now (p.47; the user is
+        always in its own area)."""
+        st = self.state
+        if entry.affects == "self":
+            return [m.id]
+        if entry.affects in ("target", "target_enemy", "target_friend"):
+            t = st.models.get(action.target or "")
+            return [t.id] if t is not None and t.alive else []
+        if f.area not in ("pulse", "aura"):
+            return [m.id] if entry.affects == "friends_and_self" else []
+        scene = self._table_now().scene()
+        inside = ki.targets_in_area(scene, m.id, f, [x.id for x in st.alive()])
+        out = []
+        for mid in inside:
+            x = st.models[mid]
+            if entry.affects == "friends_and_self" and x.player == m.player:
+                out.append(mid)
+            elif mid == m.id:
+                continue
+            elif entry.affects == "friends" and x.player == m.player:
+                out.append(mid)
+            elif entry.affects == "enemies" and x.player != m.player:
+                out.append(mid)
+            elif entry.affects == "models":
+                out.append(mid)
+        return out
+
+    def _stat_of(self, mid: str, stat: str) -> int:
+        """A statistic of ``mid`` for a gate test (Ki: its Ki statistic now)."""
+        if stat == "ki":
+            return int(self.state.models[mid].ki_stat)
+        prof = self.profile(mid)
+        return int(getattr(prof, stat, 0) or 0) if prof is not None else 0
+
+    def _gate_passes(self, m: ModelState, f: ki.Feat, entry: FeatEffect, mid: str) -> bool:
+        """The entry's ``test``: with ``by: target`` model ``mid`` takes the challenge test
+        and the effects apply when it FAILS; with ``by: self`` the user takes it and the
+        effects apply when it passes."""
+        gate = entry.test
+        if gate is None:
+            return True
+        who = mid if gate.by == "target" else m.id
+        kind = RollKind.KI_RESIST if gate.by == "target" else RollKind.KI_FEAT
+        res = challenge_test(self._stat_of(who, gate.stat), gate.tn, 0, self._roller,
+                             purpose=RollPurpose(kind, who, m.id if who != m.id else None, f.name))
+        passed = res.success
+        self._emit(Event("test", {"model": who, "test": gate.stat, "passed": passed, "tn": gate.tn,
+                                  "text": f"{f.name}: {who} {'passes' if passed else 'fails'} a "
+                                          f"{gate.stat.title()} ({gate.tn}) challenge test"}))
+        return (not passed) if gate.by == "target" else passed
+
+    def _apply_card_feat(self, m: ModelState, f: ki.Feat, action: Action) -> None:
+        """Apply catalogue feat ``f`` used by ``m`` (cost paid, its own test passed):
+        each operation of its data entry on each model it affects; what the engine does
+        not apply is logged as a ``manual_step`` with the card text (p.46)."""
+        entry = feat_effect(f.name)
+        ok, why = entry_status(entry)
+        if entry is None or not ok:
+            self._emit(Event("manual_step", {"model": m.id, "source": f.name,
+                                             "text": f"{why}. Card: {f.effect or 'see the card'}"}))
+            return
+        for mid in self._feat_affected(m, f, entry, action):
+            if not self.state.models[mid].alive or not self._gate_passes(m, f, entry, mid):
+                continue
+            for op in entry.effects:
+                if self.state.models[mid].alive:
+                    self._apply_op(m, f, op, mid, action)
+
+    def _apply_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
+        """One operation of a feat's entry on model ``mid`` (:data:`sim.rules.feat_effects.OPS`)."""
+        x = int(action.x or 1)
+        kind = op.op
+        if kind in ("grant", "lose", "grant_weapon", "stat"):
+            until = op.until or _FOREVER
+            if kind == "grant":
+                self.grant(mid, f.name, until, traits=op.traits)
+            elif kind == "lose":
+                self.grant(mid, f.name, until, lose=op.traits)
+            elif kind == "grant_weapon":
+                self.grant(mid, f.name, until, weapon_traits=op.traits, weapon=op.weapon)
+            else:
+                self.grant(mid, f.name, until, stats=dict(op.changes))
+        elif kind == "condition":
+            n = x if op.n == "X" else int(op.n)
+            self._gain(mid, op.name, n, value=op.value)
+        elif kind == "remove_condition":
+            cur = conditions.from_model(self.state.models[mid])
+            new = conditions.remove_condition(cur, op.name, None if op.n == "all" else int(op.n))
+            self._set_conditions(mid, new)
+        elif kind == "wound":
+            self._wound(mid, x if op.n == "X" else int(op.n))
+        elif kind == "heal":
+            n = x if op.n == "X" else (int(action.x or 0) if op.n == "target_ki" else int(op.n))
+            if n > 0 and self.state.models[mid].damage > 0:
+                self._emit(Event("healed", {"model": mid, "n": n, "source": f.name}))
+        elif kind == "ki":
+            n = x if op.n == "X" else int(op.n)
+            if n:
+                self._emit(Event("ki_change", {"model": mid, "delta": n}))
+        elif kind == "counter":
+            if op.n > 0:
+                self._emit(Event("counters_gained", {"model": mid, "n": op.n, "source": f.name}))
+            elif op.n < 0:
+                self._emit(Event("counter", {"model": mid, "n": -op.n}))
+        elif kind == "pass_token":
+            self._emit(Event("pass_token_gained", {"player": self.state.models[mid].player, "n": op.n,
+                                                   "source": f.name}))
+        elif kind == "facing":
+            if action.facing is None:
+                self._emit(Event("note", {"text": f"{f.name}: no facing chosen, {mid} keeps its facing"}))
+            else:
+                t = self.state.models[mid]
+                self._emit(Event("move", {"model": mid, "move": f"turned by {f.name}", "to": list(t.position),
+                                          "facing": float(action.facing) % 360.0, "cost": 0.0}))
+        else:
+            self._emit(Event("manual_step", {"model": mid, "source": f.name,
+                                             "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))
