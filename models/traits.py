@@ -87,6 +87,8 @@ class TraitRule:
         acts: modules where the engine applies it (empty for ``manual``).
         summary: one line in our words (not the card's text).
         weapon: a weapon trait (it acts only when the model uses that weapon, p.48).
+        catalogue: a trait of the catalogues that the rulebook does not have (its text is
+            the catalogue's, Library-Traits.cat); ``page`` and ``line`` are then 0.
     """
 
     key: str
@@ -97,6 +99,7 @@ class TraitRule:
     acts: tuple[str, ...]
     summary: str
     weapon: bool = False
+    catalogue: bool = False
 
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")
@@ -116,15 +119,16 @@ _MELEE, _RANGED, _MOVEMENT, _GAME, _CONDS, _DICE = (_R + "melee", _R + "ranged",
 
 
 def _t(name: str, page: int, line: int, status: str, acts: tuple[str, ...], summary: str,
-       weapon: bool = False) -> TraitRule:
-    return TraitRule(_snake(name), name, page, line, status, acts, summary, weapon)
+       weapon: bool = False, catalogue: bool = False) -> TraitRule:
+    return TraitRule(_snake(name), name, page, line, status, acts, summary, weapon, catalogue)
 
 
 #: Every trait of the rulebook (p.48-59), by key.
 TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
-    _t("Adept", 48, 1463, "partly", (_MELEE, _DICE),
+    _t("Adept", 48, 1463, "partly", (_MELEE, _DICE, _RANGED),
        "Adept [K] (X): up to X more supporting dice in [K] tests; applied to melee exchanges "
-       "([Melee], [Attack], [Defence])"),
+       "([Melee]: attack and defence, [Attack], [Defence], several keywords) and Ranged tests "
+       "(Size tests not yet)"),
     _t("Aggressive", 48, 1467, "automated", (_MELEE, _CONDS, _GAME),
        "allocates at least as many attack dice as defence dice; cancels with Defensive"),
     _t("Agile", 48, 1469, "partly", (_MOVEMENT, _MELEE, _CONDS),
@@ -135,14 +139,15 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Ammo (X): X ammo tokens; each ranged attack with the weapon spends one; none left, no "
        "more attacks with it", weapon=True),
     _t("Armour", 48, 1479, "automated", (_MELEE, _RANGED), "Armour (X): damage rolls against it are X lower"),
-    _t("Assassin", 49, 1481, "partly", (_MELEE,),
+    _t("Assassin", 49, 1481, "automated", (_MELEE, _RANGED),
        "damage against an enemy it Surprised: three dice, keep two, Strong and Weak ignored "
-       "(applied in melee)"),
+       "(melee and ranged damage rolls)"),
     _t("Aware", 49, 1485, "automated", ("models.model", "sim.geometry.measure"),
        "its front arc is the whole circle around its base"),
     _t("Banzai!", 49, 1489, "manual", (), "may Charge as a Simple action"),
-    _t("Bear Stands Alone", 49, 1491, "manual", (),
-       "Indomitable (+1) while no friendly model is within 3 inches"),
+    _t("Bear Stands Alone", 49, 1491, "automated", (_MELEE, _GAME),
+       "Indomitable (+1) while no friendly model is within 3 inches (read from the position "
+       "when the exchange is fought)"),
     _t("Believer", 49, 1493, "manual", (),
        "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats"),
     _t("Bleed", 49, 1495, "partly", (_MELEE, _RANGED),
@@ -157,9 +162,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Booted", 50, 1535, "manual", (), "may Walk at once when it arrives from a Flank"),
     _t("Bravery", 50, 1537, "automated", (_GAME,),
        "may re-roll a failed Fear test once; cancels with Cowardly and with a Terror source"),
-    _t("Brutal", 50, 1541, "partly", (_MELEE,),
-       "Brutal (X): adds X to its attack result in exchanges and to its ranged attack result "
-       "(applied in melee)"),
+    _t("Brutal", 50, 1541, "automated", (_MELEE, _RANGED, _GAME),
+       "Brutal (X): adds X to its attack result in exchanges (when it has attack dice) and to "
+       "its ranged attack result (the model's or the weapon's, the higher)"),
     _t("Camouflage", 50, 1545, "automated", (_GAME,),
        "Camouflage (X\"): with cover from an enemy starting its activation over X inches away, "
        "that enemy may not target or contact it (Shoot, Charge, Melee, Target Ki feats; "
@@ -179,9 +184,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "take a simple action each"),
     _t("Construct", 50, 1571, "automated", ("models.model", "sim.geometry.measure"),
        "gives cover as a terrain piece would"),
-    _t("Coordinated Attack", 50, 1573, "manual", (),
+    _t("Coordinated Attack", 50, 1573, "automated", (_MELEE, _GAME),
        "Coordinated Attack [K]: +1 Melee while a friendly [K] model is also in contact with its "
-       "opponent"),
+       "opponent ([K]: a type, faction, name, trait or condition; a chosen keyword is a logged "
+       "manual step)"),
     _t("Cowardly", 50, 1575, "partly", (_DICE,),
        "must re-roll passed Fear tests; cancels with Bravery (a rules helper parameter; the game "
        "does not read it)"),
@@ -190,9 +196,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Cultist (X): on activation may wound friendly Cultists, X in all, and gains that much Ki"),
     _t("Defensive", 51, 1583, "automated", (_MELEE, _CONDS),
        "allocates at least as many defence dice as attack dice; cancels with Aggressive"),
-    _t("Disguise", 51, 1587, "partly", (_R + "scenario",),
-       "Disguise (X): starts the game Disguised (X) (the condition is automated; the trait is "
-       "read only to choose a VIM)"),
+    _t("Disguise", 51, 1587, "automated", (_GAME, _R + "scenario"),
+       "Disguise (X): starts the game with a Disguised (X) marker (the condition acts as p.44); "
+       "a Nominated VIM may not be a Disguise model"),
     _t("Disease", 51, 1589, "partly", (_MELEE,),
        "Disease (X): a model it wounds gains X Diseased markers (applied to melee wounds)"),
     _t("Disturb Flow", 51, 1591, "manual", (),
@@ -216,9 +222,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee and ranged "
        "wounds; Immune [..] keeps them off)",
        weapon=True),
-    _t("Flank", 52, 1619, "partly", (_R + "setup", _GAME, _R + "scenario"),
-       "held back at set-up (turn 2-4, a table edge, in secret), it arrives along that edge in the Starting phase "
-       "of its turn with 2 counters; gaining Flank in play is the players'"),
+    _t("Flank", 52, 1619, "automated", (_R + "setup", _GAME, _R + "scenario"),
+       "held back at set-up (turn 2-4, an edge, in secret), it arrives along that edge in the Starting phase "
+       "of its turn with 2 counters; an effect in play sends one out to any later turn (Game.flank_out)"),
     _t("Fortune", 52, 1629, "manual", (), "Ki generation: a coin toss doubles its Ki, or it gets none"),
     _t("Group", 52, 1633, "manual", (),
        "the models of the card activate together; all move before any exchange"),
@@ -282,9 +288,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
     _t("Protected", 56, 1726, "manual", (),
        "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
-    _t("Prowess", 56, 1728, "partly", (_MELEE,),
-       "Prowess [K] (X): may re-roll up to X of its dice in [K] tests (applied to [Melee], "
-       "[Attack] and [Defence])"),
+    _t("Prowess", 56, 1728, "automated", (_MELEE, _RANGED, _DICE, _GAME),
+       "Prowess [K] (X): may re-roll up to X of its dice in [K] tests: [Melee], [Attack], "
+       "[Defence] in exchanges, [Ranged] in the Ranged test and the shot into contact, "
+       "[Tactical] in the turn's Tactical test; the rulebook has no [Move] test"),
     _t("Ranged Defence", 56, 1732, "automated", (_RANGED,),
        "Ranged Defence (X): shots at it have their TN modified by X"),
     _t("Rapid Fire", 56, 1734, "manual", (),
@@ -301,9 +308,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Rise (X): at 0 wounds a test at TN X brings it back, healed and Prone"),
     _t("Sacrifice", 57, 1750, "manual", (),
        "Sacrifice [K] (X\"): may remove itself to cancel a damage roll against a [K] friend within X inches"),
-    _t("Scout", 57, 1754, "manual", (),
-       "Scout (X/Y\"): deploys after both players, up to Y inches beyond its zone; +X to the "
-       "Tactical roll"),
+    _t("Scout", 57, 1754, "automated", (_R + "setup",),
+       "Scout (X/Y\"): may deploy after both players, up to Y inches beyond its zone (the roll-off winner's "
+       "Scouts last); the side's highest X adds to the deployment roll-off"),
     _t("Sharp", 57, 1756, "automated", (_MELEE, _RANGED, _R + "bots"),
        "Sharp (X): the target's Tough is X lower against its successful attacks", weapon=True),
     _t("Sixth Sense", 57, 1758, "automated", (_RANGED, _MELEE, _CONDS, _GAME),
@@ -341,13 +348,22 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Unblockable (X): its opponent drops its X highest defence dice in exchanges"),
     _t("Unstable", 58, 1804, "automated", (_MOVEMENT,),
        "each inch of Difficult terrain costs 4 inches; cancels with Lightfooted"),
-    _t("Vengeance", 59, 1808, "manual", (),
-       "Vengeance [K]: Brutal (+1) and +1 Strength on its melee weapons against [K] models"),
+    _t("Vengeance", 59, 1808, "automated", (_MELEE, _GAME),
+       "Vengeance [K]: Brutal (+1) and +1 Strength on its melee weapons against [K] models "
+       "([K]: a type, faction, name, trait or condition; a chosen keyword is a logged manual "
+       "step)"),
     _t("Virtue", 59, 1810, "manual", (),
        "Virtue (X\"): once a turn gives a Virtue token to a friendly model within X inches"),
     _t("Weak", 59, 1816, "automated", (_MELEE, _RANGED, _GAME),
        "-1 die in Size tests; damage rolls: three dice, keep the two lowest; cancels with Strong"),
     _t("Willpower", 59, 1818, "manual", (), "Willpower (X): modifies its result by X in opposed Ki tests when active"),
+    # ---- catalogue-only traits (not in the rulebook: Library-Traits.cat), page and line 0
+    _t("Kumo", 0, 0, "partly", (_GAME,),
+       "catalogue-only: begins the game with 2 Ki; melee damage it deals gains it the enemy's Ki stat "
+       "in Ki and heals 1; shots at it ignore Size (the start Ki is applied)", catalogue=True),
+    _t("In Defiance of the Gods", 0, 0, "manual", (),
+       "catalogue-only: in the Starting phase may gain Cloudwalk and Ki from melee wounds; then Bleed (1) "
+       "after an activation without melee damage, until the End phase", catalogue=True),
 )}
 
 #: Spellings of a trait that are not its name split differently (:func:`trait_key`

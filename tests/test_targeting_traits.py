@@ -115,3 +115,58 @@ def test_camouflage_without_cover_does_nothing(base):
              seed=1, length=("fixed", 2))
     set_active(g, 1)
     assert g.is_legal(Action("shoot", "B", target="A"))[0]
+
+
+# ------------------------------------------------------------------ the start of the game
+DISGUISE_3 = Trait("disguise", 3, None, "Disguise (3)", None)
+KUMO = Trait("kumo", None, None, "Kumo", None)
+
+
+def _two(a_card, b_card="kokkio", a_pos=(12, 16), b_pos=(12, 6)):
+    return make_table([{"id": "A", "player": 2, "profile": a_card, "position": list(a_pos), "facing": 270},
+                       {"id": "B", "player": 1, "profile": b_card, "position": list(b_pos), "facing": 90}])
+
+
+def test_disguise_starts_the_game_disguised():
+    """p.51: "**Неузнаваемый (Disguise)(X):** эта модель начинает игру с маркером
+    Неузнаваемый (X)." """
+    a = card("ton", "disguised-ton", [DISGUISE_3])
+    add_profile_source({a.id: a})
+    g = Game(_two(a.id), seed=1, length=("fixed", 2))
+    assert g.state.models["A"].conditions.get("disguised") == 3
+    assert any("Disguised (3)" in line for line in g.log())
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_kumo_begins_the_game_with_two_ki_tokens():
+    """Catalogue trait Kumo (Library-Traits): the model begins the game with 2 Ki tokens
+    (then generates Ki in the Starting phase as usual, p.20)."""
+    a = card("ton", "kumo-ton", [KUMO])
+    add_profile_source({a.id: a})
+    plain = Game(_two("ton"), seed=1, length=("fixed", 2)).state.models["A"].ki
+    g = Game(_two(a.id), seed=1, length=("fixed", 2))
+    assert g.state.models["A"].ki == min(plain + 2, g.state.models["A"].ki_limit)
+
+
+# ------------------------------------------------------------------ Flank in play (p.52)
+def test_a_model_flanked_out_in_play_returns_on_its_noted_turn_with_two_counters():
+    """p.52: "Если модель получает Фланговый обход в течение игры или удаляется и
+    возвращается в игру, используя правила Флангового обхода, вы сразу же отмечаете любой
+    ход (не только 2, 3 или 4) и край этой модели ... Модели генерируют два счетчика
+    активации, когда они выставлены с фланга." """
+    t = make_table([{"id": "A", "player": 2, "profile": "ton", "position": [12, 16], "facing": 270},
+                    {"id": "A2", "player": 2, "profile": "ton", "position": [16, 16], "facing": 270},
+                    {"id": "B", "player": 1, "profile": "kokkio", "position": [12, 6], "facing": 90}])
+    g = Game(t, seed=1, length=("fixed", 4))
+    from sim.rules.game import GameError
+    with pytest.raises(GameError):
+        g.flank_out("A", 1, "north")       # not a later turn
+    g.flank_out("A", 2, "north")
+    a = g.state.models["A"]
+    assert not a.alive and a.elsewhere["turn"] == 2 and not a.killed
+    while g.state.turn < 2 and not g.is_over():
+        g.push(next(x for x in g.legal_actions() if x.kind in ("pass", "wait")))
+    assert g.due_arrivals() == ["A"]
+    arrive = next(x for x in g.legal_actions() if x.kind == "arrive")
+    g.push(arrive)
+    assert g.state.models["A"].alive and g.state.models["A"].counters == 2

@@ -176,7 +176,7 @@ def _feat_rows() -> list[Row]:
 
 
 def _trait_rows() -> list[Row]:
-    return [Row("traits", t.key, t.name, f"p.{t.page}", t.status, t.summary, t.acts,
+    return [Row("traits", t.key, t.name, f"p.{t.page}" if t.page else "catalogue", t.status, t.summary, t.acts,
                 Probe(traits=(t.key,)) | TRAIT_PROBES.get(t.key, Probe()),
                 extra={"weapon": "weapon" if t.weapon else ""})
             for t in TRAITS.values()]

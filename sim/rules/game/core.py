@@ -44,9 +44,11 @@ from sim.rules.game.rolls_step import RollsStep
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
+from sim.rules.game.support_step import SupportStep
 from sim.rules.game.targeting import Targeting
 from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
+from sim.rules.game.turn_traits import TurnTraits
 from sim.rules.game.values import finite, finite_point
 from sim.rules.ki import KiError
 from sim.table import Table
@@ -69,7 +71,7 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad, Targeting, RollsStep):
+           Offers, SaveLoad, Targeting, RollsStep, SupportStep, TurnTraits):
     """A game on a table with deployed warbands.
 
     Args:
@@ -185,6 +187,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self.set_position(position)
         else:
             self._hold_back()
+            self._traits_at_start()  # Disguise, Kumo (p.51; catalogue)
             if scenario is not None:
                 self._setup_scenario()
             self._start_turn()
@@ -343,7 +346,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             raise GameError(f"no model {model!r} on the table")
         events = [Event("wounds", {"model": model, "n": n})] if n > 0 else []
         m = self.state.models[model]
-        if n > 0 and min(m.wounds, m.damage + n) >= m.wounds:
+        if n > 0 and not (m.kami or m.holds_at_zero) and min(m.wounds, m.damage + n) >= m.wounds:
             events.append(Event("killed", {"model": model}))
         self._edit(events)
 
@@ -504,13 +507,17 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         if due:
             return False, (f"the Starting phase: player {st.active} first places {', '.join(due)} arriving from the "
                            "Flank (p.52)")
+        why = self.command_refusal(action)  # a Command being carried out (p.50)
+        if why:
+            return False, why
         if action.kind == "pass":
             return ACTION_KINDS["pass"].legal(self, None, action)
         m = st.models.get(action.model or "")
         if m is None or not m.alive:
             return False, f"no model {action.model!r} on the table"
-        if action.kind in ("allocate", "feat"):  # no activation: an allocation (p.33), an Instant/Active feat (p.46)
-            return ACTION_KINDS[action.kind].legal(self, m, action)
+        answer = ACTION_KINDS.get(action.kind)
+        if answer is not None and answer.timing == "answer":  # no activation: an allocation (p.33), an
+            return answer.legal(self, m, action)  # Instant/Active feat (p.46), a trait's free step (p.50-59)
         why = self._declaring_refusal(m, action)
         if why:
             return False, why
@@ -578,15 +585,16 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                 self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
                 self._emit(Event("counter", {"model": m.id, "n": 1}))
             else:
-                spent = action.counters
+                spent = self.action_counters(action)  # Banzai!: a Simple Charge (p.49)
                 if self._before_resolve(m, action):
                     self._resolve(action)
                 if st.models[m.id].alive:
-                    self._emit(Event("counter", {"model": m.id, "n": action.counters}))
+                    self._emit(Event("counter", {"model": m.id, "n": spent}))
             if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:
                 self._set_conditions(m.id, conditions.impetuous_after_action(conditions.from_model(st.models[m.id]),
                                                                               spent))
             self._after_action()
+            self._command_done(m.id)  # a commanded model has acted (Command, p.50)
         if not self.is_over() and st.exchange is None and st.interception is None:
             assert p is not None  # a player is active from the first Starting phase on
             self._next_active(3 - p)

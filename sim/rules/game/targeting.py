@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
+from sim.rules.game.state import MAX_TURNS, GameError
 
 #: The page of Camouflage (its entry in the trait chapter).
 PAGE_CAMOUFLAGE = "p.50"
+#: Ki tokens a Kumo model begins the game with (catalogue-only trait, Library-Traits).
+KUMO_START_KI = 2
 
 #: The action kinds that target a model or bring the active model into contact with it
 #: (what Camouflage forbids against a camouflaged enemy, p.50).
@@ -112,3 +116,54 @@ class Targeting(GamePart):
         if kind not in TARGETING_KINDS or not target:
             return None
         return self.camouflage_refusal(mid, target)
+
+    # ------------------------------------------------------------ the start of the game
+    def _traits_at_start(self) -> None:
+        """What cards give a model when the game starts (after the Flank hold-back, before
+        the first Starting phase): Disguise (X) -- a Disguised (X) marker (p.51, p.44);
+        Kumo -- 2 Ki tokens (catalogue-only trait). Models Elsewhere get theirs too."""
+        for mid, ms in self.state.models.items():
+            if ms.killed:
+                continue
+            prof = self.profile(mid)
+            if prof is None:
+                continue
+            t = prof.trait("disguise")
+            x = int(t.value or 0) if t is not None else 0
+            if x > 0:
+                self._emit(Event("condition", {"model": mid, "name": "disguised", "on": True, "value": x}))
+                self._emit(Event("note", {"text": f"{mid} starts the game Disguised ({x}): its card's "
+                                                  "Disguise trait (p.51)"}))
+            if prof.trait("kumo") is not None:
+                self._emit(Event("ki_change", {"model": mid, "delta": KUMO_START_KI}))
+                self._emit(Event("note", {"text": f"{mid} begins the game with {KUMO_START_KI} Ki tokens (Kumo)"}))
+
+    # ------------------------------------------------------------ Flank during the game (p.52)
+    def flank_out(self, mid: str, turn: int, edge: str, zone: str | None = None) -> None:
+        """Take model ``mid`` off the table to return by Flank (p.52: a model that gains
+        Flank during the game, or is removed and returns by the Flank rules): its player
+        notes at once any later turn (not only 2-4) and a table edge, in secret; it is
+        Elsewhere (an ``elsewhere`` event) and arrives like a Flank model held back at
+        set-up, with two activation counters (``Action("arrive", ...)``). ``zone``: the
+        opponent's deployment zone it may not arrive in (default: the one noted for its
+        side's models held back at set-up, if any). Meant for an effect resolved inside an
+        action (a Ki feat, a card): the action then hands the activation on as usual.
+
+        Raises:
+            GameError: ``mid`` is not on the table, ``turn`` is not after the current turn
+                (up to the last turn, 7) or ``edge`` is not a table edge.
+        """
+        from sim.rules.setup.zones import EDGES
+
+        m = self.state.models.get(mid)
+        if m is None or not m.alive:
+            raise GameError(f"flank: no model {mid!r} on the table")
+        if not isinstance(turn, int) or not self.state.turn < turn <= MAX_TURNS:
+            raise GameError(f"flank: {mid} returns on a later turn ({self.state.turn + 1}..{MAX_TURNS}), not {turn!r} "
+                            "(p.52)")
+        if edge not in EDGES:
+            raise GameError(f"flank: {edge!r} is not a table edge ({', '.join(EDGES)})")
+        if zone is None:
+            zone = next((a.zone for k, a in self.held_back.items()
+                         if self.state.models[k].owner == m.owner and a.zone), None)
+        self._emit(Event("elsewhere", {"model": mid, "turn": turn, "edge": edge, "zone": zone}))
