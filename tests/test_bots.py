@@ -43,7 +43,7 @@ def _check(g: Game, a: Action) -> None:
     if a.kind == "allocate":
         ctx = exchange_context(g)
         assert ctx is not None and a.model == ctx.model
-        if not a.boost:
+        if not a.boost and not a.weapon:  # (a weapon chosen at step 2, p.33: the game's check below)
             validate_allocation(ctx.me, ctx.pool, Allocation(a.attack, a.defence, a.special, a.direction))
         ok, why = g.is_legal(a)  # the game's check, with any Ki boost
         assert ok, why

@@ -160,3 +160,14 @@ def test_reach_gives_no_initiative_to_a_model_in_contact_at_the_start_of_the_act
     # in contact from the start of Kenta's activation: the Yari gives nothing, the active model strikes first
     line = step3(_game(table(0.0)))
     assert "Reach gives nothing" in line and "kenta has the Initiative" in line
+
+
+def test_the_greedy_bot_chooses_a_melee_weapon():
+    # p.33 step 2: the bot picks one of Yatsumata's two heads (both Strength 1; the Left
+    # Head has two special attacks) and its allocation is legal.
+    from sim.rules.bots import GreedyBot
+    g = _game(_kenta_against_yatsumata())
+    g.push(Action("melee", "kenta", target="yatsumata"))
+    g.push(GreedyBot(1).choose(g))
+    a = GreedyBot(2).choose(g)
+    assert a.model == "yatsumata" and a.weapon == "Left Head" and g.is_legal(a)[0]

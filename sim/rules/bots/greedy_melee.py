@@ -63,7 +63,7 @@ class GreedyAllocation:
         assert ex is not None, "an allocation is made in an exchange"
         is_att = a.model == ex["attacker"]
         other = ex["defender"] if is_att else ex["attacker"]
-        me1 = game.combatant(a.model, is_att, ex["charge"] and is_att, boost=1)
+        me1 = game.combatant(a.model, is_att, ex["charge"] and is_att, boost=1, weapon=a.weapon)
         foe = game.combatant(other, not is_att, ex["charge"] and not is_att)
         before = game.exchange_pools()[a.model]
         pa, pb, _ = melee_pools(me1, foe) if is_att else melee_pools(foe, me1)
@@ -81,6 +81,12 @@ class GreedyAllocation:
         ctx = exchange_context(game)
         if ctx is None:
             return self.rng.choice(game.legal_actions())
+        weapon = self.choose_weapon(game, ctx)
+        if weapon is not None:
+            ex = game.state.exchange
+            assert ex is not None  # ctx exists: an exchange waits
+            is_att = ctx.model == ex["attacker"]
+            ctx = replace(ctx, me=game.combatant(ctx.model, is_att, ctx.charge and is_att, weapon=weapon))
         me, foe, pool = ctx.me, ctx.foe, max(ctx.pool, 0)
         danger = me.wounds_left is not None and me.wounds_left <= hit_wounds(foe, me, total=9, level=2)
         kill = foe.wounds_left is not None and foe.wounds_left <= hit_wounds(me, foe, total=7, level=1)
@@ -99,11 +105,35 @@ class GreedyAllocation:
                 if direction is not None and not legal_splits(me, ctx.pool, opt.key, direction):
                     direction = None
                 return Action("allocate", ctx.model, attack=split[0], defence=split[1], special=opt.key,
-                              direction=direction)
+                              direction=direction, weapon=weapon)
         split = self._split(legal_splits(me, ctx.pool), pool, share)
         if split is None:
             return self.rng.choice(game.legal_actions())
-        return Action("allocate", ctx.model, attack=split[0], defence=split[1])
+        return Action("allocate", ctx.model, attack=split[0], defence=split[1], weapon=weapon)
+
+    @staticmethod
+    def choose_weapon(game: Game, ctx: ExchangeContext) -> str | None:
+        """The melee weapon to fight with at step 2 (p.33) when the card has two or more
+        (None: one weapon, nothing to choose): the most wounds for an average hit and a
+        good one (damage totals 7 and 9, success levels 1 and 2), plus half a wound per
+        special attack it offers and one for a Reach that gives the Initiative now; ties:
+        card order."""
+        names = game.melee_weapons(ctx.model)
+        if len(names) < 2:
+            return None
+        ex = game.state.exchange
+        assert ex is not None  # ctx exists: an exchange waits
+        is_att = ctx.model == ex["attacker"]
+
+        def score(name: str) -> float:
+            c = game.combatant(ctx.model, is_att, ctx.charge and is_att, weapon=name)
+            s: float = hit_wounds(c, ctx.foe, total=7, level=1) + hit_wounds(c, ctx.foe, total=9, level=2)
+            s += 0.5 * sum(1 for o in c.weapon.specials if o.kind == "attack")
+            if c.has_reach and not c.engaged_at_start and not ctx.foe.has_reach:
+                s += 1.0
+            return s
+
+        return max(names, key=lambda n: (score(n), -names.index(n)))
 
     @staticmethod
     def _split(splits, n: int, share: float, need: str | None = None):
