@@ -14,14 +14,14 @@ from __future__ import annotations
 import math
 from dataclasses import replace as dc_replace
 
-from sim.geometry.attributes import Size
 from sim.rules import conditions, movement, trait_actions
-from sim.rules.dice import RollKind, RollPurpose, challenge_test, size_test
+from sim.rules.dice import RollKind, RollPurpose
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
 from sim.rules.ki import KiError
+from sim.rules.test_traits import trait_number
 from sim.table import Table
 
 
@@ -40,12 +40,16 @@ class Activation(GamePart):
             return f"{m.id} is not the active player's model"
         if m.exhausted:
             return f"{m.id} is Exhausted (no activation counters)"
-        if action.counters > m.counters:
+        if self.action_counters(action) > m.counters:  # Banzai!: a Simple Charge (p.49)
             return f"{action.kind} is a complex action and {m.id} has only one counter"
         if st.impetuous_blocks(m):
             return "Impetuous: a model of the warband has an Impetuous marker, so only such models activate (p.44)"
+        why = self._start_lock(m)  # another model's activation started with Jump Up / Cultist (p.50, p.54)
+        if why:
+            return why
         forced = self.berserk_forced(m.id) if "berserk" in m.conditions else (None, None, None)
-        why = conditions.forbidden_reason(action.kind, conditions.from_model(m), counters=m.counters,
+        why = conditions.forbidden_reason(action.kind, conditions.from_model(m),
+                                          counters=m.counters + action.counters - self.action_counters(action),
                                           weapon_has_reload=self._reload_weapon(m.id, action),
                                           contacts_fear_enemy=(action.kind in ("melee", "charge")
                                                                and self._fear_enemy(action.target)),
@@ -108,6 +112,8 @@ class Activation(GamePart):
             self._end_surprise()
         if any("held" in x.conditions for x in self.state.alive()):
             self._release_held()
+        self._zero_wound_checks()  # Rise, Last Stand (p.54, p.57)
+        self._end_activation_marks()  # Jump Up / Cultist started the activation (p.50, p.54)
 
     def _resolve(self, action: Action) -> None:
         """Resolve a declared, legal action by its kind (:data:`ACTION_KINDS`)."""
@@ -128,7 +134,8 @@ class Activation(GamePart):
         except movement.MoveError:
             melee_ok = False
         charge_ok = False
-        if m.counters >= 2 and not melee_ok:
+        charge_counters = m.counters + 2 - self.action_counters(Action("charge", mid))  # Banzai! (p.49)
+        if charge_counters >= 2 and not melee_ok:
             try:
                 res = self.charge(mid, e.id)
                 charge_ok = bool(res.legal and res.reached)
@@ -149,7 +156,7 @@ class Activation(GamePart):
                 if movement.check_run(table, mid, pt).legal:
                     run_pt = pt
                     break
-        kind = conditions.berserk_action(melee_reachable=melee_ok, counters=m.counters, charge_reachable=charge_ok,
+        kind = conditions.berserk_action(melee_reachable=melee_ok, counters=charge_counters, charge_reachable=charge_ok,
                                          can_run=run_pt is not None)
         out = (kind, e.id if kind else None, run_pt if kind == "run" else None)
         self._memo[key] = out
@@ -177,19 +184,22 @@ class Activation(GamePart):
         t = self.state.models[target]
         if t.player == m.player:
             return None
-        return conditions.disguise_requirement(conditions.from_model(t), m.ki_stat)
+        # Spirit (X) changes the Ki of a model targeting or contacting a Disguised one (p.58)
+        spirit = self._trait(m.id, "spirit")
+        ki_now = m.ki_stat + (trait_number(spirit[1]) if spirit[0] else 0)
+        return conditions.disguise_requirement(conditions.from_model(t), ki_now)
 
     def _disguise_test(self, m: ModelState, target: str, x: int) -> bool:
         """The Ki (X) challenge test to act against a Disguised model (p.44). A pass removes
         the target's Disguised marker; a failure ends the activation (counters spent)."""
-        res = challenge_test(m.ki_stat, x, 0, self._roller,
-                             purpose=RollPurpose(RollKind.DISGUISED, m.id, target, f"Ki ({x})"))
-        self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.success,
-                                  "text": f"{m.id} takes a Ki ({x}) test to see through {target}'s disguise and "
-                                          f"{'passes' if res.success else 'fails: its activation ends'}"}))
-        if res.success:
+        # a Ki test: Spirit and Soulless act (p.58, sim.rules.game.rolls_step)
+        res = self._ki_challenge(m.id, x, RollPurpose(RollKind.DISGUISED, m.id, target, f"Ki ({x})"))
+        self._emit(Event("test", {"model": m.id, "test": "disguise", "tn": x, "passed": res.passed,
+                                  "text": f"{m.id} takes a Ki ({x}) test{res.why()} to see through {target}'s "
+                                          f"disguise and {'passes' if res.passed else 'fails: its activation ends'}"}))
+        if res.passed:
             self._emit(Event("condition", {"model": target, "name": "disguised", "on": False}))
-        return res.success
+        return res.passed
 
     def _immobilised_test(self, m: ModelState, action: Action) -> bool:
         """An Immobilised model's Size (6) test before a moving action (p.44). True: go on
@@ -197,18 +207,16 @@ class Activation(GamePart):
         moves = action.walk is not None or action.kind in ("walk", "disengage") or action.facing is not None
         if not conditions.immobilised_test_needed(conditions.from_model(m), action.kind, moves=moves):
             return True
-        size = self.table.model(m.id).size
-        res = size_test(size if size != Size.ZERO else Size.SMALL, conditions.IMMOBILISED_SIZE_TN, self._roller,
-                        strong=self._trait(m.id, "strong")[0], weak=self._trait(m.id, "weak")[0],
-                        purpose=RollPurpose(RollKind.IMMOBILISED, m.id))
+        # Strong +1 die, Weak and Swarm -1 die (p.28, sim.rules.game.rolls_step)
+        res = self._size_roll(m.id, conditions.IMMOBILISED_SIZE_TN, RollPurpose(RollKind.IMMOBILISED, m.id))
         self._emit(Event("test", {"model": m.id, "test": "size", "tn": conditions.IMMOBILISED_SIZE_TN,
-                                  "passed": res.success,
-                                  "text": f"{m.id} is Immobilised: Size (6) test "
-                                          + ("passed, the markers are removed" if res.success
+                                  "passed": res.passed,
+                                  "text": f"{m.id} is Immobilised: Size (6) test{res.why()} "
+                                          + ("passed, the markers are removed" if res.passed
                                              else "failed: the action ends")}))
-        if res.success:
+        if res.passed:
             self._emit(Event("condition", {"model": m.id, "name": "immobilised", "on": False}))
-        return res.success
+        return res.passed
 
     #: Step along a move at which the target's LoS to the moving model is checked
     #: (Surprised, p.31): every check is exact; the sampling is along the path only.

@@ -44,9 +44,9 @@ from sim.rules.game.rolls_step import RollsStep
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
+from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.support_step import SupportStep
 from sim.rules.game.targeting import Targeting
-from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.turn import TurnPhases
 from sim.rules.game.turn_traits import TurnTraits
 from sim.rules.game.values import finite, finite_point

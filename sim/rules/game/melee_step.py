@@ -176,8 +176,8 @@ class MeleeStep(GamePart):
             res, why = self._fear_roll(who, chk.target_number, enemy if who == active else active)
             verdict = "passes" if res.passed else "fails"
             why_s = f" ({', '.join(why)})" if why else ""
-            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}){why_s} "
-                                              f"and {verdict}"}))
+            self._emit(Event("note", {"text": f"{who} takes a Fear test (TN {chk.target_number}) "
+                                              f"and {verdict}{why_s}"}))
             if res.passed:
                 continue
             if chk.on_fail is FearOutcome.LOSE_ACTIVATION:
@@ -207,7 +207,7 @@ class MeleeStep(GamePart):
         conds |= frozenset(c for c in ("ran", "surprised", "stood_up") if c in s.conditions)
         if s.exhausted and not active:
             conds |= {"exhausted"}
-        left = s.wounds - s.damage
+        left = self.wounds_left(mid)  # a Kami's Ki; None for Last Stand and Rise (p.54, p.57)
         ex = self.state.exchange
         disengaging = bool(ex and ex.get("disengage") == mid)
         boost = int((ex or {}).get("boosts", {}).get(mid, 0)) if boost is None else boost
@@ -418,6 +418,7 @@ class MeleeStep(GamePart):
                     continue
                 for name in sorted(names):
                     self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
+            self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
             self._after_action()

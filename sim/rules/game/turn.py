@@ -9,7 +9,8 @@ A mixin of :class:`~sim.rules.game.Game`.
 from __future__ import annotations
 
 from sim.rules import conditions
-from sim.rules.dice import RollKind, RollPurpose, fear_test, tactical_test
+from sim.rules.dice import RollKind, RollPurpose, tactical_test
+from sim.rules.game import melee_traits
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import MAX_TURNS
@@ -43,7 +44,8 @@ class TurnPhases(GamePart):
         # player nominates a model (p.28), the one with the highest X on the table
         tact = {p: max((int(self._trait(m.id, "tactician")[1] or 0) for m in st.alive(p)
                         if self._trait(m.id, "tactician")[0]), default=0) for p in (1, 2)}
-        res = tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2])
+        res = tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2],
+                            rerolls=melee_traits.tactical_rerolls(self))  # Prowess [Tactical] (p.56)
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
@@ -65,6 +67,7 @@ class TurnPhases(GamePart):
         """Step 5 of the Starting phase (p.20, p.43-45): Diseased removes a marker and an
         activation counter; a model with Death Sentence pays 3 Ki to remove a marker when
         it can (the engine always pays: keeping the marker only helps the enemy)."""
+        self._starting_traits()  # Impetuous (X) markers (p.54)
         for m in self.state.alive():
             eff = conditions.start_phase_effects(conditions.from_model(m), ki=m.ki)
             if eff.counters_lost:
@@ -89,6 +92,8 @@ class TurnPhases(GamePart):
             # phase" (p.21 step 4): after any action -- a shot, an exchange, a feat
             self._end_phase()
             return
+        if not first and self.commanded():  # the commanded models act before the other player (p.50)
+            return
         other = 3 - preferred
         for p in (preferred, other):
             if st.can_activate(p):
@@ -106,14 +111,15 @@ class TurnPhases(GamePart):
         # step 1, negative effects first: a Frightened model re-takes its Fear test (p.44)
         for m in st.alive():
             for name, tn in conditions.end_phase_tests(conditions.from_model(m)):
-                res = fear_test(m.ki_stat, tn, self._roller, fearless=self._trait(m.id, "fearless")[0],
-                                bravery=self._trait(m.id, "bravery")[0],
-                                purpose=RollPurpose(RollKind.FEAR, m.id, detail=f"Frightened, TN {tn}"))
+                # the model's traits act (p.29, sim.rules.test_traits); the source is not kept
+                res, why = self._fear_roll(m.id, tn, None, f"Frightened, TN {tn}")
+                why_s = f" ({', '.join(why)})" if why else ""
                 self._emit(Event("test", {"model": m.id, "test": "fear", "tn": tn, "passed": res.passed,
-                                          "text": f"{m.id} re-takes its Fear test (TN {tn}) and "
+                                          "text": f"{m.id} re-takes its Fear test (TN {tn}){why_s} and "
                                                   f"{'passes: no longer Frightened' if res.passed else 'fails'}"}))
                 if res.passed:
                     self._emit(Event("condition", {"model": m.id, "name": "frightened", "on": False}))
+        before = self._end_phase_heals()  # step 1's positive effects: Regenerate (p.57)
         # damaging conditions (p.43-45): Bleed, Poisoned, On Fire -- remove the highest
         # marker and take that many wounds; repeat while three or more remain
         for m in st.alive():
@@ -129,6 +135,7 @@ class TurnPhases(GamePart):
                 if not st.models[m.id].alive:
                     self._emit(Event("note", {"text": f"{m.id} dies of its {kind} markers"}))
                     break
+        self._end_phase_removals(before)  # Rise, Last Stand, the turn's Cultist marks (p.50, p.54, p.57)
         # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
         for m in st.alive():
             for name in [c for c in m.conditions if c in ("surprised", "ran", "shot", "stood_up")]:
