@@ -31,6 +31,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from sim.files import FileProblem, quote, read_yaml
+from sim.rules import conditions
 
 __all__ = [
     "FORMAT", "DEFAULT_PATH", "FeatDataError", "FeatEffect", "Gate", "OPS", "WHEN", "AFFECTS", "UNTIL",
@@ -76,7 +77,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
 })
 
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
-SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within"})
+SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange"})
 
 
 class FeatDataError(ValueError):
@@ -405,6 +406,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     missing = [op for op in entry.ops if op not in SUPPORTED_OPS]
     if missing:
         return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
+    for e in entry.effects:
+        if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
+            return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects:
         return False, "no effects listed"
     return True, ""
