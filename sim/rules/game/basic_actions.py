@@ -7,6 +7,7 @@ A mixin of :class:`~sim.rules.game.Game`; the kinds are registered in
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from sim.rules import conditions, movement
@@ -62,13 +63,30 @@ class BasicActions(GamePart):
     def _legal_stand_up(self, m: ModelState, action: Action) -> tuple[bool, str]:
         if "prone" not in m.conditions:
             return False, f"{m.id} is not Prone"
+        if action.target is not None and action.target not in self.enemies_in_contact(m.id):
+            return False, f"{action.target!r} is not an enemy in base contact with {m.id} (p.25)"
         return True, ""
 
     def _resolve_stand_up(self, action: Action) -> None:
+        """Stand Up (p.25): the Prone marker goes; in contact with an enemy the model then
+        fights a Melee Exchange at -1 (p.25: "если модель в контакте с врагом, выполните
+        Обмен ударами со штрафом -1 к пулу ближнего боя") against ``action.target`` (the
+        player's choice among the enemies in contact; the first by id when none is named)."""
         m = self.state.models[action.model]
         self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
-        # an exchange later this turn: -1 Melee, normal Initiative (p.36, p.45)
+        # this exchange, and any later this turn: -1 Melee, normal Initiative (p.36, p.45)
         self._emit(Event("condition", {"model": m.id, "name": "stood_up", "on": True}))
+        foes = self.enemies_in_contact(m.id)
+        if foes:
+            foe = action.target if action.target in foes else foes[0]
+            self._emit(Event("exchange_open", {"attacker": m.id, "defender": foe, "charge": False}))
+
+    def enemies_in_contact(self, mid: str) -> list[str]:
+        """The ids of the enemy models in base contact with ``mid`` now, sorted."""
+        table = self._table_now()
+        me = table.model(mid)
+        return sorted(x.id for x in table.models if x.player != me.player and x.id != mid
+                      and math.dist(x.position, me.position) - x.radius - me.radius <= movement.CONTACT + 1e-9)
 
     def _resolve_wait(self, action: Action) -> None:
         m = self.state.models[action.model]

@@ -44,8 +44,10 @@ class Offers(GamePart):
             if m.exhausted or st.impetuous_blocks(m) or self._start_lock(m):
                 continue
             out.extend(self.activation_start_offers(m))  # Jump Up, Cultist (p.50, p.54)
-            if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44)
-                out.append(Action("stand_up", m.id))
+            if "prone" in m.conditions:  # Prone: Stand Up is its only action (p.44), then an
+                foes = self.enemies_in_contact(m.id)  # exchange with an enemy in contact (p.25)
+                out.extend([Action("stand_up", m.id, target=e) for e in foes] if len(foes) > 1
+                           else [Action("stand_up", m.id)])
                 continue
             if "berserk" in m.conditions:
                 kind, target, pt = self.berserk_forced(m.id)

