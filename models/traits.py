@@ -148,8 +148,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Bear Stands Alone", 49, 1491, "automated", (_MELEE, _GAME),
        "Indomitable (+1) while no friendly model is within 3 inches (read from the position "
        "when the exchange is fought)"),
-    _t("Believer", 49, 1493, "manual", (),
-       "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats"),
+    _t("Believer", 49, 1493, "automated", (_GAME,),
+       "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats and boosts "
+       "(several Believers add up; never below one token)"),
     _t("Bleed", 49, 1495, "partly", (_MELEE, _RANGED),
        "Bleed (X/Y): a non-Soulless model it wounds gains X Bleed markers of value Y (applied "
        "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
@@ -170,8 +171,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "that enemy may not target or contact it (Shoot, Charge, Melee, Target Ki feats; "
        "Sixth Sense ignores it)"),
     _t("Cavalry", 50, 1557, "manual", (), "Cavalry (X\"): may move X inches before or after any action"),
-    _t("Channel", 50, 1559, "manual", (),
-       "Channel (X/Y\"): once a turn gives up to X of its Ki tokens to friends within Y inches"),
+    _t("Channel", 50, 1559, "automated", (_GAME,),
+       "Channel (X/Y\"): once a turn, in its activation, gives up to X of its Ki tokens to friends within Y "
+       "inches (a free step naming one friend per token; not to a Kami)"),
     _t("Chain Weapon", 50, 1561, "automated", (_MELEE,),
        "Chain Weapon (X): models fighting it have X less Parry (and no Shield)", weapon=True),
     _t("Charging Bonus", 50, 1563, "manual", (),
@@ -179,9 +181,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "it Charges"),
     _t("Cloudwalk", 50, 1565, "automated", (_MOVEMENT,),
        "moves over terrain, models and ZoC and may end its move in an enemy ZoC"),
-    _t("Command", 50, 1567, "manual", (),
-       "Command [K (X/Y\")]: Simple action that lets up to X friendly [K] models within Y inches "
-       "take a simple action each"),
+    _t("Command", 50, 1567, "automated", (_GAME,),
+       "Command [K (X/Y\")]: Simple action that lets up to X other non-Exhausted friendly [K] models within "
+       "Y inches (a Group card whole) take a Simple standard action each, in the order its player chooses"),
     _t("Construct", 50, 1571, "automated", ("models.model", "sim.geometry.measure"),
        "gives cover as a terrain piece would"),
     _t("Coordinated Attack", 50, 1573, "automated", (_MELEE, _GAME),
@@ -201,7 +203,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "a Nominated VIM may not be a Disguise model"),
     _t("Disease", 51, 1589, "partly", (_MELEE,),
        "Disease (X): a model it wounds gains X Diseased markers (applied to melee wounds)"),
-    _t("Disturb Flow", 51, 1591, "manual", (),
+    _t("Disturb Flow", 51, 1591, "automated", (_GAME,),
        "Disturb Flow (X/Y\"): enemies within Y inches pay X more Ki for feats (highest X only)"),
     _t("Dodge", 51, 1593, "automated", (_MELEE,), "Dodge (X): may re-roll up to X enemy attack dice in an exchange"),
     _t("Dread", 51, 1595, "partly", (_DICE,),
@@ -261,8 +263,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "at 0 wounds it stays in play and may activate until the End phase"),
     _t("Leadership", 54, 1686, "manual", (),
        "Leadership [K] (X/Y): friendly [K] models within Y inches add X to Fear tests (highest X)"),
-    _t("Leech", 54, 1688, "manual", (),
-       "Leech (X/Y): once a turn takes up to X Ki tokens from friends within Y inches"),
+    _t("Leech", 54, 1688, "automated", (_GAME,),
+       "Leech (X/Y): once a turn, in its activation, takes up to X Ki tokens from friends within Y inches, "
+       "not above its Ki limit (a free step naming one friend per token; not from a Kami)"),
     _t("Light Weight", 54, 1690, "automated", (_RANGED, _R + "bots"),
        "no penalty for moving when shooting with it", weapon=True),
     _t("Lightfooted", 54, 1692, "automated", (_MOVEMENT,),
@@ -274,8 +277,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Mettle (X): when not active, its opponent in an opposed Ki test drops its X highest dice"),
     _t("Oni Rage", 55, 1704, "manual", (),
        "Tough (+1) while Berserk; may become Berserk in the Starting phase for 2 Ki"),
-    _t("Order", 55, 1706, "manual", (),
-       "Order [K] (X/Y): Complex action giving X friendly [K] models within Y inches an activation counter"),
+    _t("Order", 55, 1706, "automated", (_GAME,),
+       "Order [K] (X/Y): Complex action giving up to X other friendly [K] models within Y inches an "
+       "activation counter each"),
     _t("Overwhelm", 55, 1708, "manual", (),
        "Overwhelm (X): when active, its opponent in an opposed Ki test drops its X highest dice"),
     _t("Pack", 55, 1712, "manual", (),
@@ -289,9 +293,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Protected", 56, 1726, "manual", (),
        "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
     _t("Prowess", 56, 1728, "automated", (_MELEE, _RANGED, _DICE, _GAME),
-       "Prowess [K] (X): may re-roll up to X of its dice in [K] tests: [Melee], [Attack], "
-       "[Defence] in exchanges, [Ranged] in the Ranged test and the shot into contact, "
-       "[Tactical] in the turn's Tactical test; the rulebook has no [Move] test"),
+       "Prowess [K] (X): re-rolls up to X of its dice in [K] tests: [Melee], [Attack], "
+       "[Defence] in exchanges, [Ranged] shots, [Tactical] Tactical tests (no [Move] test exists)"),
     _t("Ranged Defence", 56, 1732, "automated", (_RANGED,),
        "Ranged Defence (X): shots at it have their TN modified by X"),
     _t("Rapid Fire", 56, 1734, "manual", (),
@@ -352,15 +355,16 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Vengeance [K]: Brutal (+1) and +1 Strength on its melee weapons against [K] models "
        "([K]: a type, faction, name, trait or condition; a chosen keyword is a logged manual "
        "step)"),
-    _t("Virtue", 59, 1810, "manual", (),
-       "Virtue (X\"): once a turn gives a Virtue token to a friendly model within X inches"),
+    _t("Virtue", 59, 1810, "automated", (_GAME,),
+       "Virtue (X\"): once a turn gives a Virtue token to another friendly non-Soulless, non-Insignificant "
+       "faction model within X inches; a token spent is a logged manual step (a card's ability)"),
     _t("Weak", 59, 1816, "automated", (_MELEE, _RANGED, _GAME),
        "-1 die in Size tests; damage rolls: three dice, keep the two lowest; cancels with Strong"),
     _t("Willpower", 59, 1818, "manual", (), "Willpower (X): modifies its result by X in opposed Ki tests when active"),
     # ---- catalogue-only traits (not in the rulebook: Library-Traits.cat), page and line 0
-    _t("Kumo", 0, 0, "partly", (_GAME,),
+    _t("Kumo", 0, 0, "automated", (_GAME, _RANGED),
        "catalogue-only: begins the game with 2 Ki; melee damage it deals gains it the enemy's Ki stat "
-       "in Ki and heals 1; shots at it ignore Size (the start Ki is applied)", catalogue=True),
+       "in Ki and heals 1; shots at it ignore its Size", catalogue=True),
     _t("In Defiance of the Gods", 0, 0, "manual", (),
        "catalogue-only: in the Starting phase may gain Cloudwalk and Ki from melee wounds; then Bleed (1) "
        "after an activation without melee damage, until the End phase", catalogue=True),

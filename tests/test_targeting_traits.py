@@ -170,3 +170,49 @@ def test_a_model_flanked_out_in_play_returns_on_its_noted_turn_with_two_counters
     arrive = next(x for x in g.legal_actions() if x.kind == "arrive")
     g.push(arrive)
     assert g.state.models["A"].alive and g.state.models["A"].counters == 2
+
+
+def _kumo_exchange(seed: int):
+    """Kumo model K (player 1, 1 damage, 0 Ki) attacks E in contact; the exchange is played
+    with each side's first offered allocation. Returns the game."""
+    k = card("kazuha", "kumo-kazuha", [KUMO])
+    add_profile_source({k.id: k})
+    t = make_table([{"id": "K", "player": 1, "profile": k.id, "position": [12, 10], "facing": 90},
+                    {"id": "E", "player": 2, "profile": "ton", "position": [12, 11.19], "facing": 270}])
+    g = Game(t, seed=seed, length=("fixed", 2))
+    set_active(g, 1)
+    pos = g.position()
+    pos["models"]["K"].update(damage=1, ki=0)
+    g.set_position(pos)
+    g.push(Action("melee", "K", target="E"))
+    while g.state.exchange is not None:
+        g.push(max(g.legal_actions(), key=lambda a: (a.attack or 0)))
+    return g
+
+
+def test_kumo_gains_the_enemys_ki_and_heals_when_it_deals_melee_damage():
+    """Catalogue trait Kumo (Library-Traits): "If this model deals damage in a melee exchange
+    it gains Ki tokens equal to the enemy model's Ki stat and Heals one Damage." """
+    for seed in range(1, 40):
+        g = _kumo_exchange(seed)
+        e, k = g.state.models["E"], g.state.models["K"]
+        if e.damage > 0 and k.alive:
+            assert k.ki == min(e.ki_stat, k.ki_limit)
+            assert k.damage == 0
+            assert any("Kumo" in line for line in g.log())
+            assert g.replay().snapshot() == g.snapshot()
+            return
+    pytest.fail("no seed made the Kumo model deal damage")
+
+
+def test_shots_at_a_kumo_model_ignore_its_size():
+    """Kumo: "Ignore Size modifiers to the Challenge Number when performing a Ranged Attack
+    ... against this model." (a Medium model is shot at without its -1)."""
+    from sim.rules.ranged import TargetInfo
+    from sim.rules.ranged.modifiers import modifiers_from_geometry
+    t = make_table([{"id": "A", "player": 2, "base": 50, "size": "medium", "position": [12, 16], "facing": 270},
+                    {"id": "B", "player": 1, "position": [12, 6], "facing": 90}])
+    scene = t.scene()
+    plain = modifiers_from_geometry(scene, "B", "A", target=TargetInfo.from_traits([]))
+    kumo = modifiers_from_geometry(scene, "B", "A", target=TargetInfo.from_traits(["Kumo"]))
+    assert plain.target_size.label.lower() == "medium" and kumo.target_size.label.lower() == "small"

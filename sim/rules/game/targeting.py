@@ -167,3 +167,22 @@ class Targeting(GamePart):
             zone = next((a.zone for k, a in self.held_back.items()
                          if self.state.models[k].owner == m.owner and a.zone), None)
         self._emit(Event("elsewhere", {"model": mid, "turn": turn, "edge": edge, "zone": zone}))
+
+    # ------------------------------------------------------------ melee damage (catalogue traits)
+    def melee_damage_traits(self, att: str, dfn: str, wounds: dict[str, int]) -> None:
+        """What a model gains for the damage it deals in a melee exchange between ``att``
+        and ``dfn`` (``wounds``: model -> wounds taken in the exchange): Kumo (catalogue
+        trait) -- a Kumo model that dealt damage gains Ki tokens equal to the damaged
+        enemy's Ki statistic (up to its Ki limit) and heals one wound."""
+        for dealer, victim in ((att, dfn), (dfn, att)):
+            n = wounds.get(victim, 0)
+            d = self.state.models.get(dealer)
+            if n <= 0 or d is None or not d.alive or not self._trait(dealer, "kumo")[0]:
+                continue
+            ki = self.state.models[victim].ki_stat
+            if ki > 0:
+                self._emit(Event("ki_change", {"model": dealer, "delta": ki}))
+            self._emit(Event("note", {"text": f"Kumo: {dealer} dealt damage to {victim} and gains {ki} Ki "
+                                              "(its Ki statistic) and heals one wound"}))
+            if d.damage > 0:
+                self._emit(Event("healed", {"model": dealer, "n": 1, "source": "Kumo"}))

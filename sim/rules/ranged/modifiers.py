@@ -142,6 +142,7 @@ class TargetInfo:
         ran_this_turn: the model Ran this turn (TN +1 when it is the target).
         surprised: Surprised by this attacker (p.31), decided by the caller.
         death_sentence: has a Death Sentence marker (p.43-45).
+        ignores_size: shots at it take no Size modifier (the catalogue trait Kumo).
     """
 
     armour: int = 0
@@ -155,6 +156,7 @@ class TargetInfo:
     ran_this_turn: bool = False
     surprised: bool = False
     death_sentence: bool = False
+    ignores_size: bool = False
 
     @classmethod
     def from_traits(cls, traits: Iterable[Any], **state: Any) -> "TargetInfo":
@@ -170,6 +172,7 @@ class TargetInfo:
             swarm=has_trait(traits, "swarm"),
             insignificant=has_trait(traits, "insignificant"),
             sixth_sense=has_trait(traits, "sixth sense"),
+            ignores_size=has_trait(traits, "kumo"),  # Kumo (catalogue): shots at it ignore Size
             **state,
         )
 
@@ -191,7 +194,7 @@ def modifiers_from_geometry(scene: Scene, attacker_id: str, target_id: str, *, m
     T = scene.bodies[target_id]
     info = target or TargetInfo()
     return RangedModifiers(
-        target_size=T.size,
+        target_size=Size.SMALL if info.ignores_size else T.size,  # Small: no Size modifier
         target_prone=T.prone,
         target_surprised=info.surprised and not info.sixth_sense,
         target_in_cover=scene.cover(attacker_id, target_id).cover,
