@@ -144,7 +144,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "(melee and ranged damage rolls)"),
     _t("Aware", 49, 1485, "automated", ("models.model", "sim.geometry.measure"),
        "its front arc is the whole circle around its base"),
-    _t("Banzai!", 49, 1489, "manual", (), "may Charge as a Simple action"),
+    _t("Banzai!", 49, 1489, "automated", (_GAME,), "may Charge as a Simple action (one activation counter)"),
     _t("Bear Stands Alone", 49, 1491, "automated", (_MELEE, _GAME),
        "Indomitable (+1) while no friendly model is within 3 inches (read from the position "
        "when the exchange is fought)"),
@@ -194,8 +194,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "must re-roll passed Fear tests; cancels with Bravery (a rules helper parameter; the game "
        "does not read it)"),
     _t("Courage", 50, 1577, "manual", (), "Courage (X): modifies its Fear test results by X"),
-    _t("Cultist", 50, 1579, "manual", (),
-       "Cultist (X): on activation may wound friendly Cultists, X in all, and gains that much Ki"),
+    _t("Cultist", 50, 1579, "automated", (_GAME,),
+       "Cultist (X): on activation (a free step before its action) may wound friendly Cultists, itself "
+       "included, X in all, each at most its own X a turn, Tough ignored, and gains that much Ki"),
     _t("Defensive", 51, 1583, "automated", (_MELEE, _CONDS),
        "allocates at least as many defence dice as attack dice; cancels with Aggressive"),
     _t("Disguise", 51, 1587, "automated", (_GAME, _R + "scenario"),
@@ -231,8 +232,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Group", 52, 1633, "manual", (),
        "the models of the card activate together; all move before any exchange"),
     _t("Hatred", 52, 1639, "manual", (), "Hatred [K]: may not be in a warband with [K] models"),
-    _t("Heal", 52, 1641, "manual", (),
-       "Heal (X): Simple action to move into contact with a non-Soulless model and heal X of its wounds"),
+    _t("Heal", 52, 1641, "automated", (_GAME,),
+       "Heal (X): Simple action to Walk into contact with a non-Soulless model and heal X of its wounds "
+       "(itself without moving)"),
     _t("Huge", 52, 1645, "automated", ("sim.table",),
        "Huge Size (ranged attacks at it -3 TN); a table model's Size from the trait"),
     _t("Immune", 52, 1649, "automated", (_MELEE, _CONDS, _GAME),
@@ -241,9 +243,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "moved or placed only by its own actions; never Prone; does not turn for exchanges"),
     _t("Impenetrable Defence", 54, 1653, "automated", (_MELEE,),
        "an enemy fighting it drops its highest attack die"),
-    _t("Impetuous", 54, 1655, "manual", (),
-       "Impetuous (X): X Impetuous markers each Starting phase, Fearless while it has them (the "
-       "markers themselves are automated)"),
+    _t("Impetuous", 54, 1655, "automated", (_GAME, _CONDS),
+       "Impetuous (X): X Impetuous markers in each Starting phase; Fearless (Fear tests, Immune "
+       "[Frightened]) while it has them"),
     _t("Indomitable", 54, 1657, "automated", (_MELEE,),
        "Indomitable (X): ignores X supporting enemies for the melee penalty"),
     _t("Insignificant", 54, 1659, "automated", (_RANGED, _MOVEMENT, _MELEE, _GAME, _R + "scenario", "models.warband"),
@@ -254,13 +256,18 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Intimidate", 54, 1668, "manual", (),
        "Starting phase: an opposed Ki test against an enemy within 8 inches makes it Cowardly "
        "and unable to attack this model"),
-    _t("Jump Up", 54, 1672, "manual", (), "may remove its Prone markers before declaring its action"),
-    _t("Kami", 54, 1676, "manual", (), "starts with full Ki and loses Ki tokens instead of wounds"),
+    _t("Jump Up", 54, 1672, "automated", (_GAME,),
+       "may remove its Prone markers at the start of its activation, before declaring its action (a "
+       "free step offered while Prone)"),
+    _t("Kami", 54, 1676, "automated", (_GAME, _MELEE),
+       "starts with full Ki, loses Ki tokens instead of wounds (removed with the last); Immune [Poison, "
+       "Fire, Bleed, Disease]; cannot be healed; no feat that spends its last Ki; no Channel or Leech"),
     _t("Kata", 54, 1680, "automated", (_MELEE,), "its 1s in exchange rolls count as 1, not as removed dice"),
     _t("Ki Block", 54, 1682, "partly", (_MELEE,),
        "a model it wounds gains a Spirit Block marker (applied to melee wounds)", weapon=True),
-    _t("Last Stand", 54, 1684, "manual", (),
-       "at 0 wounds it stays in play and may activate until the End phase"),
+    _t("Last Stand", 54, 1684, "automated", (_GAME, _MELEE),
+       "at 0 wounds it stays in play and may activate until the End phase, where it is removed; no "
+       "healing once at 0"),
     _t("Leadership", 54, 1686, "manual", (),
        "Leadership [K] (X/Y): friendly [K] models within Y inches add X to Fear tests (highest X)"),
     _t("Leech", 54, 1688, "automated", (_GAME,),
@@ -302,13 +309,14 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Reach", 57, 1738, "automated", (_MELEE,),
        "Initiative in exchanges unless it was in contact at the start of the activation; nothing "
        "if both have it", weapon=True),
-    _t("Regenerate", 57, 1740, "manual", (), "Regenerate (X): heals X wounds in the End phase"),
+    _t("Regenerate", 57, 1740, "automated", (_GAME,), "Regenerate (X): heals X wounds in the End phase"),
     _t("Reload", 57, 1742, "automated", (_RANGED, _GAME),
        "Reload (X): a ranged attack with it gives X Reloading markers", weapon=True),
     _t("Resistance", 57, 1744, "manual", (),
        "Resistance (X): modifies its result by X in opposed Ki tests when not active"),
-    _t("Rise", 57, 1746, "manual", (),
-       "Rise (X): at 0 wounds a test at TN X brings it back, healed and Prone"),
+    _t("Rise", 57, 1746, "automated", (_GAME, _MELEE),
+       "Rise (X): at 0 wounds a one-die test at TN X brings it back, healed and Prone, else it is "
+       "removed; not after Fire damage in the End phase"),
     _t("Sacrifice", 57, 1750, "manual", (),
        "Sacrifice [K] (X\"): may remove itself to cancel a damage roll against a [K] friend within X inches"),
     _t("Scout", 57, 1754, "automated", (_R + "setup",),

@@ -662,10 +662,13 @@ class TacticalResult:
 
 
 def tactical_test(dice: Dice, mod_1: int = 0, mod_2: int = 0, *, tactician_1: int = 0,
-                  tactician_2: int = 0, max_rounds: int = 1000) -> TacticalResult:
+                  tactician_2: int = 0, max_rounds: int = 1000,
+                  rerolls: Rerolls | None = None) -> TacticalResult:
     """Tactical test (p.28): opposed test with one d6 each plus modifiers (e.g. Scout (X)).
 
-    Tactician (X) adds X dice (trait text). There is no active player, so a tie after
+    Tactician (X) adds X dice (trait text); ``rerolls`` (player 1 is side ``"a"``): e.g.
+    Prowess [Tactical] (X), up to X of the player's own dice (p.56). There is no active
+    player, so a tie after
     the dice-count rule is rolled again. Each player's dice roll for
     ``RollPurpose(RollKind.TACTICAL, player=1 or 2)``. Raises :class:`DiceError` after
     ``max_rounds`` ties (a safeguard for scripted dice) or from the dice source.
@@ -673,7 +676,7 @@ def tactical_test(dice: Dice, mod_1: int = 0, mod_2: int = 0, *, tactician_1: in
     rounds = []
     for _ in range(max_rounds):
         r1, r2 = _roll_both(1 + tactician_1, 1 + tactician_2, dice, mod_1, mod_2,
-                            RollOptions(), RollOptions(), None, "a", _TACTICAL)
+                            RollOptions(), RollOptions(), rerolls, "a", _TACTICAL)
         rounds.append((r1, r2))
         winner, _tie = compare_results(r1.final, r1.dice_counted, r2.final, r2.dice_counted, None)
         if winner is not None:

@@ -409,6 +409,7 @@ class MeleeStep(GamePart):
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
                 "markers": markers_json(res.markers)}))
+            self._release_held_by_fighters(att, dfn)
             for mid in unpaid:
                 if self.state.models[mid].alive and "controlled" in self.state.models[mid].conditions:
                     self._set_conditions(mid, conditions.controlled_after(conditions.from_model(self.state.models[mid]),
@@ -428,6 +429,16 @@ class MeleeStep(GamePart):
                 self._end_phase()
             else:
                 self._next_active(3 - self.state.models[att].player)
+
+    def _release_held_by_fighters(self, att: str, dfn: str) -> None:
+        """Held ends when its holder fights an exchange with another model (p.44: "Удалите
+        маркер Удержания, когда: ... Удерживающая модель участвует в Обмене ударами с другой
+        моделью")."""
+        for m in self.state.alive():
+            holder = m.conditions.get("held")
+            if holder in (att, dfn) and m.id not in (att, dfn):
+                self._emit(Event("condition", {"model": m.id, "name": "held", "on": False}))
+                self._emit(Event("note", {"text": f"{m.id} is no longer Held: {holder} fights another model"}))
 
     def _resolve_with_directions(self, a, b, al: dict[str, Allocation], att: str, dfn: str):
         """:func:`resolve_exchange` of the allocations ``al``. A Throw or Sidestep
@@ -479,6 +490,10 @@ class MeleeStep(GamePart):
         if hit and res.in_contact:
             self._emit(Event("note", {"text": f"{mid} fails to disengage from {enemy}"}))
             return
+        me = self.state.models[mid]
+        if me.conditions.get("held") == enemy:  # a successful Disengage from the holder ends Held (p.44)
+            self._emit(Event("condition", {"model": mid, "name": "held", "on": False}))
+            self._emit(Event("note", {"text": f"{mid} is no longer Held: it disengaged from {enemy}"}))
         if point is None:
             self._emit(Event("note", {"text": f"{mid} disengages from {enemy} and stays"}))
             return

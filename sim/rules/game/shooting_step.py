@@ -14,6 +14,7 @@ from dataclasses import replace as dc_replace
 from models.traits import has_trait, trait_key
 from sim.rules import conditions, movement
 from sim.rules.dice import DiceError, modified_stat
+from sim.rules.game import melee_traits
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -181,7 +182,8 @@ class ShootingStep(GamePart):
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
-                                        interceptor=interceptor or None, infos=infos, ammo=ammo)
+                                        interceptor=interceptor or None, infos=infos, ammo=ammo,
+                                        **melee_traits.ranged_card_kwargs(self, mid, target, w))
         except DiceError:
             raise  # the dice source failed (no values given): no rule refused the shot
         except (RangedAttackError, ValueError) as exc:

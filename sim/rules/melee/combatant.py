@@ -194,7 +194,8 @@ class Combatant:
     Reflexes, Slow, ``reach`` (Reach from elsewhere, e.g. Enhancing terrain p.61, in addition
     to a weapon with Reach), ``engaged_at_start`` (in contact with an enemy at the start of
     the current activation: Reach gives nothing), Armour (X), Tough (X), Durable, Strong,
-    Weak, Endurance, Indomitable (X), Parry (X), Brutal (X), Adept [Melee] (X), Kata,
+    Weak, Endurance, Indomitable (X), Parry (X), Brutal (X), Adept [Melee] (X) (``adept_on``:
+    the dice it acts on, ``attack`` and/or ``defence``: [Melee], [Attack], [Defence]), Kata,
     Impenetrable Defence, Unblockable (X), Aggressive, Defensive, Steadfast, Tireless,
     Immovable, Assassin, Sixth Sense, ``immune`` (Immune [..] condition names),
     ``damage_modifier`` (other modifiers to its damage rolls), ``disengaging`` (the
@@ -228,6 +229,7 @@ class Combatant:
     parry: int = 0
     brutal: int = 0
     adept: int = 0
+    adept_on: frozenset[str] = frozenset({"attack", "defence"})
     kata: bool = False
     impenetrable_defence: bool = False
     unblockable: int = 0
@@ -329,6 +331,21 @@ class Combatant:
         return tuple(out)
 
 
+def _melee_kinds(qualifier: str) -> frozenset[str]:
+    """The exchange dice a ``[..]`` test qualifier names (Prowess p.56, Adept p.48):
+    ``Melee``: attack and defence; ``Attack``; ``Defence``; several keywords separated by
+    commas add up (``Attack, Size`` -> attack); others (``Ranged``, ``Tactical``) none."""
+    out: set[str] = set()
+    for w in (x.strip().lower() for x in (qualifier or "").split(",")):
+        if w == "melee":
+            out |= {"attack", "defence"}
+        elif w == "attack":
+            out.add("attack")
+        elif w in ("defence", "defense"):
+            out.add("defence")
+    return frozenset(out)
+
+
 def combatant_from_profile(profile, *, id: str | None = None, active: bool = False,
                            weapon: str | int | MeleeWeapon | None = None,
                            weapon_strength: int | None = None, **overrides) -> Combatant:
@@ -376,13 +393,13 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
             kw[k] = True
         elif k in ("indomitable", "parry", "brutal", "unblockable"):
             kw[k] = v
-        elif k == "adept" and q in ("melee", "attack", "defence", "defense"):
+        elif k == "adept" and _melee_kinds(q):  # [Melee], [Attack], [Defence], [Attack, Size] (p.48)
             kw["adept"] = v
+            kw["adept_on"] = _melee_kinds(q)
         elif k == "immune":
             immune.update(condition_key(s) for s in q.split(",") if s.strip())
-        elif k == "prowess" and q in ("melee", "attack", "defence", "defense"):
-            kinds = ("attack", "defence") if q == "melee" else ("attack",) if q == "attack" else ("defence",)
-            rerolls.append(RerollSource(t.text, "own", frozenset(kinds), v))
+        elif k == "prowess" and _melee_kinds(q):  # [Melee], [Attack], [Melee, Ranged] ... (p.56)
+            rerolls.append(RerollSource(t.text, "own", _melee_kinds(q), v))
         elif k == "dodge":
             rerolls.append(dodge(v))
         elif k == "feint":

@@ -447,8 +447,9 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
             ex.add(7, f"{m.id} removes its {drop_def} highest defence dice ({e.id}'s Unblockable ({drop_def}))")
         brutal = m.brutal_value if allocs[s].attack > 0 else 0
         parry = m.parry_against(e)
-        opts_att = RollOptions(adept=m.adept, keep_ones=m.kata, drop_highest=drop_att)
-        opts_def = RollOptions(adept=m.adept, keep_ones=m.kata, drop_highest=drop_def)
+        opts_att = RollOptions(adept=m.adept if "attack" in m.adept_on else 0, keep_ones=m.kata, drop_highest=drop_att)
+        opts_def = RollOptions(adept=m.adept if "defence" in m.adept_on else 0, keep_ones=m.kata,
+                               drop_highest=drop_def)
         att_r = tuple(rr for rr in rerolls if rr.on == m.id and rr.kind == "attack")
         def_r = tuple(rr for rr in rerolls if rr.on == m.id and rr.kind == "defence")
         rolls[s] = SideRolls(
