@@ -15,11 +15,15 @@ from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, ActionKind, Event,
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The trait actions and free steps of sim.rules.game.support_step (Command, Order, Leech,
+#: Channel, Virtue; p.50-59).
+_SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtue"}
+
 
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
-                                 "allocate", "intercept", "arrive"}
+                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)
@@ -40,9 +44,9 @@ def test_action_complexity_is_defined_once_in_the_rules_table():
         rule = action_kinds.ACTION_RULES[key]
         assert (kind.name, kind.page, kind.counters, kind.timing, kind.boost) == \
             (rule.name, rule.page, rule.counters, rule.timing, rule.boost)
-    # every automated kind of the table is registered; heal (Heal (X), a card action) is not
+    # every automated kind of the table is registered; heal (Heal (X), a card action) too (p.52)
     assert {k for k, r in action_kinds.ACTION_RULES.items() if r.automated} == set(ACTION_KINDS)
-    assert not action_kinds.ACTION_RULES["heal"].automated and action_kinds.counters_of("heal") == 1
+    assert action_kinds.ACTION_RULES["heal"].automated and action_kinds.counters_of("heal") == 1
 
 
 def test_an_action_kind_outside_the_rules_table_cannot_be_registered():
@@ -54,8 +58,9 @@ def test_an_action_kind_outside_the_rules_table_cannot_be_registered():
 def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry():
     assert Action("charge", "a", target="b").counters == 2 and Action("walk", "a").counters == 1
     assert Action("allocate", "a").counters == 0 and Action("fly", "a").counters == 1  # unknown: Simple
-    assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario"}
-    assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive"}
+    assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
+    assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
+                                "spend_virtue"}
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

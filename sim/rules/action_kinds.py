@@ -13,11 +13,9 @@ kind's legality and resolution) both read it; the action notation
 (:mod:`sim.rules.notation`) reads the game's registry. Pure data, no imports from the
 rest of the project.
 
-``heal`` is the one kind the engine does not play: the Heal (X) trait (p.52) gives its
-model a Simple action (the trait text) that Immobilised names (p.44). It is listed so the
-conditions know it (Simple, a moving action), and marked ``automated=False``: the game
-neither offers nor resolves it (the trait is played by hand), and registers no function
-for it (docs/rulings-project.md, reading 35).
+``heal`` is the Simple action the Heal (X) trait (p.52) gives its model, which Immobilised
+names (p.44); the game plays it (:mod:`sim.rules.game.turn_traits`). ``automated=False``
+marks a card action the engine would neither offer nor resolve (none now).
 """
 
 from __future__ import annotations
@@ -77,12 +75,22 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("complex_ki_feat", "Ki feat (Complex)", "p.25, p.46", 2, "activation", "ki"),
     ActionRule("scenario", "Scenario action (Simple)", "p.25, p.63", 1, "activation"),
     ActionRule("complex_scenario", "Scenario action (Complex)", "p.25, p.63", 2, "activation"),
-    ActionRule("heal", "Heal (X)", "p.52, p.44", 1, "activation", automated=False),
+    ActionRule("heal", "Heal (X)", "p.52, p.44", 1, "activation"),
     ActionRule("pass", "Pass", "p.21", 0, "pass"),
     ActionRule("allocate", "allocation of melee dice", "p.33", 0, "answer", "melee"),
     ActionRule("intercept", "interception", "p.30", 0, "answer"),
     ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
     ActionRule("arrive", "Flank arrival from Elsewhere", "p.52, p.5", 0, "answer"),
+    # free actions at the start of a model's activation (sim.rules.game.turn_traits)
+    ActionRule("jump_up", "Jump Up (trait): Prone markers removed before the action", "p.54", 0, "answer"),
+    ActionRule("cultist", "Cultist (trait): wounds to friendly Cultists for Ki", "p.50", 0, "answer"),
+    # card actions of traits that move Ki and give other models actions (sim.rules.game.support_step)
+    ActionRule("command", "Command (trait)", "p.50, p.24", 1, "activation"),
+    ActionRule("order", "Order (trait)", "p.55", 2, "activation"),
+    ActionRule("leech", "Leech (trait), during the model's activation", "p.54", 0, "answer"),
+    ActionRule("channel", "Channel (trait), during the model's activation", "p.50", 0, "answer"),
+    ActionRule("virtue", "Virtue (trait): a Virtue token given", "p.59, p.5", 0, "answer"),
+    ActionRule("spend_virtue", "a Virtue token spent", "p.5", 0, "answer"),
 )})
 
 #: Simple actions: one activation counter (p.24).

@@ -119,6 +119,8 @@ def action_text(a: Action, exact: bool = False) -> str:
             continue
         if name == "path":
             v = ";".join(f"{_num(p[0], exact)},{_num(p[1], exact)}" for p in v)
+        elif name == "models":
+            v = ",".join(v)
         elif name == "point":
             v = f"{_num(v[0], exact)},{_num(v[1], exact)}"
         v = str(v)
@@ -172,6 +174,8 @@ def _field(name: str, text: str, game: Game):
         return tuple(pts)
     if name in ("model", "target"):
         return _model_id(game, text, name)
+    if name == "models":  # model ids, comma-separated (Command, Order, Leech, Channel)
+        return tuple(_model_id(game, w, "model") for w in text.split(",") if w)
     return text
 
 

@@ -117,10 +117,11 @@ def verdict(res: movement.MoveResult) -> tuple[bool, str]:
 #: The JSON type of each Action field in a save (:meth:`Action.from_json`).
 _ACTION_JSON = {"kind": "str", "model": "str", "target": "str", "weapon": "str", "special": "str", "walk": "str",
                 "feat": "str", "objective": "str", "facing": "num", "direction": "num", "attack": "int",
-                "defence": "int", "x": "int", "boost": "int", "point": "point", "path": "path"}
+                "defence": "int", "x": "int", "boost": "int", "point": "point", "path": "path", "models": "ids"}
 
 _JSON_WORDS = {"str": "a string", "num": "a finite number", "int": "a whole number",
-               "point": "[x, y] (finite numbers)", "path": "a list of [x, y] points"}
+               "point": "[x, y] (finite numbers)", "path": "a list of [x, y] points",
+               "ids": "a list of model ids (strings)"}
 
 
 
@@ -150,6 +151,9 @@ class Action:
             for allocate, +1 Ki for a feat's test. Each step costs the card's boost value.
         objective: the scenario objective of a ``scenario`` (Simple) or
             ``complex_scenario`` action; ``special`` then names the interaction.
+        models: other models the action names, in order (model ids): those a Command or
+            an Order nominates, one id per Ki token a Leech takes or a Channel gives
+            (:mod:`sim.rules.game.support_step`).
     """
 
     kind: str
@@ -168,6 +172,7 @@ class Action:
     x: int | None = None
     boost: int | None = None
     objective: str | None = None
+    models: tuple = ()
 
     #: The kinds that remove two activation counters (Complex actions, p.24), and those
     #: that remove none (allocations, passes, interceptions, Instant/Active feats): read
@@ -221,7 +226,8 @@ class Action:
                 continue
             ok = {"str": isinstance(v, str), "num": finite(v), "int": isinstance(v, int) and not isinstance(v, bool),
                   "point": isinstance(v, list) and finite_point(v),
-                  "path": isinstance(v, list) and all(isinstance(p, list) and finite_point(p) for p in v)}[want]
+                  "path": isinstance(v, list) and all(isinstance(p, list) and finite_point(p) for p in v),
+                  "ids": isinstance(v, list) and all(isinstance(x, str) for x in v)}[want]
             if not ok:
                 raise GameError(f"{key}: expected {_JSON_WORDS[want]}, got {short(v)}")
         if "kind" not in doc:
@@ -231,6 +237,8 @@ class Action:
             doc["point"] = tuple(doc["point"])
         if doc.get("path") is not None:
             doc["path"] = tuple(tuple(p) for p in doc["path"])
+        if doc.get("models") is not None:
+            doc["models"] = tuple(doc["models"])
         return cls(**doc)
 
     def __repr__(self) -> str:
@@ -254,6 +262,8 @@ class Action:
             s += f" {self.target}"
         if self.boost:
             s += f" (+{self.boost} boost)"
+        if self.models:
+            s += " (" + ", ".join(self.models) + ")"
         return s
 
     @property

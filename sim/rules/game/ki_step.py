@@ -158,7 +158,8 @@ class KiStep(FeatStep):
             return False, str(exc)
         ok, reasons = ki.can_use(f, m, in_btb=in_btb, moved_this_activation=action.walk is not None,
                                  used_this_turn=f.name in usage["turn"], used_this_game=f.name in usage["game"],
-                                 ki_available=m.ki - spent, phase=st.phase,
+                                 ki_available=m.ki - spent - (1 if m.kami else 0),  # Kami: never its last Ki (p.54)
+                                 phase=st.phase,
                                  is_active_model=m.player == st.active and st.exchange is None,
                                  controller_is_active=m.player == st.active,
                                  target_distance=dist, surprised="surprised" in m.conditions, x=action.x,
