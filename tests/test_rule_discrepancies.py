@@ -75,3 +75,34 @@ def test_standing_up_between_two_enemies_offers_the_choice():
     assert not ok and "not an enemy in base contact" in why
     g.push(Action("stand_up", "kenta", target="ishi"))
     assert g.state.exchange is not None and g.state.exchange["defender"] == "ishi"
+
+
+def _holder_fights_another(seed_pick=None):
+    t = touching("masunagi", "kenta")
+    t = touching("masunagi", "akira", table=t, angle="east")
+    g = game(t)
+    g.gain_condition("kenta", "held", value="masunagi")
+    assert g.state.models["kenta"].conditions.get("held") == "masunagi"
+    return g
+
+
+def test_held_ends_when_the_holder_fights_another_model():
+    # p.44: "Удалите маркер Удержания, когда: ... Удерживающая модель участвует в Обмене
+    # ударами с другой моделью."
+    g = _holder_fights_another()
+    g.push(Action("melee", "akira", target="masunagi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions()))
+    assert "held" not in g.state.models["kenta"].conditions
+    assert any(e.kind == "note" and "no longer Held: masunagi fights another model" in e.data["text"]
+               for e in g.events)
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_held_stays_while_the_holder_fights_the_held_model():
+    g = _holder_fights_another()
+    g.push(Action("disengage", "kenta", target="masunagi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions()))
+    fought = [e for e in g.events if e.kind == "note" and "fights another model" in e.data["text"]]
+    assert not fought
