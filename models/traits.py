@@ -157,9 +157,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Blood of Orochi", 49, 1499, "manual", (),
        "Blood of Orochi (X): adds X tokens to a pool that friendly Ito models draw from; their "
        "weapons gain Poison"),
-    _t("Bodyguard", 49, 1505, "manual", (),
+    _t("Bodyguard", 49, 1505, "partly", (_GAME,),
        "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
-       "enemy charges or shoots"),
+       "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),
     _t("Booted", 50, 1535, "manual", (), "may Walk at once when it arrives from a Flank"),
     _t("Bravery", 50, 1537, "automated", (_GAME,),
        "may re-roll a failed Fear test once; cancels with Cowardly and with a Terror source"),

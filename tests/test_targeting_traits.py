@@ -216,3 +216,32 @@ def test_shots_at_a_kumo_model_ignore_its_size():
     plain = modifiers_from_geometry(scene, "B", "A", target=TargetInfo.from_traits([]))
     kumo = modifiers_from_geometry(scene, "B", "A", target=TargetInfo.from_traits(["Kumo"]))
     assert plain.target_size.label.lower() == "medium" and kumo.target_size.label.lower() == "small"
+
+
+# ------------------------------------------------------------------ Bodyguard [K] (X") (p.49)
+BODYGUARD = Trait("bodyguard", None, "samurai", 'Bodyguard [Samurai] (3")', 3.0)
+
+
+def test_bodyguard_rulebook_example_logs_the_swap_as_a_manual_step():
+    """p.49, Пример: "Модель A имеет свойство Телохранитель. Модель B объявляет действие
+    дальней атаки. Если целью является модель C, то модель A может использовать
+    «Телохранитель»." The conditions: "дружественная модель находится в пределах X" и в
+    зоне видимости ... эта модель не в контакте с вражеской моделью - эта модель не
+    изнурена и не сбита с ног". The swap is the target's player's choice: logged as a
+    manual step naming the rule (not yet offered as an action)."""
+    a = card("ton", "guard-ton", [BODYGUARD])
+    assert "samurai" in get_profile("takashi-kenta").types
+    add_profile_source({a.id: a})
+    t = make_table([{"id": "A", "player": 2, "profile": a.id, "position": [14, 16], "facing": 180},
+                    {"id": "C", "player": 2, "profile": "takashi-kenta", "position": [12, 16], "facing": 270},
+                    {"id": "far", "player": 2, "profile": "takashi-akira", "position": [22, 22], "facing": 270},
+                    {"id": "B", "player": 1, "profile": "kokkio", "position": [12, 6], "facing": 90}])
+    g = Game(t, seed=1, length=("fixed", 2))
+    set_active(g, 1)
+    assert g.bodyguards("C") == ["A"] and g.bodyguards("far") == []
+    g.push(Action("shoot", "B", target="C"))
+    assert any("manual step: A has Bodyguard" in line and "p.49" in line for line in g.log())
+    pos = g.position()
+    pos["models"]["A"]["conditions"] = {"prone": 1}
+    g.set_position(pos)
+    assert g.bodyguards("C") == []          # "не сбита с ног"

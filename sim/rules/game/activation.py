@@ -94,6 +94,7 @@ class Activation(GamePart):
                 return False
         if not self._immobilised_test(m, action):
             return False
+        self.bodyguard_notes(m.id, action.kind, action.target)  # Bodyguard [K] (p.49): a manual step
         surprised = self.surprised_target(action)
         if surprised:
             self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.geometry import CONTACT
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import MAX_TURNS, GameError
 
 #: The page of Camouflage (its entry in the trait chapter).
 PAGE_CAMOUFLAGE = "p.50"
+#: The page of Bodyguard [K] (X").
+PAGE_BODYGUARD = "p.49"
 #: Ki tokens a Kumo model begins the game with (catalogue-only trait, Library-Traits).
 KUMO_START_KI = 2
 
@@ -186,3 +189,51 @@ class Targeting(GamePart):
                                               "(its Ki statistic) and heals one wound"}))
             if d.damage > 0:
                 self._emit(Event("healed", {"model": dealer, "n": 1, "source": "Kumo"}))
+
+    # ------------------------------------------------------------ Bodyguard [K] (X") (p.49)
+    def bodyguards(self, target: str) -> list[str]:
+        """The friends of ``target`` whose Bodyguard [K] (X") lets them swap places with it
+        now (p.49), checked as far as the engine knows: ``target`` has the keyword K,
+        stands within X" of the bodyguard and in its LoS, and is in contact with no enemy
+        (the start of the enemy's activation); the bodyguard is in contact with no enemy,
+        not Exhausted and not Prone. The Fear test against a Fear enemy and whether the
+        bases fit in each other's place are the players' (the swap is a manual step)."""
+        st = self.state
+        t = st.models.get(target)
+        if t is None or not t.alive:
+            return []
+        scene = self._table_now().scene()
+        foes = st.alive(3 - t.player)
+
+        def engaged(mid: str) -> bool:
+            return any(scene.distance(mid, e.id) <= CONTACT + 1e-9 for e in foes)
+
+        if engaged(t.id):
+            return []
+        card = self.profile(t.id)
+        out = []
+        for b in st.alive(t.player):
+            if b.id == t.id or b.exhausted or "prone" in b.conditions:
+                continue
+            prof = self.profile(b.id)
+            rule = prof.trait("bodyguard") if prof is not None else None
+            if rule is None or not keyword_matches(card, rule.qualifier, name=t.id):
+                continue
+            reach = float(rule.range if rule.range is not None else (rule.value or 0))
+            if scene.distance(b.id, t.id) > reach + 1e-9 or engaged(b.id) or not scene.los(b.id, t.id).visible:
+                continue
+            out.append(b.id)
+        return out
+
+    def bodyguard_notes(self, mid: str, kind: str, target: str | None) -> None:
+        """When model ``mid`` declares a Charge or Melee into contact with, or a Shoot at,
+        ``target`` (p.49), log for each friend that may guard it the card's rule as a manual
+        step: the swap is the target's player's choice, which the engine does not offer yet
+        (a ``note`` event; the players apply the swap with :meth:`adjust`)."""
+        if kind not in ("charge", "melee", "shoot") or not target:
+            return
+        for b in self.bodyguards(target):
+            self._emit(Event("note", {"text": f"manual step: {b} has Bodyguard and may swap places with {target} "
+                                              f"before {mid}'s {kind} ({PAGE_BODYGUARD}: \"эта модель может поменяться "
+                                              "местами с той дружественной моделью прежде начала действия\"); "
+                                              "the engine does not make the swap"}))
