@@ -307,3 +307,30 @@ def test_a_feat_the_engine_does_not_apply_is_a_manual_step_with_its_text():
     assert step.data["source"] == "Test Manual" and "choice the engine cannot offer" in step.data["text"]
     assert "MANUAL STEP" in step.describe()
     assert g.state.models["akira"].ki == 5
+
+
+# ------------------------------------------------------------------ bots and the bundled table
+def test_the_greedy_bot_uses_catalogue_feats_on_the_default_table(monkeypatch):
+    """The default table's bundled profiles keep feat NAMES only; the data file gives their
+    cost, timing and area (ki.feat_from_entry) and their effects, and the greedy bot uses a
+    feat when it is worth its Ki (issue #13)."""
+    from sim.rules.bots import GreedyBot, play
+    from sim.table import load_table
+
+    real = Path(fe.__file__).resolve().parents[2] / "data" / "feats" / "effects.yaml"
+    if not real.exists():
+        pytest.skip("data/feats/effects.yaml not written yet")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", real)
+    fe.reset_cache()
+    g = Game(load_table(Path(__file__).resolve().parents[1] / "data" / "tables" / "default.yaml"), seed=3,
+             length=("fixed", 4))
+    usable = {n for mid in g.state.models for n in g.feats(mid) if fe.effect_status(n)[0]}
+    if not usable:
+        pytest.skip("no feat of the default table has an applied entry in the data file")
+    play(g, [GreedyBot(1), GreedyBot(2)])
+    used = [e for e in g.events if e.kind == "feat_used" and e.data["feat"] in usable]
+    assert used, "the greedy bots used no catalogue feat"
+    after = g.events.index(used[0]) + 1
+    assert g.events[after].kind in ("effect", "condition", "wounds", "healed", "ki_change", "counters_gained",
+                                    "pass_token_gained", "move", "test")
+    assert not [e for e in g.events if e.kind == "manual_step" and e.data["source"] in usable]

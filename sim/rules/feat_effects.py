@@ -406,6 +406,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     missing = [op for op in entry.ops if op not in SUPPORTED_OPS]
     if missing:
         return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
+    if entry.area == "aura" and entry.affects != "self" and any(
+            op in ("grant", "grant_weapon", "lose", "stat", "no_specials") for op in entry.ops):
+        return False, "an Aura's lasting change to the models that move in or out of it is not modelled"
     for e in entry.effects:
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"

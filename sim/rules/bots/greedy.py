@@ -29,6 +29,8 @@ from sim.rules.bots.estimates import (
     ray_limit,
     shot_target_number,
 )
+from sim.rules.bots.exchange import exchange_context
+from sim.rules.bots.feat_value import best_feat
 from sim.rules.bots.greedy_melee import GreedyAllocation
 from sim.rules.game import Action, Game, ModelState
 from sim.rules.ranged import has_trait
@@ -84,8 +86,10 @@ class GreedyBot(GreedyAllocation):
     def choose(self, game: Game) -> Action:
         """The action this bot plays now (an allocation while an exchange waits)."""
         st = game.state
-        if st.exchange is not None:
-            return self.allocate(game)
+        if st.exchange is not None:  # a Ki feat worth its cost before allocating (p.33 step 4)
+            ctx = exchange_context(game)
+            feat = best_feat(game, game.feat_actions(ctx.model), fighting=True) if ctx is not None else None
+            return feat or self.allocate(game)
         if st.interception is not None:
             return self.intercept(game)
         if game.due_arrivals():  # Flank models arrive first (p.52): one of the offered places
@@ -102,6 +106,9 @@ class GreedyBot(GreedyAllocation):
                      self._advance, self._stand_up, self._rest):
             a = step(game, table, ready)
             if a is not None:
+                if a.kind in ("charge", "melee", "shoot") and a.model is not None:  # a buff before it fights
+                    feats = [f for f in game.feat_actions(a.model) if f.kind == "feat"]
+                    return best_feat(game, feats, fighting=True) or a
                 return a
         return fallback_action(game, self.rng)
 
@@ -531,6 +538,9 @@ class GreedyBot(GreedyAllocation):
         Warding Presence with friends about, Inner Calm when Stunned."""
         order = ("Spirit Bolt", "Puppet Strings", "Shockwave", "Mind Clash", "Warding Presence", "Inner Calm")
         best = None
+        card = best_feat(game, [a for m in ready for a in game.feat_actions(m.id)])  # catalogue feats (data)
+        if card is not None:
+            return card
         for m in ready:
             for a in game.feat_actions(m.id):
                 if a.feat not in order:

@@ -115,7 +115,7 @@ class FeatStep(GamePart):
         return None
 
     # ------------------------------------------------------------ effects
-    def _feat_affected(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> list[str]:
+    def feat_affected(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> list[str]:
         """The ids the entry's effects reach (``affects``): the user, the declared target,
         or the friendly / enemy / other models in the Pulse or Aura now (p.47; the user is
         always in its own area)."""
@@ -160,12 +160,16 @@ class FeatStep(GamePart):
             return True
         who = mid if gate.by == "target" else m.id
         kind = RollKind.KI_RESIST if gate.by == "target" else RollKind.KI_FEAT
-        res = challenge_test(self._stat_of(who, gate.stat), gate.tn, 0, self._roller,
-                             purpose=RollPurpose(kind, who, m.id if who != m.id else None, f.name))
-        passed = res.success
+        purpose = RollPurpose(kind, who, m.id if who != m.id else None, f.name)
+        why = ""
+        if gate.stat == "ki":  # a Ki test: Spirit, Soulless (sim.rules.game.rolls_step, p.58)
+            got = self._ki_challenge(who, gate.tn, purpose, active=who == m.id and m.player == self.state.active)
+            passed, why = got.passed, got.why()
+        else:
+            passed = challenge_test(self._stat_of(who, gate.stat), gate.tn, 0, self._roller, purpose=purpose).success
         self._emit(Event("test", {"model": who, "test": gate.stat, "passed": passed, "tn": gate.tn,
                                   "text": f"{f.name}: {who} {'passes' if passed else 'fails'} a "
-                                          f"{gate.stat.title()} ({gate.tn}) challenge test"}))
+                                          f"{gate.stat.title()} ({gate.tn}) challenge test{why}"}))
         return (not passed) if gate.by == "target" else passed
 
     def _apply_card_feat(self, m: ModelState, f: ki.Feat, action: Action) -> None:
@@ -178,7 +182,7 @@ class FeatStep(GamePart):
             self._emit(Event("manual_step", {"model": m.id, "source": f.name,
                                              "text": f"{why}. Card: {f.effect or 'see the card'}"}))
             return
-        for mid in self._feat_affected(m, f, entry, action):
+        for mid in self.feat_affected(m, f, entry, action):
             if not self.state.models[mid].alive or not self._gate_passes(m, f, entry, mid):
                 continue
             for op in entry.effects:

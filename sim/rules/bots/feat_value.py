@@ -1,0 +1,146 @@
+"""What a Ki feat is worth to the bots: a rough value per operation of its data entry
+(:mod:`sim.rules.feat_effects`), in "Ki tokens" so that it compares with the feat's cost
+(rulebook p.46-47: every feat costs Ki, which a Focus or the next turn gives back).
+
+The estimate is simple on purpose: wounds dealt to enemies, conditions placed on enemies
+or removed from friends, heals, Ki, counters and pass tokens, and traits or statistics
+gained (worth more right before the model's own fight: ``fighting``). A test (opposed or
+challenge) halves the value. The generic feats (:data:`sim.rules.ki.GENERIC_FEATS`) are
+valued by the greedy bot's own order and are not handled here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.rules import ki
+from sim.rules.feat_effects import FeatEffect, feat_effect
+from sim.rules.game import Action, Game
+
+__all__ = ["feat_value", "best_feat", "worth_it"]
+
+#: Conditions that hurt the model that has them (placing one on an enemy is worth this).
+_BAD = {"stunned": 2.0, "blind": 2.0, "frightened": 1.5, "held": 2.0, "immobilised": 2.0, "controlled": 3.0,
+        "bleed": 1.5, "poisoned": 1.5, "on_fire": 1.5, "poison": 1.5, "fire": 1.5, "spirit_block": 1.5,
+        "death_sentence": 2.0, "diseased": 1.0, "prone": 1.5, "exhausted": 1.5, "surprised": 1.0,
+        "impetuous": 0.5, "reloading": 1.0, "berserk": 0.5}
+
+#: Traits that weaken the model that gains them (a grant on an enemy).
+_WEAK = ("slow", "weak", "stupid", "clumsy", "cowardly", "insignificant", "vulnerable", "unstable", "sluggish")
+
+
+def _is_penalty(text: str) -> bool:
+    t = text.lower()
+    return any(w in t for w in _WEAK) or "(-" in t
+
+
+def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool) -> float:
+    """The value of one operation on model ``mid`` for the side of ``user``."""
+    st = game.state
+    me, m = st.models[user], st.models[mid]
+    friend = m.player == me.player
+    kind = op.op
+    if kind == "wound":
+        n = x if op.n == "X" else int(op.n)
+        left = m.wounds - m.damage
+        v = 2.0 * min(n, left) + (3.0 if n >= left else 0.0)
+        return -v if friend else v
+    if kind == "condition":
+        v = _BAD.get(op.name, 1.0) * (x if op.n == "X" else int(op.n) if isinstance(op.n, int) else 1)
+        if op.name in m.conditions and op.name in ("stunned", "blind", "frightened", "controlled", "held"):
+            v *= 0.3  # it has it already
+        return -v if friend else v
+    if kind == "remove_condition":
+        if op.name not in m.conditions:
+            return 0.0
+        v = _BAD.get(op.name, 1.0)
+        return v if friend else -v
+    if kind == "heal":
+        n = x if op.n == "X" else (0 if op.n == "target_ki" else int(op.n))
+        v = 1.5 * min(n, m.damage)
+        return v if friend else -v
+    if kind == "ki":
+        n = x if op.n == "X" else int(op.n)
+        v = 0.8 * min(max(n, 0), m.ki_limit - m.ki) if n > 0 else 0.8 * n
+        return v if friend else -v
+    if kind == "counter":
+        v = (2.5 if m.counters < 2 else 1.0) * op.n
+        return v if friend else -v
+    if kind == "pass_token":
+        return 1.0 * op.n if friend else -1.0
+    if kind == "facing":
+        return 0.0 if friend else 1.0
+    if kind in ("grant", "grant_weapon", "lose", "stat"):
+        lasting = op.until in ("end_phase", "game", None)
+        base = 2.0 if fighting else 1.5 if lasting else 0.3
+        if kind == "stat":
+            delta = sum(op.changes.values())
+            v = base * max(-2.0, min(2.0, float(delta)))
+            return v if friend else -v
+        if kind == "lose":
+            v = base * 0.5 * len(op.traits)
+            return v if friend else v * 2
+        penalties = sum(1 for t in op.traits if _is_penalty(t))
+        boons = len(op.traits) - penalties
+        v = base * (boons - penalties)
+        return v if friend else -v
+    return 0.0
+
+
+def feat_value(game: Game, action: Action, *, fighting: bool = False) -> float:
+    """The estimated worth (in Ki tokens) of the catalogue feat ``action`` uses, for the
+    user's side: the sum over the models it reaches of each operation's value
+    (:func:`_op_value`), halved when a test gates it; 0 for a feat without an applied
+    entry, or whose duration effect the user already has from this feat."""
+    user = action.model
+    if action.feat is None or user is None:
+        return 0.0
+    entry: FeatEffect | None = feat_effect(action.feat)
+    if entry is None or not game.card_feat_entry(user, action.feat):
+        return 0.0
+    f = game.feats(user).get(action.feat)
+    if f is None:
+        return 0.0
+    if entry.affects in ("self", "friends_and_self") and any(
+            e.get("source") == f.name for e in game.state.models[user].effects):
+        return 0.0
+    affected = game.feat_affected(game.state.models[user], f, entry, action)
+    x = int(action.x or 1)
+    total = 0.0
+    for mid in affected:
+        for op in entry.effects:
+            total += _op_value(game, user, op, mid, x, fighting and mid == user)
+    if entry.test is not None or f.opposed:
+        total *= 0.5
+    return total
+
+
+def _cost(f: ki.Feat, action: Action) -> int:
+    try:
+        return ki.feat_cost(f, x=action.x)
+    except ki.KiError:
+        return 99
+
+
+def worth_it(game: Game, action: Action, *, fighting: bool = False) -> float:
+    """How much more ``action``'s feat is worth than its cost (> 0: use it); -inf when
+    it is not a catalogue feat with an applied entry."""
+    assert action.model is not None and action.feat is not None
+    f = game.feats(action.model).get(action.feat)
+    v = feat_value(game, action, fighting=fighting)
+    if f is None or v <= 0:
+        return float("-inf")
+    return v - 0.75 * _cost(f, action)
+
+
+def best_feat(game: Game, actions: list[Action], *, fighting: bool = False) -> Action | None:
+    """The catalogue feat among ``actions`` worth most above its cost, or None when none
+    is worth its Ki (:func:`worth_it`)."""
+    best: tuple[float, str, Action] | None = None
+    for a in actions:
+        if a.feat is None or a.model is None or a.feat in game.AUTOMATED_FEATS:
+            continue
+        gain = worth_it(game, a, fighting=fighting)
+        if gain > 0 and (best is None or (gain, str(a)) > best[:2]):
+            best = (gain, str(a), a)
+    return best[2] if best else None
