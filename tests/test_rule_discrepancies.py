@@ -106,3 +106,40 @@ def test_held_stays_while_the_holder_fights_the_held_model():
         g.push(next(a for a in g.legal_actions()))
     fought = [e for e in g.events if e.kind == "note" and "fights another model" in e.data["text"]]
     assert not fought
+
+
+def _engaged_kenta(ishi_gap: float, side: str = "east"):
+    """Kenta in contact with Masunagi (north of it); Ishi ``ishi_gap`` inches from
+    Masunagi's base, east of it (or far north of Kenta)."""
+    t = touching("masunagi", "kenta")
+    m, i = t.model("masunagi"), t.model("ishi")
+    x, y = m.position
+    if side == "east":
+        return moved(t, ishi=((x + m.radius + i.radius + ishi_gap, y), 180.0))
+    k = t.model("kenta")
+    return moved(t, ishi=((k.position[0], k.position[1] + k.radius + i.radius + ishi_gap), 270.0))
+
+
+def test_a_model_in_contact_may_melee_another_enemy_only_around_the_first_ones_base():
+    # p.24: "Модели, начинающие активацию в контакте с одной вражеской моделью, могут перед
+    # Обменом ударами двигаться вокруг её базы, игнорируя ЗК других вражеских моделей. Они
+    # могут входить в контакт с другой выбранной вражеской моделью как часть такого движения."
+    g = game(_engaged_kenta(0.6))
+    g.push(Action("melee", "kenta", target="ishi"))
+    table = g.table_now()
+    k = table.model("kenta")
+    for other in ("masunagi", "ishi"):
+        o = table.model(other)
+        assert ((k.position[0] - o.position[0]) ** 2 + (k.position[1] - o.position[1]) ** 2) ** 0.5 \
+            - k.radius - o.radius <= 0.05
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "ishi"
+
+
+def test_a_model_in_contact_does_not_walk_away_from_its_enemy_to_melee_another():
+    # p.24 (above) and Disengage: leaving contact takes a Disengage. Ishi 2" north of Kenta:
+    # reachable in a straight line, but only by leaving Masunagi.
+    g = game(_engaged_kenta(2.0, side="north"))
+    ok, why = g.is_legal(Action("melee", "kenta", target="ishi"))
+    assert not ok and "leave contact with enemy masunagi" in why
+    assert not any(a.kind == "melee" and a.target == "ishi" for a in g.legal_actions())
+    assert g.is_legal(Action("melee", "kenta", target="masunagi"))[0]

@@ -592,6 +592,15 @@ def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequen
     if not reached:
         reasons.append(Reason("melee-not-in-btb", f"the move does not end in BtB with {target_id}", "Melee p.24",
                               pts[-1], target_id))
+    if mover.start_contacts and target_id not in mover.start_contacts and not mover.leaves_contact_freely:
+        # in BtB with an enemy at the start: only around that enemy's base, never leaving it (p.24)
+        for e in mover.enemies:
+            if e.id in mover.start_contacts and any(math.dist(p, e.position) - mover.r - e.radius > CONTACT + EPS
+                                                    for p in pts[1:]):
+                reasons.append(Reason("out-of-btb", f"the base would leave contact with enemy {e.id}: a model in "
+                                      "contact moves only around that enemy's base (Disengage to leave it)",
+                                      "Melee p.24", pts[0], e.id))
+                break
     others = [c for c in end_contacts if c != target_id and c not in mover.start_contacts]
     if others or (reached and any(c != target_id for c in mover.activation_contacts)):
         who = others[0] if others else mover.activation_contacts[0]

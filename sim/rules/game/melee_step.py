@@ -37,6 +37,38 @@ from sim.rules.melee import (
 from sim.rules.special import SpecialMoveError, throw_directions
 from sim.table import Table
 
+
+def around_paths(start, r: float, pivot, target, step_deg: float = 5.0) -> list[list[tuple[float, float]]]:
+    """The paths (base-centre points, inches) that take a base of radius ``r`` at
+    ``start``, in contact with the model ``pivot``, around ``pivot``'s base into contact
+    with ``target`` (both table models with ``position`` and ``radius``): the two
+    points in contact with both, each reached either way round, shortest first; points
+    every ``step_deg`` degrees on the arc. Empty when no point touches both (p.24: a
+    model in contact with one enemy may move around its base to reach another)."""
+    cx, cy = pivot.position
+    R = pivot.radius + r + 0.6 * movement.CONTACT  # (the chords between points stay off the base)
+    tx, ty = target.position
+    R2 = target.radius + r + 0.6 * movement.CONTACT
+    d = math.dist((cx, cy), (tx, ty))
+    if d < 1e-9 or d > R + R2 or d < abs(R - R2):
+        return []
+    along = (R * R - R2 * R2 + d * d) / (2 * d)
+    h = math.sqrt(max(0.0, R * R - along * along))
+    ux, uy = (tx - cx) / d, (ty - cy) / d
+    mx, my = cx + ux * along, cy + uy * along
+    ends = [(mx - uy * h, my + ux * h), (mx + uy * h, my - ux * h)]
+    a0 = math.atan2(start[1] - cy, start[0] - cx)
+    out = []
+    for ex, ey in ends:
+        a1 = math.atan2(ey - cy, ex - cx)
+        ccw = (a1 - a0) % (2 * math.pi)
+        for sweep in (ccw, ccw - 2 * math.pi):
+            n = max(1, math.ceil(abs(math.degrees(sweep)) / step_deg))
+            out.append([(cx + R * math.cos(a0 + sweep * i / n), cy + R * math.sin(a0 + sweep * i / n))
+                        for i in range(1, n + 1)])
+    return sorted(out, key=len)
+
+
 #: The specials whose direction the allocating model may choose (p.41).
 DIRECTED_SPECIALS = ("throw-attack", "throw-defence", "sidestep-attack", "sidestep-defence")
 
@@ -60,6 +92,7 @@ class MeleeStep(GamePart):
         assert target is not None  # judged legal: it names its target
         res = self.charge(m.id, target, boost=action.boost or 0)
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
+        melee_traits.grant_charging_bonus(self, m.id)  # Charging Bonus [B] until the end of the activation (p.50)
         self._move(m.id, res)
         if res.reached and self._fear_on_contact(m.id, target):
             self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True,
@@ -145,7 +178,8 @@ class MeleeStep(GamePart):
         key = (len(self.events), "charge", model_id, target_id, boost)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = movement.plan_charge(self._boosted_table(model_id, boost), model_id, target_id)
+            table = melee_traits.charging_table(self, model_id, self._boosted_table(model_id, boost))  # p.50
+            got = self._memo[key] = movement.plan_charge(table, model_id, target_id)
         return got
 
     def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
@@ -159,7 +193,14 @@ class MeleeStep(GamePart):
         if gap <= movement.CONTACT:
             return movement.check_melee_move(table, mid, target, [a.position])
         end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
-        return movement.check_melee_move(table, mid, target, [end])
+        straight = movement.check_melee_move(table, mid, target, [end])
+        held_by = [e for e in self.enemies_in_contact(mid) if not table.model(e).prone]
+        if len(held_by) == 1 and not straight.legal:  # around the one enemy's base (p.24)
+            for path in around_paths(a.position, a.radius, table.model(held_by[0]), t):
+                res = movement.check_melee_move(table, mid, target, path)
+                if res.legal:
+                    return res
+        return straight
 
     def _fear_on_contact(self, active: str, enemy: str) -> bool:
         """Fear tests when the active model's action brings it into contact (p.29).
