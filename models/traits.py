@@ -161,7 +161,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
        "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),
     _t("Booted", 50, 1535, "manual", (), "may Walk at once when it arrives from a Flank"),
-    _t("Bravery", 50, 1537, "automated", (_GAME,),
+    _t("Bravery", 50, 1537, "automated", (_GAME, _R + "test_traits"),
        "may re-roll a failed Fear test once; cancels with Cowardly and with a Terror source"),
     _t("Brutal", 50, 1541, "automated", (_MELEE, _RANGED, _GAME),
        "Brutal (X): adds X to its attack result in exchanges (when it has attack dice) and to "
@@ -176,9 +176,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "inches (a free step naming one friend per token; not to a Kami)"),
     _t("Chain Weapon", 50, 1561, "automated", (_MELEE,),
        "Chain Weapon (X): models fighting it have X less Parry (and no Shield)", weapon=True),
-    _t("Charging Bonus", 50, 1563, "manual", (),
-       "Charging Bonus [B]: gains the bonus in brackets until the end of an activation in which "
-       "it Charges"),
+    _t("Charging Bonus", 50, 1563, "automated", (_GAME, _MELEE, _MOVEMENT),
+       "Charging Bonus [B]: gains the bonus (traits, weapon traits, specials, +N Move/Melee) for "
+       "its Charge and until the end of that activation; on a weapon, only with that weapon"),
     _t("Cloudwalk", 50, 1565, "automated", (_MOVEMENT,),
        "moves over terrain, models and ZoC and may end its move in an enemy ZoC"),
     _t("Command", 50, 1567, "automated", (_GAME,),
@@ -190,10 +190,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Coordinated Attack [K]: +1 Melee while a friendly [K] model is also in contact with its "
        "opponent ([K]: a type, faction, name, trait or condition; a chosen keyword is a logged "
        "manual step)"),
-    _t("Cowardly", 50, 1575, "partly", (_DICE,),
-       "must re-roll passed Fear tests; cancels with Bravery (a rules helper parameter; the game "
-       "does not read it)"),
-    _t("Courage", 50, 1577, "manual", (), "Courage (X): modifies its Fear test results by X"),
+    _t("Cowardly", 50, 1575, "automated", (_DICE, _R + "test_traits", _GAME),
+       "must re-roll passed Fear tests (every Fear test the game takes); cancels with Bravery"),
+    _t("Courage", 50, 1577, "automated", (_R + "test_traits", _GAME),
+       "Courage (X): modifies its Fear test results by X"),
     _t("Cultist", 50, 1579, "automated", (_GAME,),
        "Cultist (X): on activation (a free step before its action) may wound friendly Cultists, itself "
        "included, X in all, each at most its own X a turn, Tough ignored, and gains that much Ki"),
@@ -207,9 +207,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Disturb Flow", 51, 1591, "automated", (_GAME,),
        "Disturb Flow (X/Y\"): enemies within Y inches pay X more Ki for feats (highest X only)"),
     _t("Dodge", 51, 1593, "automated", (_MELEE,), "Dodge (X): may re-roll up to X enemy attack dice in an exchange"),
-    _t("Dread", 51, 1595, "partly", (_DICE,),
+    _t("Dread", 51, 1595, "automated", (_DICE, _R + "test_traits", _GAME),
        "Dread (X): models testing Fear against it roll X fewer dice (at least 1) and may not pass "
-       "automatically (a rules helper parameter; the game does not read it)"),
+       "automatically by their own Fear"),
     _t("Durable", 51, 1597, "automated", (_MELEE, _RANGED),
        "more than one wound from one damage roll becomes one (after Tough)"),
     _t("Endurance", 51, 1601, "automated", (_MELEE,), "no melee penalty for being Exhausted"),
@@ -268,7 +268,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Last Stand", 54, 1684, "automated", (_GAME, _MELEE),
        "at 0 wounds it stays in play and may activate until the End phase, where it is removed; no "
        "healing once at 0"),
-    _t("Leadership", 54, 1686, "manual", (),
+    _t("Leadership", 54, 1686, "automated", (_R + "test_traits", _GAME),
        "Leadership [K] (X/Y): friendly [K] models within Y inches add X to Fear tests (highest X)"),
     _t("Leech", 54, 1688, "automated", (_GAME,),
        "Leech (X/Y): once a turn, in its activation, takes up to X Ki tokens from friends within Y inches, "
@@ -279,15 +279,16 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Difficult terrain counts as Normal for its moves; cancels with Unstable"),
     _t("Lightning Reflexes", 55, 1694, "automated", (_MELEE,),
        "always has the Initiative in exchanges, also against Reach; nothing if both have it"),
-    _t("Mantra", 55, 1698, "manual", (), "its 1s in opposed Ki tests count as 1, not as removed dice"),
-    _t("Mettle", 55, 1700, "manual", (),
+    _t("Mantra", 55, 1698, "automated", (_R + "test_traits", _GAME),
+       "its 1s in opposed Ki tests count as 1, not as removed dice"),
+    _t("Mettle", 55, 1700, "automated", (_R + "test_traits", _GAME),
        "Mettle (X): when not active, its opponent in an opposed Ki test drops its X highest dice"),
     _t("Oni Rage", 55, 1704, "manual", (),
        "Tough (+1) while Berserk; may become Berserk in the Starting phase for 2 Ki"),
     _t("Order", 55, 1706, "automated", (_GAME,),
        "Order [K] (X/Y): Complex action giving up to X other friendly [K] models within Y inches an "
        "activation counter each"),
-    _t("Overwhelm", 55, 1708, "manual", (),
+    _t("Overwhelm", 55, 1708, "automated", (_R + "test_traits", _GAME),
        "Overwhelm (X): when active, its opponent in an opposed Ki test drops its X highest dice"),
     _t("Pack", 55, 1712, "manual", (),
        "Pack (X/Y): activates up to X Pack friends within Y inches, all attacking one target"),
@@ -312,7 +313,7 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Regenerate", 57, 1740, "automated", (_GAME,), "Regenerate (X): heals X wounds in the End phase"),
     _t("Reload", 57, 1742, "automated", (_RANGED, _GAME),
        "Reload (X): a ranged attack with it gives X Reloading markers", weapon=True),
-    _t("Resistance", 57, 1744, "manual", (),
+    _t("Resistance", 57, 1744, "automated", (_R + "test_traits", _GAME),
        "Resistance (X): modifies its result by X in opposed Ki tests when not active"),
     _t("Rise", 57, 1746, "automated", (_GAME, _MELEE),
        "Rise (X): at 0 wounds a one-die test at TN X brings it back, healed and Prone, else it is "
@@ -329,12 +330,14 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Slow", 58, 1760, "automated", (_MELEE, _GAME),
        "may not declare Run or Charge; loses the Initiative even when active; with Lightning Reflexes "
        "or Reach it ignores them and Slow in exchanges"),
-    _t("Soulless", 58, 1762, "partly", (_GAME,),
-       "passes Fear tests and, when not active, Ki tests; Immune [Frightened, Poisoned, Bleed] "
-       "(the Fear tests are applied)"),
+    _t("Soulless", 58, 1762, "automated", (_GAME, _MELEE, _RANGED, _R + "test_traits"),
+       "passes Fear tests and, when not the active model, Ki tests (opposed ones: the other side "
+       "loses); Immune [Frightened, Poisoned, Bleed]"),
     _t("Split Attack", 58, 1764, "manual", (),
        "Melee or Charge into contact with several enemies, ignoring their ZoC, and fight each"),
-    _t("Spirit", 58, 1772, "manual", (), "Spirit (X): its Ki is X higher for Ki tests and against Disguised models"),
+    _t("Spirit", 58, 1772, "automated", (_R + "test_traits", _GAME),
+       "Spirit (X): its Ki is X higher (after boosts, beyond twice the base) for Ki and Fear tests "
+       "and for targeting or contacting Disguised models"),
     _t("Steadfast", 58, 1776, "automated", (_MELEE, _GAME),
        "allocates freely while Frightened; failing Fear on contact it carries on, Frightened"),
     _t("Strategy", 58, 1778, "manual", (), "Strategy [B]: gains the bonus whenever its player wins the Tactical roll"),
@@ -342,14 +345,13 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "+1 die in Size tests; damage rolls: three dice, keep the two highest; cancels with Weak"),
     _t("Stupid", 58, 1782, "automated", (_GAME,),
        "may not declare Wait, Disengage, Scenario or any Complex action (refused and never offered)"),
-    _t("Swarm", 58, 1784, "partly", (_RANGED,),
-       "-1 die in Size tests; shots at it +1 TN (the shooting part is applied)"),
+    _t("Swarm", 58, 1784, "automated", (_RANGED, _R + "test_traits", _GAME),
+       "-1 die in Size tests; shots at it +1 TN"),
     _t("Tactician", 58, 1788, "automated", (_DICE, _GAME, _R + "setup"),
        "Tactician (X): X more dice in the Tactical test of every turn and of the set-up (the "
        "highest X of the warband's models on the table)"),
-    _t("Terror", 58, 1790, "partly", (_DICE,),
-       "models testing Fear against it must re-roll a pass; cancels with Bravery (a rules helper "
-       "parameter; the game does not read it)"),
+    _t("Terror", 58, 1790, "automated", (_DICE, _R + "test_traits", _GAME),
+       "models testing Fear against it must re-roll a pass; cancels with Bravery"),
     _t("Tiny", 58, 1794, "automated", ("sim.table",),
        "Tiny Size (one die in Size tests, shots at it +1 TN); a table model's Size from the trait"),
     _t("Tireless", 58, 1796, "automated", (_MELEE,),
@@ -368,7 +370,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "faction model within X inches; a token spent is a logged manual step (a card's ability)"),
     _t("Weak", 59, 1816, "automated", (_MELEE, _RANGED, _GAME),
        "-1 die in Size tests; damage rolls: three dice, keep the two lowest; cancels with Strong"),
-    _t("Willpower", 59, 1818, "manual", (), "Willpower (X): modifies its result by X in opposed Ki tests when active"),
+    _t("Willpower", 59, 1818, "automated", (_R + "test_traits", _GAME),
+       "Willpower (X): modifies its result by X in opposed Ki tests when active"),
     # ---- catalogue-only traits (not in the rulebook: Library-Traits.cat), page and line 0
     _t("Kumo", 0, 0, "automated", (_GAME, _RANGED),
        "catalogue-only: begins the game with 2 Ki; melee damage it deals gains it the enemy's Ki stat "

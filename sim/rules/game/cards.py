@@ -107,8 +107,15 @@ class Cards(GamePart):
         prof = self.profile(mid)
         if prof is None:
             return tuple(self.table.model(mid).traits)
-        out = [t.keyword for t in prof.traits]
+        # the trait Impetuous (X) gives Impetuous markers (p.54): its keyword is no immunity
+        out = [t.keyword for t in prof.traits if t.keyword != "impetuous"]
         out += [t.qualifier for t in prof.traits if t.keyword == "immune" and t.qualifier]
+        if self.impetuous_fearless(mid):  # Impetuous (X): Fearless while it has the markers (p.54)
+            out.append("fearless")
+        if self.state.models[mid].kami:  # Kami: Immune (Poison, Fire, Bleed, Disease) (p.54)
+            out += ["poisoned", "on_fire", "bleed", "diseased"]
+        if "soulless" in out:  # Soulless: Immune [Frightened, Poisoned, Bleed] (p.58)
+            out += ["frightened", "poisoned", "bleed"]
         return tuple(out)
 
     def _set_conditions(self, mid: str, new: dict) -> None:
@@ -144,6 +151,5 @@ class Cards(GamePart):
         if n <= 0:
             return
         self._emit(Event("wounds", {"model": mid, "n": n}))
-        m = self.state.models[mid]
-        if m.damage >= m.wounds:
+        if not self.state.models[mid].alive:  # Kami, Last Stand, Rise: state.take_wounds (p.54, p.57)
             self._emit(Event("killed", {"model": mid}))

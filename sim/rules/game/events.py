@@ -110,6 +110,8 @@ def apply_outcome(state: GameState, d: dict) -> None:
     for mid, n in d.get("counters", {}).items():
         remove_counters(state.models[mid], n)
     for mid, kinds in d.get("markers", {}).items():
+        if state.models[mid].kami:  # Kami: Immune (Poison, Fire, Bleed, Disease) (p.54)
+            kinds = {k: v for k, v in kinds.items() if k not in ("poison", "fire", "bleed")}
         for kind, values in kinds.items():
             state.models[mid].markers.setdefault(kind, []).extend(values)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from models.profiles import get_profile
+from models.traits import has_trait
 from sim.rules import conditions
 
 #: A game always ends after the End phase of this turn (Game length, p.63).
@@ -49,6 +50,12 @@ class ModelState:
     #: Effects with a duration on its card (:mod:`sim.rules.effects`): traits gained or
     #: lost, weapon traits, statistic changes, each ``{"source", "until", ...}``.
     effects: list = field(default_factory=list)
+    #: Kami (p.54): wounds remove Ki tokens instead of marking boxes; removed with the
+    #: last token (from the card, :func:`initial_state`).
+    kami: bool = False
+    #: Last Stand (p.54) or Rise (p.57): wounds that reach the last box leave it on the
+    #: table at 0 wounds; the game then applies the trait (:func:`take_wounds`).
+    holds_at_zero: bool = False
 
     def __post_init__(self) -> None:
         if not self.owner:
@@ -145,7 +152,30 @@ def initial_state(table) -> GameState:
             ki_stat=(prof.ki if prof and prof.ki is not None else 1),
             ki_limit=(prof.ki_limit if prof and prof.ki_limit is not None else 6),
             conditions={"prone": 1} if m.prone else {})
+        if prof is not None and any(has_trait(prof, k) for k in ("kami", "last_stand", "rise")):
+            x = st.models[m.id]
+            x.kami = has_trait(prof, "kami")
+            x.holds_at_zero = not x.kami and (has_trait(prof, "last_stand") or has_trait(prof, "rise"))
+            if x.kami:  # "при выставлении эта модель получает жетоны Ки, равные ее максимальному Ки" (p.54)
+                x.ki = x.ki_limit
     return st
+
+
+def take_wounds(m: ModelState, n: int) -> None:
+    """``n`` wounds on ``m`` (p.38): boxes marked, the model removed with the last one.
+    A Kami (p.54) loses ``n`` Ki tokens instead and is removed with the last; a model
+    with Last Stand or Rise (:attr:`ModelState.holds_at_zero`) stays at 0 wounds (the
+    game applies the trait: ``sim.rules.game.turn_traits``)."""
+    if n <= 0:
+        return
+    if m.kami:
+        m.ki = max(0, m.ki - n)
+        if m.ki <= 0:
+            m.alive, m.counters = False, 0
+        return
+    m.damage = min(m.wounds, m.damage + n)
+    if m.damage >= m.wounds and not m.holds_at_zero:
+        m.alive, m.counters = False, 0
 
 
 

@@ -1,0 +1,396 @@
+"""Traits of the turn, the activation and the End phase (p.48-59): Jump Up, Kami, Rise,
+Last Stand, Regenerate, Heal, Cultist, Impetuous, Banzai!.
+
+A mixin of :class:`~sim.rules.game.Game`; the free actions ``jump_up`` and ``cultist``
+and the Simple action ``heal`` are registered in
+:data:`~sim.rules.game.actions.ACTION_KINDS` at the end of the module.
+
+* **Jump Up** (p.54): "в начале активации этой модели, но до того, как объявлено ее
+  действие, вы можете удалить с неё любые маркеры «Сбит с ног»" -- ``Action("jump_up",
+  model)``, a free action of the active player offered while the model is Prone and may
+  activate; it starts the model's activation (no other model of the player may activate
+  before it has declared its action).
+* **Cultist (X)** (p.50): on activation, up to X wounds in all to friendly Cultists
+  (itself included), no model more than its own X a turn, Tough ignored; the model gains
+  that many Ki -- ``Action("cultist", model, target=friend, x=wounds)``, free, before
+  the model's action, as often as the X allows.
+* **Kami** (p.54): starts with full Ki; wounds remove Ki tokens
+  (:func:`~sim.rules.game.state.take_wounds`), removed with the last; Immune [Poison,
+  Fire, Bleed, Disease]; cannot be healed; no feat that would spend its last Ki token.
+* **Rise (X)** (p.57): at 0 wounds a challenge test with one die (p.28: no statistic
+  named) at TN X: healed and Prone, or removed; not after Fire damage in the End phase.
+* **Last Stand** (p.54): at 0 wounds it stays and may activate until the End phase,
+  where it is removed; it cannot be healed once at 0.
+* **Regenerate (X)** (p.57): heals X wounds in the End phase (step 1, after the negative
+  effects).
+* **Heal (X)** (p.52): ``Action("heal", model, target=other, point=...)``, Simple: a
+  Walk into contact with a non-Soulless model, then X of its wounds healed; itself
+  without moving.
+* **Impetuous (X)** (p.54): X Impetuous markers in the Starting phase (step 5); Fearless
+  while it has them (the Fear tests read it, :mod:`sim.rules.game.rolls_step`; Immune
+  [Frightened] here).
+* **Banzai!** (p.49): its Charge is a Simple action (:meth:`TurnTraits.action_counters`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.rules import movement
+from sim.rules.dice import RollKind, RollPurpose, challenge_test
+from sim.rules.game import melee_traits
+from sim.rules.game.actions import Action, ActionKind, register, verdict, walk_points
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
+
+#: The free actions taken at the start of a model's activation, before it declares its
+#: action (Jump Up p.54, Cultist p.50).
+START_KINDS = ("jump_up", "cultist")
+
+#: The one-activation mark of a model whose activation has started with a free action
+#: (:data:`START_KINDS`): until it declares its action no other model of its side may
+#: activate. Its value is the Cultist wounds it has dealt in this activation.
+ACTIVATING = "activating"
+#: The per-turn mark of the Cultist wounds a model has taken (p.50), cleared in the End phase.
+CULTIST_TAKEN = "cultist_wounds"
+
+
+def _x(value, default: int = 0) -> int:
+    """The whole number X of a trait value text (``"2"``, ``"+1"``, ``'3"'``), or ``default``."""
+    if value is None:
+        return default
+    digits = "".join(ch for ch in str(value).split("/")[0] if ch.isdigit() or ch == "-")
+    try:
+        return int(digits)
+    except ValueError:
+        return default
+
+
+class TurnTraits(GamePart):
+    """Jump Up, Cultist, Kami, Rise, Last Stand, Regenerate, Heal, Impetuous, Banzai! (a
+    mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ counters (Banzai!, p.49)
+    def action_counters(self, action: Action) -> int:
+        """Activation counters ``action`` removes (p.24): its kind's, except a Charge by a
+        Banzai! model, a Simple action (p.49: "может выполнять Действие Нападение как
+        базовое простое действие, а не сложное")."""
+        if action.kind == "charge" and action.model and (self._trait(action.model, "banzai")[0]
+                                                         or melee_traits.charging_banzai(self, action.model)):
+            return 1  # Banzai!, also from a Charging Bonus [.., Banzai!] (p.50, rulings H2)
+        return action.counters
+
+    # ------------------------------------------------------------ wounds (Kami, Last Stand, Rise)
+    def wounds_left(self, mid: str) -> int | None:
+        """The wounds ``mid`` can take before it is removed (p.38), for the melee exchange:
+        a Kami's Ki tokens (p.54); None for a Last Stand or Rise model, which wounds do not
+        remove at once (the game applies its trait after the exchange)."""
+        m = self.state.models[mid]
+        if m.kami:
+            return m.ki
+        if m.holds_at_zero:
+            return None
+        return m.wounds - m.damage
+
+    def heal_refusal(self, mid: str) -> str | None:
+        """Why ``mid`` cannot be healed now, or None: a Kami never (p.54), a Last Stand model
+        once at 0 wounds (p.54), a model with no marked wound."""
+        m = self.state.models[mid]
+        if m.kami:
+            return f"{mid} is a Kami: it cannot be healed (p.54)"
+        if self._trait(mid, "last_stand")[0] and m.damage >= m.wounds:
+            return f"{mid} was reduced to 0 wounds: Last Stand, it cannot recover wounds (p.54)"
+        if m.damage <= 0:
+            return f"{mid} has no marked wound"
+        return None
+
+    def _heal(self, mid: str, n: int, source: str) -> None:
+        """Heal ``n`` of ``mid``'s marked wounds (a ``healed`` event) unless it cannot be healed."""
+        m = self.state.models[mid]
+        n = min(n, m.damage)
+        if n > 0 and self.heal_refusal(mid) is None:
+            self._emit(Event("healed", {"model": mid, "n": n, "source": source}))
+
+    def _zero_wound_checks(self, fire: frozenset[str] = frozenset()) -> None:
+        """Models at 0 wounds still on the table (:attr:`ModelState.holds_at_zero`): Rise
+        (X) takes its test at once (p.57: a one-die challenge test at TN X, p.28; success:
+        all wounds healed and Prone; failure: removed), unless ``fire`` names it (its last
+        wound came from Fire in the End phase); a Last Stand model stays until the End phase
+        (p.54); anything else is removed."""
+        for m in list(self.state.alive()):
+            if not m.holds_at_zero or m.damage < m.wounds:
+                continue
+            has_rise, rise_x = self._trait(m.id, "rise")
+            if has_rise and m.id not in fire:
+                x = _x(rise_x, 0)
+                res = challenge_test(1, x, 0, self._roller, purpose=RollPurpose(RollKind.CHALLENGE, m.id,
+                                                                                  detail=f"Rise ({x})"))
+                self._emit(Event("test", {"model": m.id, "test": "rise", "tn": x, "passed": res.success,
+                                          "text": f"{m.id} is reduced to 0 wounds: Rise ({x}) test "
+                                                  + ("passed: all its wounds healed, it is Prone (p.57)" if res.success
+                                                     else "failed (p.57)")}))
+                if res.success:
+                    self._emit(Event("healed", {"model": m.id, "n": m.damage, "source": f"Rise ({x})"}))
+                    self._gain(m.id, "prone")
+                    continue
+            if self._trait(m.id, "last_stand")[0]:
+                continue  # it stays until the End phase (p.54)
+            self._emit(Event("killed", {"model": m.id}))
+
+    # ------------------------------------------------------------ the activation's start (Jump Up, Cultist)
+    def _start_lock(self, m: ModelState) -> str | None:
+        """Why ``m`` may not start an activation now: another model of its side started
+        its activation with a free action (Jump Up, Cultist) and has not yet declared its
+        action (p.24: one model activates at a time)."""
+        for x in self.state.alive(m.player):
+            if x.id != m.id and ACTIVATING in x.conditions:
+                return f"{x.id}'s activation has started (Jump Up / Cultist): it declares its action first"
+        return None
+
+    def _end_activation_marks(self) -> None:
+        """After a declared action: the activation that a free action started is over."""
+        for x in self.state.alive():
+            if ACTIVATING in x.conditions:
+                self._emit(Event("condition", {"model": x.id, "name": ACTIVATING, "on": False}))
+
+    def _start_kind_refusal(self, m: ModelState, action: Action) -> str | None:
+        """The checks of a free action at the start of an activation: the active player's
+        model, with counters, not stopped by Impetuous or by another model's activation, no
+        exchange or shot waiting."""
+        st = self.state
+        if st.phase != "main":
+            return "only in the Main phase, at the start of the model's activation"
+        if st.exchange is not None or st.interception is not None:
+            return "a melee exchange or a shot is waiting"
+        if m.player != st.active:
+            return f"{m.id} is not the active player's model"
+        if m.exhausted:
+            return f"{m.id} is Exhausted (no activation counters): it does not activate"
+        if st.impetuous_blocks(m):
+            return "Impetuous: a model of the warband has an Impetuous marker, so only such models activate (p.44)"
+        return self._start_lock(m)
+
+    def _legal_jump_up(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        why = self._start_kind_refusal(m, action)
+        if why:
+            return False, why
+        if not self._trait(m.id, "jump_up")[0]:
+            return False, f"{m.id} does not have Jump Up (p.54)"
+        if "prone" not in m.conditions:
+            return False, f"{m.id} is not Prone"
+        return True, ""
+
+    def _resolve_jump_up(self, action: Action) -> None:
+        m = self.state.models.get(action.model or "")
+        ok, why = self._legal_jump_up(m, action) if m is not None and m.alive else (False, "no such model")
+        if not ok:  # a free action is not declared: refused, nothing spent
+            self._unmark()
+            raise GameError(why)
+        mid = action.model
+        assert mid is not None  # judged legal
+        self._emit(Event("note", {"text": f"{mid} Jumps Up: its Prone markers are removed before it declares its "
+                                          "action (p.54)"}))
+        self._emit(Event("condition", {"model": mid, "name": "prone", "on": False}))
+        if ACTIVATING not in self.state.models[mid].conditions:
+            self._emit(Event("condition", {"model": mid, "name": ACTIVATING, "on": True, "value": 0}))
+
+    def cultist_room(self, mid: str, target: str) -> int:
+        """How many Cultist wounds ``mid`` may still deal to ``target`` now (p.50): its X
+        less those dealt in this activation, the target's X less those it took this turn,
+        and the target's wounds left."""
+        has, xv = self._trait(mid, "cultist")
+        t = self.state.models.get(target)
+        if not has or t is None or not t.alive:
+            return 0
+        has_t, xt = self._trait(target, "cultist")
+        if not has_t or t.player != self.state.models[mid].player:
+            return 0
+        dealt = int(self.state.models[mid].conditions.get(ACTIVATING, 0) or 0)
+        taken = int(t.conditions.get(CULTIST_TAKEN, 0) or 0)
+        left = t.ki if t.kami else t.wounds - t.damage
+        return max(0, min(_x(xv) - dealt, _x(xt) - taken, left))
+
+    def _legal_cultist(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        why = self._start_kind_refusal(m, action)
+        if why:
+            return False, why
+        if not self._trait(m.id, "cultist")[0]:
+            return False, f"{m.id} does not have Cultist (p.50)"
+        if not action.target or action.target not in self.state.models:
+            return False, "Cultist: name the friendly Cultist model to wound (target)"
+        n = action.x if action.x is not None else 1
+        if n < 1:
+            return False, "Cultist: at least one wound"
+        room = self.cultist_room(m.id, action.target)
+        if n > room:
+            return False, (f"Cultist: {action.target} may take at most {room} more wound(s) from {m.id} now (a "
+                           "friendly Cultist; X in all per activation, the target's X per turn; p.50)")
+        return True, ""
+
+    def _resolve_cultist(self, action: Action) -> None:
+        m = self.state.models.get(action.model or "")
+        ok, why = self._legal_cultist(m, action) if m is not None and m.alive else (False, "no such model")
+        if not ok:  # a free action is not declared: refused, nothing spent
+            self._unmark()
+            raise GameError(why)
+        mid, target = action.model, action.target
+        assert mid is not None and target is not None  # judged legal
+        n = action.x if action.x is not None else 1
+        m, t = self.state.models[mid], self.state.models[target]
+        dealt = int(m.conditions.get(ACTIVATING, 0) or 0) + n
+        self._emit(Event("condition", {"model": mid, "name": ACTIVATING, "on": True, "value": dealt}))
+        self._emit(Event("condition", {"model": target, "name": CULTIST_TAKEN, "on": True,
+                                       "value": int(t.conditions.get(CULTIST_TAKEN, 0) or 0) + n}))
+        self._emit(Event("note", {"text": f"{mid} (Cultist) deals {n} wound(s) to {target}, ignoring Tough, and "
+                                          f"gains {n} Ki (p.50)"}))
+        self._emit(Event("ki_change", {"model": mid, "delta": n}))
+        self._wound(target, n)
+        self._zero_wound_checks()
+
+    def activation_start_offers(self, m: ModelState) -> list[Action]:
+        """The free actions ``m`` may take now before declaring its action (offered by
+        ``legal_actions``): Jump Up while Prone, one Cultist wound to each friendly Cultist
+        that may take one."""
+        out: list[Action] = []
+        if "prone" in m.conditions and self._trait(m.id, "jump_up")[0]:
+            a = Action("jump_up", m.id)
+            if self.is_legal(a)[0]:
+                out.append(a)
+        if self._trait(m.id, "cultist")[0]:
+            for t in self.state.alive(m.player):
+                if self.cultist_room(m.id, t.id) > 0:
+                    a = Action("cultist", m.id, target=t.id, x=1)
+                    if self.is_legal(a)[0]:
+                        out.append(a)
+        return out
+
+    # ------------------------------------------------------------ Heal (X) (p.52)
+    def _heal_point(self, mid: str, target: str) -> tuple[float, float] | None:
+        """A point where ``mid``'s base touches ``target``'s, on the line between them."""
+        table = self._table_now()
+        a, b = table.model(mid), table.model(target)
+        dx, dy = a.position[0] - b.position[0], a.position[1] - b.position[1]
+        d = math.hypot(dx, dy) or 1.0
+        r = a.radius + b.radius + movement.CONTACT / 2
+        return (b.position[0] + dx / d * r, b.position[1] + dy / d * r)
+
+    def _in_contact(self, a: str, b: str) -> bool:
+        table = self._table_now()
+        ta, tb = table.model(a), table.model(b)
+        return math.dist(ta.position, tb.position) - ta.radius - tb.radius <= movement.CONTACT + 1e-9
+
+    def _legal_heal(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        has, _ = self._trait(m.id, "heal")
+        if not has:
+            return False, f"{m.id} does not have Heal (p.52)"
+        target = action.target or m.id
+        t = self.state.models.get(target)
+        if t is None or not t.alive:
+            return False, f"no model {target!r} on the table"
+        if self._trait(target, "soulless")[0]:
+            return False, f"{target} is Soulless: it cannot be healed by Heal (p.52)"
+        why = self.heal_refusal(target)
+        if why:
+            return False, why
+        if target == m.id:
+            if action.point is not None or action.path:
+                return False, "Heal: a model that heals itself cannot move (p.52)"
+            return True, ""
+        if action.point is None and not action.path:
+            return (True, "") if self._in_contact(m.id, target) else (False, "Heal: a point to move into contact")
+        pts = walk_points(action)
+        assert pts is not None  # a point or a path: checked above
+        return verdict(movement.check_walk(self._table_now(), m.id, pts, facing=action.facing))
+
+    def _resolve_heal(self, action: Action) -> None:
+        mid = action.model
+        assert mid is not None  # judged legal
+        target = action.target or mid
+        x = max(0, _x(self._trait(mid, "heal")[1]))  # "X не может быть меньше 0"
+        if target != mid and (action.point is not None or action.path):
+            pts = walk_points(action)
+            assert pts is not None  # a point or a path
+            self._move(mid, movement.check_walk(self._table_now(), mid, pts, facing=action.facing))
+        if target == mid or self._in_contact(mid, target):
+            self._heal(target, x, f"Heal ({x})")
+        else:
+            self._emit(Event("note", {"text": f"{mid} does not end its move in contact with {target}: no wound "
+                                              "healed (p.52)"}))
+
+    def heal_offers(self, m: ModelState) -> list[Action]:
+        """The Heal actions offered to ``m`` (p.52): itself, and each wounded friend it can
+        reach with a Walk into contact (or already touches)."""
+        if not self._trait(m.id, "heal")[0]:
+            return []
+        out: list[Action] = []
+        for t in self.state.alive(m.player):
+            if t.damage <= 0:
+                continue
+            if t.id == m.id:
+                a = Action("heal", m.id, target=m.id)
+            elif self._in_contact(m.id, t.id):
+                a = Action("heal", m.id, target=t.id)
+            else:
+                pt = self._heal_point(m.id, t.id)
+                if pt is None:
+                    continue
+                a = Action("heal", m.id, target=t.id, point=pt)
+            if self.is_legal(a)[0]:
+                out.append(a)
+        return out
+
+    # ------------------------------------------------------------ the Starting and End phases
+    def _starting_traits(self) -> None:
+        """Step 5 of the Starting phase (p.20): Impetuous (X) models on the table gain X
+        Impetuous markers (p.54)."""
+        for m in self.state.alive():
+            has, xv = self._trait(m.id, "impetuous")
+            if has and _x(xv, 1) > 0:
+                self._emit(Event("note", {"text": f"{m.id} (Impetuous ({_x(xv, 1)})) gains Impetuous markers (p.54)"}))
+                self._gain(m.id, "impetuous", _x(xv, 1))
+
+    def _end_phase_heals(self) -> dict[str, int]:
+        """End phase step 1, after the negative effects: Regenerate (X) heals X wounds
+        (p.57). Returns every model's marked wounds before step 2 (for Rise's Fire rule)."""
+        for m in self.state.alive():
+            has, xv = self._trait(m.id, "regenerate")
+            if has and _x(xv) > 0 and m.damage > 0:
+                self._heal(m.id, _x(xv), f"Regenerate ({_x(xv)})")
+        return {m.id: m.damage for m in self.state.alive()}
+
+    def _end_phase_removals(self, before: dict[str, int]) -> None:
+        """End phase, after the damaging markers (step 2): Rise for the models they reduced
+        to 0 wounds, unless Fire did it (p.57); Last Stand models at 0 wounds are removed
+        (p.54); the turn's Cultist marks go."""
+        fire: set[str] = set()
+        start = max((i for i, e in enumerate(self.events) if e.kind == "phase" and e.data.get("phase") == "end"),
+                    default=0)
+        for mid, d0 in before.items():
+            m = self.state.models[mid]
+            fire_wounds = sum(e.data["wounds"] for e in self.events[start:]
+                              if e.kind == "marker_damage" and e.data["model"] == mid and e.data["marker"] == "fire")
+            if fire_wounds and d0 + fire_wounds >= m.wounds:  # Fire is played first: it took the last box
+                fire.add(mid)
+        self._zero_wound_checks(frozenset(fire))
+        for m in list(self.state.alive()):
+            if m.holds_at_zero and m.damage >= m.wounds and self._trait(m.id, "last_stand")[0]:
+                self._emit(Event("note", {"text": f"{m.id} (Last Stand) is removed in the End phase (p.54)"}))
+                self._emit(Event("killed", {"model": m.id}))
+        for m in self.state.models.values():
+            if CULTIST_TAKEN in m.conditions:
+                self._emit(Event("condition", {"model": m.id, "name": CULTIST_TAKEN, "on": False}))
+
+    def impetuous_fearless(self, mid: str) -> bool:
+        """Impetuous (X) (p.54): the model has Fearless (so Immune [Frightened]) while it
+        has Impetuous markers."""
+        m = self.state.models.get(mid)
+        return bool(m is not None and "impetuous" in m.conditions and self._trait(mid, "impetuous")[0])
+
+    # the kinds of this step, registered where they are defined
+    register(
+        ActionKind("jump_up", _legal_jump_up, _resolve_jump_up),
+        ActionKind("cultist", _legal_cultist, _resolve_cultist),
+        ActionKind("heal", _legal_heal, _resolve_heal),
+    )
+

@@ -1,0 +1,263 @@
+"""Traits of the turn, the activation and the End phase (issue 13), through the public
+:class:`~sim.rules.game.Game` API: Jump Up, Kami, Rise, Last Stand, Regenerate, Heal,
+Cultist, Impetuous, Banzai!. Each test quotes the card text of the Russian rulebook."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from models.profiles import Trait, add_profile_source, get_profile
+from sim.rules.game import Action, Game
+from sim.table import load_table
+
+TABLE = load_table()
+
+
+def _with(cards: dict[str, list[Trait]], table=TABLE):
+    """The default table with extra traits on some models' cards: ``{model id: [Trait]}``."""
+    models = []
+    for m in table.models:
+        extra = cards.get(m.id)
+        if extra:
+            base = get_profile(m.profile)
+            cid = base.id + "-" + "-".join(t.keyword + str(t.value or "") for t in extra)
+            card = dataclasses.replace(base, id=cid, bs_id=f"test-{cid}", traits=base.traits + tuple(extra))
+            add_profile_source({cid: card}, key=("test_turn_traits", cid))
+            m = dataclasses.replace(m, profile=cid)
+        models.append(m)
+    return dataclasses.replace(table, models=tuple(models), _scene=[])
+
+
+def T(keyword: str, value: int | None = None, text: str | None = None) -> Trait:
+    return Trait(keyword, value, None, text or (keyword.replace("_", " ").title() + (f" ({value})" if value else "")))
+
+
+def _at(g: Game, **models) -> Game:
+    """Set player 1 active in the Main phase with the given model entries changed."""
+    pos = g.position()
+    pos.update(phase="main", active=1)
+    for mid, entry in models.items():
+        pos["models"][mid].update(entry)
+    g.set_position(pos)
+    return g
+
+
+# ---------------------------------------------------------------- Jump Up (p.54)
+def test_jump_up_removes_prone_before_the_action_and_the_model_then_walks():
+    # p.54: "Подскок (Jump Up): в начале активации этой модели, но до того, как объявлено ее
+    # действие, вы можете удалить с неё любые маркеры «Сбит с ног»."
+    g = _at(Game(_with({"matsu": [T("jump_up")]}), seed=1, length=("fixed", 3)),
+            matsu={"conditions": {"prone": 1}, "counters": 2}, akira={"conditions": {"prone": 1}, "counters": 2})
+    offered = g.legal_actions()
+    assert Action("jump_up", "matsu") in offered
+    assert Action("jump_up", "akira") not in offered  # no Jump Up on Akira's card
+    assert not g.is_legal(Action("walk", "matsu", point=(4.5, 8.0)))[0]  # still Prone
+    g.push(Action("jump_up", "matsu"))
+    st = g.state.models["matsu"]
+    assert "prone" not in st.conditions and st.counters == 2 and g.state.active == 1
+    # its activation has started: no other model activates before it declares its action
+    assert not g.is_legal(Action("wait", "kokkio"))[0]
+    assert all(a.model in (None, "matsu") for a in g.legal_actions())
+    g.push(Action("walk", "matsu", point=(4.5, 8.0)))
+    assert g.state.models["matsu"].position == (4.5, 8.0)
+    assert "stood_up" not in g.state.models["matsu"].conditions  # no Stand Up, no -1 Melee
+    assert "activating" not in g.state.models["matsu"].conditions
+
+
+def test_jump_up_refused_without_the_trait_or_when_not_prone():
+    g = _at(Game(_with({"matsu": [T("jump_up")]}), seed=1, length=("fixed", 3)), matsu={"counters": 2})
+    assert not g.is_legal(Action("jump_up", "matsu"))[0]
+    g = _at(Game(TABLE, seed=1, length=("fixed", 3)), matsu={"conditions": {"prone": 1}, "counters": 2})
+    ok, why = g.is_legal(Action("jump_up", "matsu"))
+    assert not ok and "Jump Up" in why
+
+
+# ---------------------------------------------------------------- Regenerate (p.57)
+def test_regenerate_heals_x_wounds_in_the_end_phase():
+    # p.57: "Регенерация (Regenerate)(X): эта модель лечит X ран во время Завершающей фазы."
+    g = Game(_with({"matsu": [T("regenerate", 2)]}), seed=2, length=("fixed", 3))
+    pos = g.position()
+    pos["phase"], pos["active"] = "main", 1
+    for mid, m in pos["models"].items():
+        m["counters"] = 1 if mid == "matsu" else 0
+    pos["models"]["matsu"]["damage"] = 3
+    pos["models"]["akira"]["damage"] = 2
+    g.set_position(pos)
+    g.push(Action("wait", "matsu"))  # the last counter: the End phase follows
+    assert g.state.turn == 2
+    assert g.state.models["matsu"].damage == 1 and g.state.models["akira"].damage == 2
+    assert any(e.kind == "healed" and e.data["model"] == "matsu" and e.data["n"] == 2 for e in g.events)
+
+
+# ---------------------------------------------------------------- Kami (p.54)
+def test_kami_starts_with_full_ki_and_loses_ki_instead_of_wounds():
+    # p.54: "Ками (Kami): При выставлении эта модель получает жетоны Ки, равные ее
+    # максимальному Ки. Когда эта модель получает раны, вместо этого удалите равное
+    # количество жетонов Ки. ... Если у этой модели нет жетонов Ки, она удаляется из игры."
+    table = _with({"matsu": [T("kami")]})
+    g = Game(table, seed=3, length=("fixed", 3))
+    m = g.state.models["matsu"]
+    assert m.kami and m.ki == m.ki_limit
+    ki = m.ki
+    g.wound("matsu", 2)
+    m = g.state.models["matsu"]
+    assert m.ki == ki - 2 and m.damage == 0 and m.alive
+    g.wound("matsu", m.ki)
+    assert not g.state.models["matsu"].alive
+
+
+def test_kami_cannot_be_healed_and_gets_no_poison():
+    # p.54: "Эта модель имеет Иммунитет (Яд, Огонь, Кровотечение, Болезнь) и не может быть излечена."
+    g = _at(Game(_with({"matsu": [T("kami"), T("regenerate", 1)]}), seed=3, length=("fixed", 3)),
+            matsu={"ki": 2})
+    assert g.heal_refusal("matsu") is not None
+    g.gain_condition("matsu", "diseased")
+    assert "diseased" not in g.state.models["matsu"].conditions
+
+
+# ---------------------------------------------------------------- Rise (p.57)
+def _rise_game(seed: int, marker: str):
+    g = Game(_with({"matsu": [T("rise", 4)]}), seed=seed, length=("fixed", 3))
+    pos = g.position()
+    pos["phase"], pos["active"] = "main", 1
+    for mid, m in pos["models"].items():
+        m["counters"] = 1 if mid == "matsu" else 0
+    w = g.state.models["matsu"].wounds
+    pos["models"]["matsu"].update(damage=w - 1, markers={marker: [2]})
+    g.set_position(pos)
+    g.push(Action("wait", "matsu", special="none"))
+    return g
+
+
+def test_rise_test_at_zero_wounds_heals_and_makes_prone_or_removes():
+    # p.57: "Воскрешение (Rise)(X): когда эта модель уменьшена до 0 ран, немедленно проведите
+    # проверку со значением испытания X. В случае успеха модель излечивает все раны и
+    # становится Сбитой с ног. При провале удалите модель из игры как обычно."
+    # p.28: "Если показатель не указан, то Испытательная проверка проводится с использованием одного D6."
+    seen = set()
+    for seed in range(40):
+        g = _rise_game(seed, "poison")
+        test = [e for e in g.events if e.kind == "test" and e.data["test"] == "rise"]
+        assert len(test) == 1 and test[0].data["tn"] == 4
+        m = g.state.models["matsu"]
+        if test[0].data["passed"]:
+            assert m.damage == 0 and "prone" in m.conditions
+            assert not m.killed
+        else:
+            assert m.killed
+        seen.add(test[0].data["passed"])
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
+
+
+def test_rise_is_not_used_after_fire_in_the_end_phase():
+    # p.57: "Модели не могут использовать это свойство, если их последнее ранение было
+    # вызвано состоянием Огня в Завершающей фазе."
+    g = _rise_game(0, "fire")
+    assert not any(e.kind == "test" and e.data["test"] == "rise" for e in g.events)
+    assert g.state.models["matsu"].killed
+
+
+# ---------------------------------------------------------------- Last Stand (p.54)
+def test_last_stand_model_at_zero_wounds_still_activates_and_is_removed_in_the_end_phase():
+    # p.54: "Последний рубеж (Last Stand): если эта модель уменьшена до 0 ран, она все еще
+    # может быть активирована до конца хода и не будет удалена из игры. ... Во время
+    # Завершающей фазы модель удаляется из игры."
+    g = Game(_with({"matsu": [T("last_stand"), T("regenerate", 1)]}), seed=4, length=("fixed", 3))
+    g.wound("matsu", g.state.models["matsu"].wounds)
+    assert g.state.models["matsu"].alive
+    pos = g.position()
+    pos["phase"], pos["active"] = "main", 1
+    for mid, m in pos["models"].items():
+        m["counters"] = 1 if mid == "matsu" else 0
+    g.set_position(pos)
+    # "не может восстанавливать раны ... после того, как ее раны были уменьшены до 0"
+    assert g.heal_refusal("matsu") is not None
+    g.push(Action("walk", "matsu", point=(4.5, 8.0)))
+    assert g.state.models["matsu"].position == (4.5, 8.0)
+    assert g.state.turn == 2 and g.state.models["matsu"].killed
+    assert not any(e.kind == "healed" and e.data["model"] == "matsu" for e in g.events)
+
+
+# ---------------------------------------------------------------- Heal (p.52)
+def test_heal_walks_into_contact_and_heals_x_wounds():
+    # p.52: "Лечение (Heal)(X): эта модель может объявить простое действие Лечение и прийти в
+    # контакт к другой не-Бездушной модели, перемещаясь на свой показатель Движения. Если в
+    # конце своего движения она находится в контакте с выбранной моделью, то Лечит X
+    # отмеченных ран выбранной модели."
+    g = _at(Game(_with({"kazuha": [T("heal", 2)]}), seed=5, length=("fixed", 3)),
+            kazuha={"counters": 2}, kokkio={"damage": 3, "counters": 2})
+    offers = [a for a in g.legal_actions() if a.kind == "heal"]
+    assert any(a.target == "kokkio" and a.point is not None for a in offers)
+    a = next(a for a in offers if a.target == "kokkio")
+    g.push(a)
+    assert g.state.models["kokkio"].damage == 1
+    assert g.state.models["kazuha"].counters == 1  # a Simple action
+    assert g.state.models["kazuha"].position != (8.8, 7.6)
+
+
+def test_heal_itself_without_moving():
+    # p.52: "Эта модель может выбрать Лечить себя, в таком случае она не может двигаться."
+    g = _at(Game(_with({"kazuha": [T("heal", 1)]}), seed=5, length=("fixed", 3)),
+            kazuha={"counters": 2, "damage": 2})
+    assert not g.is_legal(Action("heal", "kazuha", target="kazuha", point=(8.8, 8.6)))[0]
+    g.push(Action("heal", "kazuha", target="kazuha"))
+    assert g.state.models["kazuha"].damage == 1 and g.state.models["kazuha"].position == (8.8, 7.6)
+
+
+def test_heal_refuses_a_soulless_model():
+    g = _at(Game(_with({"kazuha": [T("heal", 1)], "kokkio": [T("soulless")]}), seed=5, length=("fixed", 3)),
+            kazuha={"counters": 2}, kokkio={"damage": 2})
+    ok, why = g.is_legal(Action("heal", "kazuha", target="kokkio", point=(7.6, 10.0)))
+    assert not ok and "Soulless" in why
+
+
+# ---------------------------------------------------------------- Cultist (p.50)
+def test_cultist_wounds_friendly_cultists_for_ki_within_its_x():
+    # p.50: "Культист (Cultist)(X): Когда эта модель активируется, она может нанести до X ран
+    # любой дружественной модели (моделям), включая себя, которые имеют это свойство, не
+    # более её значения X. ... Эта модель получает жетоны Ки, равные количеству нанесенных
+    # ран. ... Эти раны игнорируют Живучесть."
+    g = _at(Game(_with({"matsu": [T("cultist", 2)], "kokkio": [T("cultist", 1), T("tough", 1)]}),
+                 seed=6, length=("fixed", 3)),
+            matsu={"counters": 2, "ki": 0}, kokkio={"counters": 2})
+    offers = g.legal_actions()
+    assert Action("cultist", "matsu", target="kokkio", x=1) in offers
+    assert Action("cultist", "matsu", target="akira", x=1) not in offers  # no Cultist on Akira
+    assert not g.is_legal(Action("cultist", "matsu", target="kokkio", x=2))[0]  # Kokkio's own X is 1
+    g.push(Action("cultist", "matsu", target="kokkio", x=1))
+    assert g.state.models["kokkio"].damage == 1  # Tough ignored
+    assert g.state.models["matsu"].ki == 1 and g.state.active == 1
+    g.push(Action("cultist", "matsu", target="matsu", x=1))
+    assert g.state.models["matsu"].damage == 1 and g.state.models["matsu"].ki == 2
+    assert not g.is_legal(Action("cultist", "matsu", target="matsu", x=1))[0]  # X = 2 dealt
+    assert not g.is_legal(Action("wait", "kokkio"))[0]  # Matsu's activation has started
+    g.push(Action("wait", "matsu"))
+    assert g.state.models["matsu"].counters == 1
+
+
+# ---------------------------------------------------------------- Impetuous (p.54)
+def test_impetuous_x_markers_in_the_starting_phase_and_fearless_while_marked():
+    # p.54: "Порывистый (Impetuous)(X): Если эта модель на поле битвы в начальной фазе, она
+    # получает X маркеров «Порывистый». Пока у этой модели есть маркеры «Порывистый», она
+    # имеет свойство Бесстрашие."
+    g = Game(_with({"matsu": [T("impetuous", 2)]}), seed=7, length=("fixed", 3))
+    assert g.state.models["matsu"].conditions.get("impetuous") == 2
+    g.gain_condition("matsu", "frightened", value=6)  # Fearless: Immune [Frightened]
+    assert "frightened" not in g.state.models["matsu"].conditions
+
+
+# ---------------------------------------------------------------- Banzai! (p.49)
+def test_banzai_charge_is_a_simple_action():
+    # p.49: "Банзай! (Banzai!): Эта модель может выполнять Действие Нападение как базовое
+    # простое действие, а не сложное."
+    g = _at(Game(_with({"akira": [T("banzai", text="Banzai!")]}), seed=8, length=("fixed", 3)),
+            akira={"counters": 1})
+    charges = [a for a in g.legal_actions() if a.kind == "charge" and a.model == "akira"]
+    assert charges
+    assert g.is_legal(charges[0])[0]
+    g.push(charges[0])
+    assert g.state.models["akira"].counters == 0 or g.state.exchange is not None
+    plain = _at(Game(TABLE, seed=8, length=("fixed", 3)), akira={"counters": 1})
+    assert not any(a.kind == "charge" and a.model == "akira" for a in plain.legal_actions())
