@@ -40,9 +40,15 @@ from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollOptions
 
 __all__ = [
-    "FearTerms", "KiTerms", "SizeTerms", "TraitOf", "fear_terms", "ki_challenge_terms",
-    "leadership_bonus", "opposed_ki_terms", "size_terms", "trait_number",
+    "FEAR_TRAITS", "KI_TEST_TRAITS", "SIZE_TRAITS", "FearTerms", "KiTerms", "SizeTerms", "TraitOf", "fear_terms",
+    "ki_challenge_terms",    "leadership_bonus", "opposed_ki_terms", "size_terms", "trait_number",
 ]
+
+#: The traits this module reads, by the tests they act in (p.28-29, p.48-59).
+FEAR_TRAITS = ("fearless", "soulless", "spirit", "courage", "leadership", "bravery", "cowardly", "dread", "terror",
+               "fear", "impetuous")
+KI_TEST_TRAITS = ("spirit", "soulless", "willpower", "resistance", "mettle", "overwhelm", "mantra")
+SIZE_TRAITS = ("strong", "weak", "swarm")
 
 #: ``(model id, trait keyword) -> (has, value)``: how the functions read the cards (the
 #: Game's effective card, p.46-48).
