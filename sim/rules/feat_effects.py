@@ -371,20 +371,24 @@ def reset_cache() -> None:
 
 
 def feat_effects() -> dict[str, FeatEffect]:
-    """Every entry of the repository's file (:data:`DEFAULT_PATH`), loaded once and
-    reloaded when the file changes; ``{}`` when the file does not exist.
+    """Every entry of the repository's file (:data:`DEFAULT_PATH`), loaded once per
+    process (:func:`reset_cache` forgets it); ``{}`` when the file does not exist.
 
     Raises:
         FeatDataError: the file is wrong (see :func:`load_effects`).
     """
+    if _CACHE.get("path") == str(DEFAULT_PATH):
+        return _CACHE["by_name"]
     try:
-        sig: tuple = (DEFAULT_PATH.stat().st_mtime_ns, DEFAULT_PATH.stat().st_size)
+        st = DEFAULT_PATH.stat()
+        sig: tuple = (st.st_mtime_ns, st.st_size)
     except OSError:
         return {}
     if _CACHE.get("sig") != sig:
         _CACHE["by_name"] = load_effects(DEFAULT_PATH)
         _CACHE["lower"] = {k.lower(): v for k, v in _CACHE["by_name"].items()}
         _CACHE["sig"] = sig
+    _CACHE["path"] = str(DEFAULT_PATH)
     return _CACHE["by_name"]
 
 
