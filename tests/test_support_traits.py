@@ -75,6 +75,18 @@ def test_leech_takes_ki_from_friends_in_range_once_a_turn_without_a_counter():
     assert g.state.models["akira"].ki == 1
 
 
+def test_after_a_leech_step_that_model_declares_its_action_before_any_other():
+    # p.54: Leech acts "во время активации этой модели": the step belongs to its
+    # activation, so the next action of its player is that model's.
+    g = _game(_table({"akira": ['Leech (2/4")']}), akira={"ki": 1}, ton={"ki": 3}, at={"ton": (14.0, 12.0)})
+    g.push(Action("leech", "akira", models=("ton",)))
+    assert "has begun its activation" in g.is_legal(Action("wait", "kenta"))[1]
+    assert not g.is_legal(Action("pass"))[0]
+    assert {a.model for a in g.legal_actions()} == {"akira"}
+    g.push(Action("wait", "akira"))
+    assert "activating" not in g.state.models["akira"].conditions and g.state.active == 2
+
+
 def test_leech_never_goes_above_the_ki_limit():
     g = _game(_table({"akira": ['Leech (2/4")']}), akira={"ki": 7}, ton={"ki": 3}, at={"ton": (14.0, 12.0)})
     ok, why = g.is_legal(Action("leech", "akira", models=("ton", "ton")))

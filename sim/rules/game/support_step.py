@@ -27,7 +27,8 @@ Channel, Virtue and its tokens, Command, Order, Believer and Disturb Flow.
 State lives in the models' ``conditions`` as marks that are no conditions (ignored by
 :mod:`sim.rules.conditions`, carried by positions and saves): ``virtue_token`` (1),
 ``commanded`` (the commander's id); once-a-turn uses are boxes of ``feat_usage``
-(``trait:Leech``), wiped in the End phase. A mixin of :class:`~sim.rules.game.Game`.
+(``trait:Leech``), wiped in the End phase; ``activating`` marks a model that took a free
+step of its activation and must declare its action next (p.24). A mixin of :class:`~sim.rules.game.Game`.
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ from collections import Counter
 
 from models.profiles import Profile
 from sim.rules import movement
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.game.actions import Action, ActionKind, register
 from sim.rules.game.events import EVENT_KINDS, Event, EventKind
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameState, ModelState
+from sim.rules.game.turn_traits import ACTIVATING as _TURN_ACTIVATING
 
 __all__ = ["SupportStep", "COMMAND_ACTIONS", "has_keyword", "trait_xy"]
 
@@ -51,6 +54,10 @@ COMMAND_ACTIONS = ("walk", "run", "melee", "disengage", "shoot", "ki_feat", "sce
 COMMANDED = "commanded"
 #: The mark of a model holding a Virtue token (p.5).
 VIRTUE_TOKEN = "virtue_token"
+#: The mark of a model that has taken a free step of its activation (Leech, Channel,
+#: Virtue, as Jump Up and Cultist: :mod:`sim.rules.game.turn_traits`) and must now declare
+#: its action (p.24); cleared after its action.
+ACTIVATING = _TURN_ACTIVATING
 
 #: The traits this step reads off the cards.
 SUPPORT_TRAITS = ("leech", "channel", "virtue", "command", "order", "believer", "disturb_flow")
@@ -75,26 +82,19 @@ def trait_xy(t) -> tuple[int, float]:
     return x, y
 
 
-def has_keyword(prof: Profile | None, keyword: str | None) -> bool:
-    """Whether a model with card ``prof`` is a ``[keyword]`` model (p.48: a keyword names
-    a profile, a model type, a trait or a faction): ``Friendly`` (or none) is every model;
-    else the keyword is one of the card's types, its name, its faction's first word or one
-    of its traits. A keyword with a condition the engine does not track (``Samurai with
-    no Shame Tokens``) is read by its first word (rulings_H4)."""
-    if keyword is None or keyword.strip().lower() in ("", "friendly"):
+def has_keyword(prof: Profile | None, keyword: str | None, conditions=()) -> bool:
+    """Whether a friendly model with card ``prof`` (and ``conditions``) is a ``[keyword]``
+    model (p.48: a keyword names a profile, a model type, a trait or a faction;
+    :func:`sim.rules.card_keywords.keyword_matches`); no keyword, or ``Friendly``, is every
+    friendly model. A keyword with a token the engine does not track (``Samurai with no
+    Shame Tokens``) is read by its first word (rulings_H4)."""
+    if keyword is None or not keyword.strip():
         return True
-    if prof is None:
-        return False
-    k = " ".join(keyword.lower().split())
-    types = {t.lower() for t in prof.types}
-    names = {prof.name.lower(), prof.id.lower()}
-    faction = (prof.faction or "").lower()
-    traits = {t.keyword.replace("_", " ") for t in prof.traits}
-    for cand in (k, k.split(" ")[0]):
-        if cand in types or cand in names or cand in traits or (faction and faction.split(" ")[0] == cand) \
-                or cand == faction or cand.rstrip("s") in types:
-            return True
-    return False
+    view = view_of(prof, friendly=True, conditions=conditions)
+    got = keyword_matches(keyword, view)
+    if got is None:
+        got = keyword_matches(keyword.split()[0], view)
+    return bool(got)
 
 
 class SupportStep(GamePart):
@@ -214,6 +214,13 @@ class SupportStep(GamePart):
         self._emit(Event("ki_transfer", {"model": action.model, "trait": "Leech" if action.kind == "leech"
                                           else "Channel", "moves": moves}))
         self._after_action()
+        self._begin_activation(action.model)
+
+    def _begin_activation(self, mid: str) -> None:
+        """A free step taken during ``mid``'s activation: ``mid`` now declares its action
+        before any other model activates (the ``activating`` mark, p.24)."""
+        if ACTIVATING not in self.state.models[mid].conditions:
+            self._emit(Event("condition", {"model": mid, "name": ACTIVATING, "on": True, "value": 0}))
 
     def _free_step_checked(self, action: Action) -> None:
         """Refuse (GameError, the action's mark taken back) a free step judged illegal."""
@@ -255,7 +262,9 @@ class SupportStep(GamePart):
     def _virtue(self, action: Action) -> None:
         self._free_step_checked(action)
         self._emit(Event("virtue", {"model": action.model, "target": action.target}))
+        assert action.model is not None  # judged legal
         self._after_action()
+        self._begin_activation(action.model)
 
     def _spend_virtue_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:
         if VIRTUE_TOKEN not in m.conditions:
@@ -267,8 +276,7 @@ class SupportStep(GamePart):
 
     def _spend_virtue(self, action: Action) -> None:
         self._free_step_checked(action)
-        self._emit(Event("virtue_spent", {"model": action.model}))
-        self._after_action()
+        self._emit(Event("virtue_spent", {"model": action.model}))  # no action: an activation goes on
 
     # ------------------------------------------------------------ Order (p.55)
     def _nominated(self, m: ModelState, action: Action, trait: str) -> tuple[bool, str]:
@@ -333,8 +341,14 @@ class SupportStep(GamePart):
         only the nominated models act, each with a Simple standard action (p.24-25); no
         pass, no other model's activation or free step. Allocations, interceptions and
         Instant feats go on as usual."""
+        if action.kind in ("allocate", "intercept", "feat", "spend_virtue", "arrive"):
+            return None
+        begun = [m.id for m in self.state.alive(self.state.active) if ACTIVATING in m.conditions and not m.exhausted]
+        if begun and action.model != begun[0]:
+            return (f"{begun[0]} has begun its activation (a Leech, Channel or Virtue step): it declares its "
+                    "action now (p.24)")
         pending = self.commanded()
-        if not pending or action.kind in ("allocate", "intercept", "feat", "spend_virtue", "arrive"):
+        if not pending:
             return None
         if action.model not in pending:
             return f"a Command is being carried out: {', '.join(pending)} must act first (p.50)"
@@ -398,9 +412,12 @@ class SupportStep(GamePart):
     def _support_offers(self, out: list[Action]) -> list[Action]:
         """:meth:`legal_actions` with the trait steps added; while a Command is carried out,
         only the nominated models' Simple standard actions (p.50)."""
-        pending = self.commanded()
+        pending = self.commanded() or [m.id for m in self.state.alive(self.state.active) if ACTIVATING in m.conditions]
         if pending:
             keep = [a for a in out if a.model in pending and self.command_refusal(a) is None]
+            keep = [a for mid in pending for a in self.support_actions(mid)] + keep
+            keep += [a for a in (Action("spend_virtue", m.id) for m in self.state.alive(self.state.active)
+                                 if VIRTUE_TOKEN in m.conditions and m.id not in pending) if self.is_legal(a)[0]]
             if not keep:  # it must declare, but nothing is legal: a refused Wait (p.24)
                 keep = [Action("wait", pending[0])]
             return keep
