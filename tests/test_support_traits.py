@@ -274,3 +274,12 @@ def test_a_saved_game_with_support_actions_loads_verified(tmp_path):
     back = Game.load(path)
     assert back.snapshot() == g.snapshot()
     assert back.replay().snapshot() == g.snapshot()
+
+
+def test_the_notation_reads_back_the_nominated_models():
+    from sim.rules.notation import action_text, parse_action
+
+    g = _game(_table({"akira": ['Leech (2/4")']}))
+    for a in (Action("leech", "akira", models=("ton", "ton")), Action("order", "kenta", models=("akira", "matsu"))):
+        assert parse_action(g, action_text(a)) == a
+    assert action_text(Action("leech", "akira", models=("ton", "ton"))) == "leech akira models=ton,ton"
