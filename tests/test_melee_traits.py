@@ -220,3 +220,67 @@ def test_assassin_damage_on_a_surprised_target_rolls_three_dice_keeps_two():
                     target_extra={"conditions": {"surprised": 1}})
     dmg = next(s for s in summary if s.startswith("5 damage"))
     assert dmg.startswith("5 damage: damage roll [2, 5, 6] keep [6, 5]"), dmg
+
+
+# ----------------------------------------------------------------- Charging Bonus (p.50)
+
+_CHARGE_PLACES = {"akira": (11.0, 10.8), "masunagi": (11.0, 13.8)}
+
+
+def _charged(cards, *, weapon_traits=None) -> Game:
+    dead = _only("akira", "masunagi")
+    g = _game(cards, _CHARGE_PLACES, dead=dead, akira={"facing": 90.0})
+    g.push(Action("charge", "akira", target="masunagi"))
+    return g
+
+
+def test_charging_bonus_fear_acts_on_the_contact_of_its_charge():
+    """p.50: "Бонус нападения (Charging Bonus) [Bonus]: когда эта модель выполняет действие
+    Нападение, она получает бонус в скобках до конца своей текущей активации." With
+    Charging Bonus [Fear (6)] the charged Masunagi takes a Fear test (p.29)."""
+    g = _charged({"akira": _card("akira", "Charging Bonus [Fear (6)]")})
+    assert g.state.exchange is not None or any("Fear test" in line for line in g.log())
+    assert any("masunagi takes a Fear test (TN 6)" in line for line in g.log())
+    plain = _charged({})
+    assert not any("Fear test" in line for line in plain.log())
+
+
+def test_charging_bonus_ends_with_the_activation():
+    g = _charged({"akira": _card("akira", "Charging Bonus [+1 Melee Pool]")})
+    assert g.exchange_pools()["akira"] == 5  # Melee 4 + 1 in the charge's exchange
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    assert g.profile("akira").melee == 4 and not g.state.models["akira"].effects
+
+
+def test_charging_bonus_slam_attack_is_offered_only_in_the_charge_exchange():
+    """Charging Bonus [Slam Attack (0)]: the special is on the weapon in the exchange of the
+    Charge (p.50), not in an exchange of a Melee action."""
+    cards = {"akira": _card("akira", "Charging Bonus [Slam Attack (0)]")}
+    g = _charged(cards)
+    ok, why = g.is_legal(Action("allocate", "akira", attack=2, defence=2, special="Slam Attack"))
+    assert ok, why
+    dead = _only("akira", "masunagi")
+    m = _game(cards, {"akira": (11.0, 12.618), "masunagi": (11.0, 13.8)}, dead=dead)
+    m.push(Action("melee", "akira", target="masunagi"))
+    ok, _why = m.is_legal(Action("allocate", "akira", attack=2, defence=2, special="Slam Attack"))
+    assert not ok
+
+
+def test_a_weapon_charging_bonus_acts_with_that_weapon_when_charging():
+    """p.50: "Это свойство также может быть свойством оружия, в этом случае бонус
+    применяется только при выборе этого оружия." Akira's Katana with Charging Bonus
+    [Pierce (2)] has Pierce (2) in the exchange of his Charge only."""
+    card = _card("akira", weapon_traits={"Katana": ("Charging Bonus [Pierce (2)]",)})
+    g = _charged({"akira": card})
+    assert g.combatant("akira", True, charge=True).weapon.trait_value("pierce") == 2
+    assert g.combatant("akira", True, charge=False).weapon.trait_value("pierce") == 0
+
+
+def test_charging_bonus_banzai_makes_its_charge_a_simple_action():
+    """Charging Bonus [+1 Move, Banzai!] (catalogues); Banzai! p.49: the Charge is a Simple
+    action (reading: the bonus acts on the Charge that gives it, rulings H2)."""
+    g = _charged({"akira": _card("akira", "Charging Bonus [+1 Move, Banzai!]")})
+    assert g.state.models["akira"].counters == 1
+    plain = _charged({})
+    assert plain.state.models["akira"].counters == 0

@@ -12,7 +12,8 @@ the extra arguments of a ranged attack. Keyword matching: :mod:`sim.rules.card_k
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from models.traits import trait_key
@@ -22,17 +23,25 @@ from sim.rules.dice import Rerolls, RollOptions, reroll_below
 from sim.rules.melee import Combatant, MeleeWeapon
 
 __all__ = ["BEAR_RANGE", "adjust_combatant", "exchange_opponent", "manual_steps", "ranged_card_kwargs",
-           "card_qualifiers", "edge_distance", "tactical_rerolls"]
+           "card_trait_values", "trait_entries", "edge_distance", "tactical_rerolls", "ChargingBonus",
+           "parse_charging_bonus", "card_charging_bonus", "grant_charging_bonus", "charging_table",
+           "charging_banzai"]
 
 #: Bear Stands Alone (p.49): "пока в пределах 3\" от этой модели нет дружественных моделей".
 BEAR_RANGE = 3.0
 
 
-def card_qualifiers(card, key: str) -> list[tuple[str, Any]]:
-    """``(qualifier, value)`` of every trait ``key`` on ``card`` (none without a card)."""
+def trait_entries(card, key: str) -> list:
+    """Every trait ``key`` (:func:`models.traits.trait_key`) printed on ``card``, as
+    :class:`models.profiles.Trait` records (none without a card)."""
     if card is None:
         return []
-    return [(t.qualifier or "", t.value) for t in card.traits if trait_key(t.keyword) == key]
+    return [t for t in card.traits if trait_key(t.keyword) == key]
+
+
+def card_trait_values(card, key: str) -> list[tuple[str, Any]]:
+    """``(qualifier, value)`` of every trait ``key`` on ``card`` (none without a card)."""
+    return [(t.qualifier or "", t.value) for t in trait_entries(card, key)]
 
 
 def edge_distance(table, a: str, b: str) -> float:
@@ -69,7 +78,7 @@ def _coordinated(game, mid: str, opponent: str, table) -> bool:
     """Co-ordinated Attack [K] (p.50): a friendly [K] model is also in contact with the opponent."""
     from sim.rules import movement
 
-    for q, _v in card_qualifiers(game.profile(mid), "coordinated_attack"):
+    for q, _v in card_trait_values(game.profile(mid), "coordinated_attack"):
         for f in _friends(game, mid):
             if edge_distance(table, f, opponent) <= movement.CONTACT + 1e-9 and keyword_matches(q, _view(game, mid, f)):
                 return True
@@ -79,7 +88,7 @@ def _coordinated(game, mid: str, opponent: str, table) -> bool:
 def _vengeance(game, mid: str, opponent: str) -> bool:
     """Vengeance [K] (p.59) against ``opponent``: it is a [K] model."""
     return any(keyword_matches(q, _view(game, mid, opponent)) for q, _v in
-               card_qualifiers(game.profile(mid), "vengeance"))
+               card_trait_values(game.profile(mid), "vengeance"))
 
 
 def adjust_combatant(game, comb: Combatant, opponent: str | None = None) -> Combatant:
@@ -95,6 +104,8 @@ def adjust_combatant(game, comb: Combatant, opponent: str | None = None) -> Comb
     card = game.profile(mid)
     if card is None or mid not in game.state.models:
         return comb
+    if comb.charge:  # Charging Bonus [B] specials and weapon bonuses (p.50)
+        comb = _charge_weapon(comb, game.printed_profile(mid))
     keys = {trait_key(t.keyword) for t in card.traits}
     if not keys & {"bear_stands_alone", "coordinated_attack", "vengeance"}:
         return comb
@@ -120,9 +131,8 @@ def manual_steps(game, mid: str, opponent: str) -> list[str]:
     out = []
     for key, effect in (("vengeance", "Brutal (+1) and Strength +1 against that model"),
                         ("coordinated_attack", "Melee +1")):
-        card = game.profile(mid)
-        for t in (card.traits if card is not None else ()):
-            if trait_key(t.keyword) == key and needs_choice(t.qualifier):
+        for t in trait_entries(game.profile(mid), key):
+            if needs_choice(t.qualifier):
                 out.append(f"manual step: {mid}'s {t.text}: if {opponent} is the chosen model, {effect} "
                            "(the engine does not know the choice)")
     return out
@@ -146,25 +156,33 @@ def ranged_card_kwargs(game, mid: str, target: str, weapon=None) -> dict[str, An
         w_brutal = int(trait_value(weapon, "brutal", 0) or 0) if weapon is not None else 0
     except ValueError:  # Brutal (X) printed with a variable value: nothing the engine can add
         w_brutal = 0
-    brutal = max([int(v or 0) for _q, v in card_qualifiers(card, "brutal")] + [w_brutal])
+    brutal = max([int(v or 0) for _q, v in card_trait_values(card, "brutal")] + [w_brutal])
     if brutal:
         out["brutal"] = brutal
     prowess = _prowess_for(card, "ranged")
     if prowess:
         out["rerolls"] = Rerolls(a_on_a=reroll_below(4, prowess))
-    adept = sum(int(v or 1) for q, v in card_qualifiers(card, "adept")
+    adept = sum(int(v or 1) for q, v in card_trait_values(card, "adept")
                 if "ranged" in [w.strip() for w in q.lower().split(",")])
     if adept:
         out["options"] = RollOptions(adept=adept)
+    # Strong / Weak (p.58): every damage roll of the model, a ranged one too, unless the trait
+    # names other weapons (Strong [Melee] acts in melee only, p.48's example); both cancel
+    def _for_this_weapon(key: str) -> bool:
+        names = {"", "ranged", str(getattr(weapon, "name", "")).lower()}
+        return any((q or "").strip().lower() in names for q, _v in card_trait_values(card, key))
+    strong, weak = _for_this_weapon("strong"), _for_this_weapon("weak")
+    if strong != weak:
+        out["strong"], out["weak"] = strong, weak
     t = game.state.models.get(target)
-    if card_qualifiers(card, "assassin") and t is not None and "surprised" in t.conditions:
+    if card_trait_values(card, "assassin") and t is not None and "surprised" in t.conditions:
         out["strong"], out["weak"] = True, False
     return out
 
 
 def _prowess_for(card, test: str) -> int:
     """Prowess [..] (X) of ``card`` for a ``test`` keyword (``ranged``, ``tactical``; p.56)."""
-    return sum(int(v or 1) for q, v in card_qualifiers(card, "prowess")
+    return sum(int(v or 1) for q, v in card_trait_values(card, "prowess")
                if test in [w.strip() for w in q.lower().split(",")])
 
 
@@ -178,10 +196,145 @@ def tactical_rerolls(game) -> Rerolls | None:
         best = (0, 0)
         for m in game.state.alive(p):
             card = game.profile(m.id)
-            tact = max([int(v or 0) for _q, v in card_qualifiers(card, "tactician")] or [0])
+            tact = max([int(v or 0) for _q, v in card_trait_values(card, "tactician")] or [0])
             best = max(best, (tact, _prowess_for(card, "tactical")))
         by[p] = best[1]
     if not by[1] and not by[2]:
         return None
     return Rerolls(a_on_a=reroll_below(4, by[1]) if by[1] else None,
                    b_on_b=reroll_below(4, by[2]) if by[2] else None)
+
+
+# ----------------------------------------------------------------- Charging Bonus (p.50)
+
+_STAT_BONUS = re.compile(r"^([+-]\d+)\s+(move|melee(?: pool)?|ranged(?: pool)?|ki)$", re.IGNORECASE)
+_SPECIAL = re.compile(r"\b(attack|defence|defense)\s*\(\s*\d+\s*\)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ChargingBonus:
+    """The bonus in the brackets of Charging Bonus [B] (p.50), sorted by what it changes:
+    ``traits`` (model traits: ``Fear (6)``, ``Fearless``, ``Lightfooted``, ``Banzai!``),
+    ``weapon_traits`` (``Pierce (1)``, ``Sharp (2)``: every weapon in use), ``stats``
+    (``+1 Move``, ``+1 Melee Pool``) and ``specials`` (``Slam Attack (0)``)."""
+
+    traits: tuple[str, ...] = ()
+    weapon_traits: tuple[str, ...] = ()
+    stats: tuple[tuple[str, int], ...] = ()
+    specials: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.traits or self.weapon_traits or self.stats or self.specials)
+
+
+def _split_items(text: str) -> list[str]:
+    """Comma-separated items, commas inside brackets kept."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [x for x in out + [cur.strip()] if x]
+
+
+def parse_charging_bonus(text: str) -> ChargingBonus:
+    """The :class:`ChargingBonus` of a printed ``Charging Bonus [B]`` trait text (p.50):
+    ``"Charging Bonus [+1 Move, Banzai!]"`` -> stats Move +1, trait Banzai!. A trait whose
+    registry entry is a weapon trait (Pierce, Sharp) goes to ``weapon_traits`` ("Если бонус
+    является свойством оружия, то он распространяется на все действующее оружие")."""
+    from models.bsdata.traittext import parse_trait
+    from models.traits import TRAITS
+
+    m = re.search(r"\[(.*)\]", text.replace("&amp;", "&"))
+    traits: list[str] = []
+    weapon_traits: list[str] = []
+    stats: list[tuple[str, int]] = []
+    specials: list[str] = []
+    for item in _split_items(m.group(1) if m else ""):
+        st = _STAT_BONUS.match(item)
+        if st:
+            stats.append((st.group(2).split()[0].lower(), int(st.group(1))))
+        elif _SPECIAL.search(item):
+            specials.append(parse_trait(item).text)
+        else:
+            t = parse_trait(item)
+            rule = TRAITS.get(trait_key(t.keyword))
+            (weapon_traits if rule is not None and rule.weapon else traits).append(t.text)
+    return ChargingBonus(tuple(traits), tuple(weapon_traits), tuple(stats), tuple(specials))
+
+
+def card_charging_bonus(card) -> ChargingBonus:
+    """The model's own Charging Bonus [B] (p.50), all of its printed ones together."""
+    parts = [parse_charging_bonus(t.text) for t in trait_entries(card, "charging_bonus")]
+    return ChargingBonus(*(tuple(x for p in parts for x in getattr(p, f)) for f in
+                           ("traits", "weapon_traits", "stats", "specials")))
+
+
+def grant_charging_bonus(game, mid: str) -> None:
+    """Charging Bonus [B] (p.50): "когда эта модель выполняет действие Нападение, она
+    получает бонус в скобках до конца своей текущей активации". Called when the Charge
+    is resolved, before the move: the model's bonus becomes an effect until the end of the
+    activation (Fear on contact and the exchange read it; the charge move itself was
+    planned with it, :func:`charging_table`). Special attacks in the bonus are added to
+    the weapon in the charge's exchange (:func:`adjust_combatant`)."""
+    bonus = card_charging_bonus(game.printed_profile(mid))
+    if not (bonus.traits or bonus.weapon_traits or bonus.stats):
+        return
+    stats = dict(bonus.stats)
+    game.grant(mid, "Charging Bonus", "activation", traits=bonus.traits, weapon_traits=bonus.weapon_traits,
+               weapon="all", stats=stats or None)
+
+
+def charging_table(game, mid: str, table):
+    """``table`` with model ``mid`` as its Charging Bonus makes it for the Charge move
+    (p.50): Move raised by a ``+N Move`` bonus, movement traits (Lightfooted, Cloudwalk,
+    Evasive, Agile ...) added to the model."""
+    from models.traits import keyword_of
+    from sim.table import Table
+
+    bonus = card_charging_bonus(game.printed_profile(mid))
+    move = sum(v for k, v in bonus.stats if k == "move")
+    keys = tuple(keyword_of(re.split(r"[\[(]", t, maxsplit=1)[0].strip()) for t in bonus.traits)
+    if not move and not keys:
+        return table
+    models = tuple(replace(x, move=(x.move or 0) + move, traits=tuple(x.traits) + keys) if x.id == mid else x
+                   for x in table.models)
+    return Table(table.name, table.width, table.depth, table.terrain, models, table.source)
+
+
+def charging_banzai(game, mid: str) -> bool:
+    """Whether ``mid``'s Charging Bonus gives it Banzai! (p.49-50): reading, the bonus
+    acts on the Charge that gives it, so that Charge is a Simple action (rulings H2)."""
+    return any(trait_key(re.split(r"[\[(]", t, maxsplit=1)[0]) == "banzai"
+               for t in card_charging_bonus(game.printed_profile(mid)).traits)
+
+
+def _charge_weapon(comb: Combatant, card) -> Combatant:
+    """The charging attacker's weapon with its Charging Bonus specials (model's, p.50) and
+    the bonus of a weapon with Charging Bonus [B] ("бонус применяется только при выборе
+    этого оружия")."""
+    from sim.rules.effects import merge_weapon_traits
+    from sim.rules.melee.specials import parse_special
+
+    w = comb.weapon
+    specials = list(card_charging_bonus(card).specials)
+    gained: list[str] = []
+    for text in w.traits:
+        if trait_key(re.split(r"[\[(]", text, maxsplit=1)[0]) == "charging_bonus":
+            b = parse_charging_bonus(text)
+            gained += list(b.weapon_traits) + list(b.traits)
+            specials += list(b.specials)
+    if not specials and not gained:
+        return comb
+    have = {s.key for s in w.specials}
+    new_specials = list(w.specials)
+    for text in specials:
+        opt = parse_special(text, "defence" if re.search(r"defen[cs]e", text, re.IGNORECASE) else "attack")
+        if opt.key not in have:
+            new_specials.append(opt)
+            have.add(opt.key)
+    traits = merge_weapon_traits(w.traits, tuple(gained)) if gained else w.traits
+    return replace(comb, weapon=MeleeWeapon(w.name, w.strength, tuple(traits), tuple(new_specials)))
