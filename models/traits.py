@@ -231,7 +231,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Fortune", 52, 1629, "manual", (), "Ki generation: a coin toss doubles its Ki, or it gets none"),
     _t("Group", 52, 1633, "manual", (),
        "the models of the card activate together; all move before any exchange"),
-    _t("Hatred", 52, 1639, "manual", (), "Hatred [K]: may not be in a warband with [K] models"),
+    _t("Hatred", 52, 1639, "automated", ("models.warband",),
+       "Hatred [K]: may not be in a warband with [K] models (a model's name, card or type; the warband check)"),
     _t("Heal", 52, 1641, "automated", (_GAME,),
        "Heal (X): Simple action to Walk into contact with a non-Soulless model and heal X of its wounds "
        "(itself without moving)"),

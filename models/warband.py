@@ -53,6 +53,7 @@ from models.bsdata import (
     read_xml,
 )
 from models.profiles import Profile
+from models.traits import trait_key
 from sim.bounds import MAX_NAME
 from sim.files import FileProblem, quote, read_yaml
 
@@ -713,6 +714,18 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
         if not p.recruitable:
             v.append(Violation("recruitable", f"{label} cannot be recruited (Su/Sp: it enters play by a rule, "
                                               "not by recruitment)", "p.12"))
+    # Hatred [K] (p.52): "эта модель не может быть включена в отряд, который включает в себя
+    # модели [Ключевое слово]" -- K a model's name, card or type
+    for i, p in enumerate(profiles):
+        for t in p.profile.traits:
+            if trait_key(t.keyword) != "hatred" or not t.qualifier:
+                continue
+            for k in (x.strip() for x in t.qualifier.split(",") if x.strip()):
+                hated = sorted({q.profile.name for j, q in enumerate(profiles)
+                                if j != i and _norm(k) in _model_names(q)})
+                if hated:
+                    v.append(Violation("hatred", f"{p.profile.name} has Hatred [{k.title()}]: the warband may not "
+                                                 f"include {', '.join(hated)}", "p.52"))
     per_profile = Counter(m.profile for m in wb.models)
     for pid, n in per_profile.items():
         p = cs.profile(pid)

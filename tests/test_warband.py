@@ -417,3 +417,15 @@ def test_cli_warband_check(cs, tmp_path, capsys):
     assert _cli(["warband", "check", str(unknown), "--data", str(BSDATA)]) == 2
     err = capsys.readouterr().err
     assert "Nobody" in err and "Noone" in err and err.count("\n") == 1
+
+
+def test_hatred_forbids_the_hated_models_in_the_warband(cs):
+    # p.52: "Ненависть (Hatred) [Ключевое слово]: эта модель не может быть включена в отряд,
+    # который включает в себя модели [Ключевое слово]." The Lone Swordsman (a Ronin for Ryu)
+    # has Hatred [Tengu]; Somabo is a Tengu.
+    assert "hatred" in rules(cs, BASE + ["Lone Swordsman A", "Somabo"])
+    res = check_warband(wb(cs, BASE + ["Lone Swordsman A", "Somabo"]), cs)
+    msg = next(v.message for v in res.violations if v.rule == "hatred")
+    assert "Lone Swordsman A" in msg and "Somabo" in msg and next(
+        v.page for v in res.violations if v.rule == "hatred") == "p.52"
+    assert "hatred" not in rules(cs, BASE + ["Lone Swordsman A"])
