@@ -492,8 +492,8 @@ def test_standing_up_costs_a_melee_die_in_an_exchange_that_turn():
     assert "stood_up" in g.state.models["akira"].conditions
     c = g.combatant("akira", False, False)
     assert "stood_up" in c.conditions
-    make_active(g, 2)
-    g.push(Action("melee", "masunagi", target="akira"))
+    # in contact with Masunagi, the Stand Up itself starts the exchange, at -1 (p.25)
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "masunagi"
     with_mark = g.exchange_pools()["akira"]
     set_model(g, "akira", conditions={k: v for k, v in g.state.models["akira"].conditions.items() if k != "stood_up"})
     assert g.exchange_pools()["akira"] == with_mark + 1

@@ -143,3 +143,29 @@ def test_a_model_in_contact_does_not_walk_away_from_its_enemy_to_melee_another()
     assert not ok and "leave contact with enemy masunagi" in why
     assert not any(a.kind == "melee" and a.target == "ishi" for a in g.legal_actions())
     assert g.is_legal(Action("melee", "kenta", target="masunagi"))[0]
+
+
+def test_a_blind_model_sees_and_shoots_nothing_out_of_contact():
+    # p.43: "Ослепление (Blind): если у модели есть маркер Ослепления, она не может проводить
+    # линию видимости вне контакта ..."
+    g = game(TABLE)
+    assert g.table_now().scene().los("kokkio", "masunagi").visible
+    g.gain_condition("kokkio", "blind")
+    assert not g.table_now().scene().los("kokkio", "masunagi").visible
+    ok, why = g.is_legal(Action("shoot", "kokkio", target="masunagi"))
+    assert not ok
+
+
+def test_a_disguised_models_zoc_may_be_ignored():
+    # p.44 (Неузнаваемый, Disguised): enemies may ignore its ZoC
+    # (docs/conditions-and-ki.md). Kenta walks past Masunagi's front, 0.5" from its base.
+    m, k = TABLE.model("masunagi"), TABLE.model("kenta")
+    x, y = 18.0, 4.0
+    t = moved(TABLE, kenta=((x - 1.8, y + m.radius + k.radius + 0.5), 0.0), masunagi=((x, y), 90.0),
+              akira=((2.0, 2.0), 0.0))
+    walk = Action("walk", "kenta", point=(x + 1.8, y + m.radius + k.radius + 0.5))
+    g = game(t)
+    assert not g.is_legal(walk)[0]
+    g.gain_condition("masunagi", "disguised", value=2)
+    ok, why = g.is_legal(walk)
+    assert ok, why

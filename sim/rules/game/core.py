@@ -264,8 +264,11 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             s = self.state.models[m.id]
             if not s.alive:
                 continue
+            # Blind (LoS and ZoC only in BtB, p.43) and Disguised (its ZoC may be ignored, p.44) act
+            # in the geometry and movement through the model's traits
+            marks = tuple(c for c in ("blind", "disguised") if c in s.conditions and c not in m.traits)
             models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
-                                  player=s.player))
+                                  player=s.player, **({"traits": m.traits + marks} if marks else {})))
         terrain = self.table.terrain + self._objective_pieces()
         return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
 
