@@ -718,7 +718,8 @@ def check_warband(wb: Warband, cs: CatalogueSet) -> WarbandCheck:
     # модели [Ключевое слово]" -- K a model's name, card or type
     for i, p in enumerate(profiles):
         for t in p.profile.traits:
-            if trait_key(t.keyword) != "hatred" or not t.qualifier:
+            key = trait_key(t.keyword)
+            if key != "hatred" or not t.qualifier:
                 continue
             for k in (x.strip() for x in t.qualifier.split(",") if x.strip()):
                 hated = sorted({q.profile.name for j, q in enumerate(profiles)
