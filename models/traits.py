@@ -160,7 +160,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Bodyguard", 49, 1505, "partly", (_GAME,),
        "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
        "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),
-    _t("Booted", 50, 1535, "manual", (), "may Walk at once when it arrives from a Flank"),
+    _t("Booted", 50, 1535, "automated", (_GAME,),
+       "may Walk at once when it arrives from a Flank (the arrival's declared Walk, judged from its arrival point)"),
     _t("Bravery", 50, 1537, "automated", (_GAME, _R + "test_traits"),
        "may re-roll a failed Fear test once; cancels with Cowardly and with a Terror source"),
     _t("Brutal", 50, 1541, "automated", (_MELEE, _RANGED, _GAME),
@@ -254,9 +255,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "cannot intercept shots"),
     _t("Intangible", 54, 1666, "automated", (_MOVEMENT, _MELEE, _CONDS),
        "moves through ZoC, models and terrain and leaves contact freely; Immune [Held, Immobilised]"),
-    _t("Intimidate", 54, 1668, "manual", (),
-       "Starting phase: an opposed Ki test against an enemy within 8 inches makes it Cowardly "
-       "and unable to attack this model"),
+    _t("Intimidate", 54, 1668, "automated", (_GAME,),
+       "Starting phase (offered as a choice): an opposed Ki test against an enemy within 8 inches; "
+       "a win makes it Cowardly, not Aggressive and unable to Melee, Charge or Shoot this model "
+       "until the End phase"),
     _t("Jump Up", 54, 1672, "automated", (_GAME,),
        "may remove its Prone markers at the start of its activation, before declaring its action (a "
        "free step offered while Prone)"),

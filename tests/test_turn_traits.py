@@ -261,3 +261,39 @@ def test_banzai_charge_is_a_simple_action():
     assert g.state.models["akira"].counters == 0 or g.state.exchange is not None
     plain = _at(Game(TABLE, seed=8, length=("fixed", 3)), akira={"counters": 1})
     assert not any(a.kind == "charge" and a.model == "akira" for a in plain.legal_actions())
+
+
+# ---------------------------------------------------------------- Booted (p.50)
+def _flank_turn_two(cards):
+    g = Game(_with(cards), seed=3, elsewhere={"masunagi": (2, "east", "south")}, length=("fixed", 3))
+    g.set_position({"turn": 1, "phase": "main", "active": 1,
+                    "models": {"akira": {"position": [12.0, 12.0], "facing": 90.0, "counters": 1}}})
+    g.push(Action("wait", "akira"))
+    return g
+
+
+def test_booted_model_walks_at_once_when_it_arrives_from_the_flank():
+    # p.50: "Пинок (Booted): когда эта модель выставляется из флангового обхода, она может
+    # немедленно совершить Ходьбу."
+    g = _flank_turn_two({"masunagi": [T("booted")]})
+    offered = g.legal_actions()
+    walks = [a for a in offered if a.kind == "arrive" and a.path]
+    assert walks and all(a.kind == "arrive" for a in offered)
+    x0 = 24.0 - g.table.model("masunagi").radius
+    a = Action("arrive", "masunagi", point=(x0, 18.0), facing=180.0, path=((x0 - 3.0, 18.0),))
+    assert g.is_legal(a)[0]
+    g.push(a)
+    m = g.state.models["masunagi"]
+    assert m.position == (x0 - 3.0, 18.0) and m.counters == 2 and g.state.phase == "main"
+    # a Walk into an enemy's zone of control is refused as any Walk (p.24)
+    g2 = _flank_turn_two({"masunagi": [T("booted")]})
+    ok, why = g2.is_legal(Action("arrive", "masunagi", point=(x0, 12.0), facing=180.0, path=((x0 - 3.0, 12.0),)))
+    assert not ok and "Booted Walk" in why
+
+
+def test_an_arrival_walk_without_booted_is_refused():
+    g = _flank_turn_two({})
+    x0 = 24.0 - g.table.model("masunagi").radius
+    assert not any(a.path for a in g.legal_actions())
+    ok, why = g.is_legal(Action("arrive", "masunagi", point=(x0, 12.0), facing=180.0, path=((x0 - 3.0, 12.0),)))
+    assert not ok and "Booted" in why

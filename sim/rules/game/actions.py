@@ -138,7 +138,8 @@ class Action:
         point: destination for walk/run, inches.
         target: enemy id for charge, melee and shoot.
         facing: facing at the end of a walk, degrees.
-        path: an explicit walk path (base-centre points), if given.
+        path: an explicit walk path (base-centre points), if given (for ``arrive``: the
+            Walk a Booted model makes at once on arrival, p.50).
         weapon: the weapon's name (shoot).
         walk: for shoot, ``"before"`` or ``"after"``: the Ranged Attack action's declared
             Walk to ``point`` (p.25).

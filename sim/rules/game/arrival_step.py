@@ -243,11 +243,14 @@ class ArrivalStep(GamePart):
                 pt = (ax + (bx - ax) * i / n, ay + (by - ay) * i / n)
                 if not self.arrival_refusals(m.id, pt, facing):
                     out.append(Action("arrive", m.id, point=pt, facing=facing))
-        return out
+        return out + self.booted_offers(out)  # Booted: a Walk at once (p.50)
 
     # ------------------------------------------------------------ the arrive action
     def _legal_arrive(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
         why = self.arrival_refusals(action.model, action.point, action.facing)
+        booted = self.booted_refusal(action)  # a Walk declared with the arrival: Booted (p.50)
+        if booted:
+            why.append(booted)
         return not why, "; ".join(why)
 
     def _resolve_arrive(self, action: Action) -> None:
@@ -264,6 +267,7 @@ class ArrivalStep(GamePart):
         facing = float(action.facing) % 360.0 if action.facing is not None else self.arrival_facing(action.model)
         self._emit(Event("arrive", {"model": action.model, "to": [float(action.point[0]), float(action.point[1])],
                                     "facing": facing, "edge": arr.edge, "counters": ARRIVAL_COUNTERS}))
+        self._booted_walk(action)  # Booted (p.50)
         p = st.active
         if st.due_arrivals(p):
             return

@@ -340,6 +340,59 @@ class TurnTraits(GamePart):
                 out.append(a)
         return out
 
+    # ------------------------------------------------------------ Booted (p.50)
+    def booted_refusal(self, action: Action) -> str | None:
+        """Why the Walk ``action.path`` declared with an ``arrive`` may not be made, or None
+        (no Walk declared, or a legal one): Booted (p.50) "когда эта модель выставляется из
+        флангового обхода, она может немедленно совершить Ходьбу" -- the model must have
+        Booted, and the Walk is judged from the arrival point (p.24)."""
+        if not action.path:
+            return None
+        mid = action.model or ""
+        if not self._trait(mid, "booted")[0]:
+            return f"{mid} does not have Booted: it may not Walk when it arrives (p.50)"
+        if action.point is None:
+            return None  # the arrival itself is refused
+        res = movement.check_walk(self._arrived_table(mid, action), mid, list(action.path))
+        if not res.legal:
+            return "the Booted Walk: " + "; ".join(r.message for r in res.reasons)
+        return None
+
+    def _arrived_table(self, mid: str, action: Action):
+        """The table now with ``mid`` placed where ``action`` (an ``arrive``) puts it."""
+        from dataclasses import replace as dc_replace
+
+        from sim.table import Table
+
+        now = self._table_now()
+        assert action.point is not None
+        tm = dc_replace(self.table.model(mid), position=(float(action.point[0]), float(action.point[1])),
+                        facing=float(action.facing or 0.0) % 360.0, player=self.state.models[mid].player)
+        return Table(now.name, now.width, now.depth, now.terrain, now.models + (tm,), now.source)
+
+    def _booted_walk(self, action: Action) -> None:
+        """After the ``arrive`` event: the Booted model's Walk, if one was declared (p.50)."""
+        if action.path and action.model:
+            self._emit(Event("note", {"text": f"{action.model} is Booted: it Walks at once on arrival (p.50)"}))
+            self._move(action.model, movement.check_walk(self._table_now(), action.model, list(action.path)))
+
+    def booted_offers(self, arrivals: list[Action]) -> list[Action]:
+        """For each offered arrival of a Booted model, the same arrival with a Walk of its
+        full Move straight into the table (``path``), when legal."""
+        out: list[Action] = []
+        for a in arrivals:
+            if not a.model or a.point is None or not self._trait(a.model, "booted")[0]:
+                continue
+            move = float(self.table.model(a.model).move or 0)
+            ang = math.radians(a.facing or 0.0)
+            for frac in (1.0, 0.5):
+                pt = (a.point[0] + move * frac * math.cos(ang), a.point[1] + move * frac * math.sin(ang))
+                b = Action("arrive", a.model, point=a.point, facing=a.facing, path=(pt,))
+                if self.booted_refusal(b) is None:
+                    out.append(b)
+                    break
+        return out
+
     # ------------------------------------------------------------ the Starting and End phases
     def _starting_traits(self) -> None:
         """Step 5 of the Starting phase (p.20): Impetuous (X) models on the table gain X
