@@ -266,3 +266,55 @@ def test_swarm_rolls_one_die_fewer_in_size_tests():
     g.push(Action("walk", "kenta", point=(21.5, 8.0)))
     assert dice.remaining == 1 and "immobilised" not in g.state.models["kenta"].conditions
     assert any("Size (6) test (Swarm) passed" in line for line in g.log())
+
+
+# ----------------------------------------------------------------- Intimidate (Starting phase)
+def _intimidating_kenta() -> tuple[Game, PhysicalDice]:
+    """Kenta (player 1, Ki 2) with Intimidate; player 1 wins the Tactical test."""
+    dice = PhysicalDice([6, 1])
+    g = Game(_table({"kenta": (("Intimidate",), ("resistance",))}), dice=dice, length=("fixed", 3))
+    return g, dice
+
+
+def test_intimidate_is_offered_in_the_starting_phase():
+    """p.54: "Запугивание (Intimidate): Во время Начальной фазы эта модель может указать
+    вражескую модель в 8"." The game waits for the choice: targets within 8" and declining;
+    no other action is legal meanwhile."""
+    g, _ = _intimidating_kenta()
+    assert g.state.phase == "start" and g.state.active == 1
+    offered = g.legal_actions()
+    assert offered and all(a.kind == "intimidate" and a.model == "kenta" for a in offered)
+    assert Action("intimidate", "kenta") in offered and Action("intimidate", "kenta", target="masunagi") in offered
+    assert Action("intimidate", "kenta", target="ishi") not in offered  # 13" away
+    assert not g.is_legal(Action("intimidate", "kenta", target="ishi"))[0]
+    assert not g.is_legal(Action("walk", "kenta", point=(21.5, 8.0)))[0]
+    g.push(Action("intimidate", "kenta"))  # declined: the Main phase starts
+    assert g.state.phase == "main" and "intimidate_offer" not in g.state.models["kenta"].conditions
+
+
+def test_a_won_intimidate_makes_the_target_cowardly_and_unable_to_attack_until_the_end_phase():
+    """p.54: "Выполните встречную проверку Ки против цели. Если эта модель побеждает, цель
+    получает Трусость, теряет Агрессивность и не может выбирать или указывать эту модель целью
+    Рукопашной, Нападения или Стрельбы до Завершающей фазы." Kenta 6 against Masunagi 2."""
+    g, dice = _intimidating_kenta()
+    dice.feed([6, 1, 2, 1])
+    g.push(Action("intimidate", "kenta", target="masunagi"))
+    assert dice.remaining == 0 and g.state.phase == "main"
+    card = g.profile("masunagi")
+    assert card is not None and card.has_trait("cowardly")
+    set_active(g, 2)
+    set_model(g, "masunagi", position=[20.0, 11.6])  # next to Kenta
+    ok, why = g.is_legal(Action("melee", "masunagi", target="kenta"))
+    assert not ok and "Intimidated" in why
+
+
+def test_a_lost_intimidate_does_nothing_and_soulless_targets_resist_without_dice():
+    """p.58: Soulless "автоматически успешно проходит все проверки Ки, когда она не Активная"
+    (no model is active in the Starting phase)."""
+    g, dice = _intimidating_kenta()
+    dice.feed([6, 6, 6])
+    g.push(Action("intimidate", "kenta", target="yatsumata"))
+    assert dice.remaining == 3
+    card = g.profile("yatsumata")
+    assert card is not None and not card.has_trait("cowardly")
+    assert any("Soulless" in line and "kenta loses" in line for line in g.log())

@@ -81,6 +81,7 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("intercept", "interception", "p.30", 0, "answer"),
     ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
     ActionRule("arrive", "Flank arrival from Elsewhere", "p.52, p.5", 0, "answer"),
+    ActionRule("intimidate", "Intimidate (trait): a Starting phase choice", "p.54", 0, "answer"),
     # free actions at the start of a model's activation (sim.rules.game.turn_traits)
     ActionRule("jump_up", "Jump Up (trait): Prone markers removed before the action", "p.54", 0, "answer"),
     ActionRule("cultist", "Cultist (trait): wounds to friendly Cultists for Ki", "p.50", 0, "answer"),

@@ -35,6 +35,7 @@ from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
 from sim.rules.game.events import Event, apply_event
+from sim.rules.game.intimidate_step import IntimidateStep
 from sim.rules.game.ki_step import KiStep
 from sim.rules.game.melee_step import MeleeStep
 from sim.rules.game.offers import Offers
@@ -71,7 +72,7 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad, Targeting, RollsStep, SupportStep, TurnTraits):
+           Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits):
     """A game on a table with deployed warbands.
 
     Args:
@@ -506,6 +507,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
+        if action.kind == "intimidate":  # a Starting phase choice (p.54)
+            return ACTION_KINDS["intimidate"].legal(self, st.models.get(action.model or ""), action)
+        if self.intimidate_pending():
+            return False, f"the Starting phase: player {st.active} first chooses whom to Intimidate (p.54)"
         due = self.due_arrivals()
         if due:
             return False, (f"the Starting phase: player {st.active} first places {', '.join(due)} arriving from the "

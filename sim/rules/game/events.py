@@ -204,6 +204,8 @@ def _exchange_open(state: GameState, d: dict) -> None:
     state.exchange = {"attacker": d["attacker"], "defender": d["defender"], "charge": d["charge"], "allocations": {},
                       "disengage": d.get("disengage"), "point": d.get("point"), "boosts": {},
                       "engaged": list(d.get("engaged") or []), "weapons": {}}
+    if d.get("split_n", 1) > 1:  # Split Attack (p.58): the enemies still to fight, and how many exchanges in all
+        state.exchange.update(split=list(d.get("split") or []), split_n=int(d["split_n"]))
 
 
 def _allocated(state: GameState, d: dict) -> None:
@@ -395,7 +397,8 @@ def describe_adjust(d: dict) -> str:
 # ------------------------------------------------------------- how events read
 #: Log words for the one-turn marks the engine keeps beside the conditions.
 _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
-               "stood_up": "the mark 'stood up this turn'"}
+               "stood_up": "the mark 'stood up this turn'",
+               "intimidate_offer": "the Starting phase choice 'Intimidate' (p.54)"}
 
 
 def _describe_condition(d: dict) -> str:
@@ -468,9 +471,12 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("test", ("model", "test", "passed", "text", "tn?"), None, lambda d: f"  {d['text']}",
               "a test taken (Fear, Size, Ki, disguise; p.27-29)"),
     # ---- melee (p.33-39)
-    EventKind("exchange_open", ("attacker", "defender", "charge", "disengage?", "point?", "engaged?"), _exchange_open,
+    EventKind("exchange_open", ("attacker", "defender", "charge", "disengage?", "point?", "engaged?", "split?",
+                                "split_n?"), _exchange_open,
               lambda d: f"  Melee exchange: {d['attacker']} against {d['defender']}"
-                        + (" (charge: +2 to the first damage roll)" if d["charge"] else ""),
+                        + (" (charge: +2 to the first damage roll)" if d["charge"] else "")
+                        + (f" (Split Attack: {d['split_n']} exchanges, -{d['split_n'] - 1} dice each)"
+                           if d.get("split_n", 1) > 1 else ""),
               "a melee exchange waits for both allocations (p.33)"),
     EventKind("allocated", ("model", "attack", "defence", "special", "direction", "boost", "weapon?"), _allocated,
               lambda d: f"  {d['model']} allocates its dice in secret", "a model's secret allocation (p.33)"),

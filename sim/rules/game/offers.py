@@ -35,6 +35,8 @@ class Offers(GamePart):
             return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        if self.intimidate_pending():  # the Starting phase waits for Intimidate choices (p.54)
+            return self.intimidate_actions()
         if st.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
             return self.arrival_actions()
         p = st.active
@@ -129,7 +131,8 @@ class Offers(GamePart):
         model that can act, a random kind, random geometry, checked by :meth:`is_legal`;
         Wait when nothing else is found."""
         st = self.state
-        if st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded():
+        if (st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded()
+                or self.intimidate_pending()):
             return rng.choice(self.legal_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]

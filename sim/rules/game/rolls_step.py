@@ -82,7 +82,7 @@ class RollsStep(GamePart):
         Returns the result and the traits that acted."""
         m = self.state.models[tester]
         lead, leader = self._leadership(tester)
-        impetuous = "impetuous" in m.conditions and self._trait(tester, "impetuous")[0]
+        impetuous = self.impetuous_fearless(tester)  # Impetuous (X): Fearless while marked (p.54)
         terms = tt.fear_terms(self._trait, tester, m.ki_stat, source=source, leadership=lead,
                               leader=leader if leader != tester else None, fearless=impetuous)
         res = fear_test(terms.ki, tn, self._roller, **terms.kwargs(),

@@ -118,7 +118,7 @@ class Targeting(GamePart):
         contact (:data:`TARGETING_KINDS`) are judged."""
         if kind not in TARGETING_KINDS or not target:
             return None
-        return self.camouflage_refusal(mid, target)
+        return self.camouflage_refusal(mid, target) or self.intimidate_refusal(mid, kind, target)  # p.54
 
     # ------------------------------------------------------------ the start of the game
     def _traits_at_start(self) -> None:

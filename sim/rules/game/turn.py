@@ -49,6 +49,8 @@ class TurnPhases(GamePart):
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
+        if self._intimidate_due():  # step 5: Intimidate, the players' choice (p.54, intimidate_step)
+            return
         if self._arrivals_due():  # step 5: Flank models arrive; the game waits for their placement (p.52)
             return
         self._open_main()
