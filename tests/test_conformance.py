@@ -205,3 +205,16 @@ def test_command_writes_the_page_and_check_tells_a_stale_one(tmp_path, capsys):
     assert conformance_main(["--out", str(out)]) == 0
     assert conformance_main(["--out", str(out), "--check"]) == 0
     assert out.read_text(encoding="utf-8").startswith("# Conformance")
+
+
+def test_every_worked_example_of_the_rulebook_is_played_by_a_test(index):
+    from sim.rules.conformance.page import example_tests
+
+    rulebook = SEED
+    for ex, found, missing in example_tests(index):
+        assert found and not missing, f"line {ex.line} ({ex.topic}): tests {missing or ex.tests} name no test"
+    if rulebook.is_file():  # every "Пример" paragraph of the rulebook is in the list
+        lines = rulebook.read_text(encoding="utf-8").splitlines()
+        marked = {i + 1 for i, text in enumerate(lines) if "Пример" in text}
+        from sim.rules.conformance.data import EXAMPLES
+        assert marked <= {ex.line for ex in EXAMPLES}

@@ -98,14 +98,14 @@ def test_a_granted_trait_lasts_until_its_duration_and_survives_positions_and_pop
 
 
 def test_an_activation_effect_ends_with_the_activation():
-    m, _ = _a_model_with_armour_and_one_without()
     g = Game(TABLE, seed=5, length=("fixed", 3))
-    mover = next(a for a in g.legal_actions() if a.model is not None)
+    mover = next(a for a in g.legal_actions() if a.model is not None and a.kind == "wait"
+                 and not g.printed_profile(a.model).has_trait("evasive"))
     g.grant(mover.model, "test", "activation", traits=["Evasive"])
     assert g.profile(mover.model).has_trait("evasive")
     g.push(mover)
-    assert not g.profile(mover.model).has_trait("evasive") or get_profile(
-        g.table.model(mover.model).profile).has_trait("evasive")
+    assert not g.profile(mover.model).has_trait("evasive")
+    assert any(e.kind == "effects_end" and e.data["until"] == "activation" for e in g.events)
 
 
 def test_bad_effects_are_refused_with_one_line():

@@ -88,6 +88,7 @@ def _fixture_file(tmp_path, monkeypatch):
     path = tmp_path / "effects.yaml"
     path.write_text(FIXTURE, encoding="utf-8")
     monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
     fe.reset_cache()
     yield
     fe.reset_cache()
@@ -334,3 +335,22 @@ def test_the_greedy_bot_uses_catalogue_feats_on_the_default_table(monkeypatch):
     assert g.events[after].kind in ("effect", "condition", "wounds", "healed", "ki_change", "counters_gained",
                                     "pass_token_gained", "move", "test")
     assert not [e for e in g.events if e.kind == "manual_step" and e.data["source"] in usable]
+
+
+def test_curated_files_replace_drafted_entries_and_may_not_both_give_a_feat(tmp_path):
+    """data/feats/curated/*.yaml lie over the drafted file: a curated entry replaces the
+    drafted one; two curated files giving one feat are refused in one line."""
+    cur = tmp_path / "curated"
+    cur.mkdir()
+    drafted = fe.feat_effect("Tenacious")
+    assert drafted is not None
+    (cur / "a.yaml").write_text(
+        "format: bushido-feat-effects/1\nfeats:\n  Tenacious:\n    cost: 2\n    timing: active\n"
+        "    area: personal\n    when: action\n    affects: self\n    effects:\n"
+        "      - {op: grant, traits: ['Tough (+2)'], until: end_phase}\n    summary: test\n", encoding="utf-8")
+    fe.reset_cache()
+    assert fe.feat_effect("Tenacious").summary == "test"
+    (cur / "b.yaml").write_text((cur / "a.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    fe.reset_cache()
+    with pytest.raises(fe.FeatDataError, match=r"b\.yaml: feat .Tenacious.: also given by .*a\.yaml"):
+        fe.feat_effect("Tenacious")

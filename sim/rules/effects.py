@@ -164,16 +164,16 @@ def effect_problem(effect: Any) -> str | None:
         return f"unknown keys {sorted(extra)} (allowed: {', '.join(EFFECT_KEYS)})"
     if effect.get("until") not in DURATIONS:
         return f"until must be one of {', '.join(DURATIONS)}, got {effect.get('until')!r}"
-    for key in ("traits", "weapon_traits", "lose"):
-        got = effect.get(key, [])
+    for field_name in EFFECT_KEYS[2:5]:  # traits, lose, weapon_traits
+        got = effect.get(field_name, [])
         if not isinstance(got, list) or not all(isinstance(x, str) and x for x in got):
-            return f"{key} must be a list of trait texts, got {got!r}"
-        if key != "lose":
+            return f"{field_name} must be a list of trait texts, got {got!r}"
+        if field_name != "lose":
             for text in got:
                 try:
                     _parse(text)
                 except ValueError:
-                    return f"{key}: cannot read the trait {text!r}"
+                    return f"{field_name}: cannot read the trait {text!r}"
     if effect.get("weapon", "all") not in ("melee", "ranged", "all"):
         return f"weapon must be melee, ranged or all, got {effect.get('weapon')!r}"
     stats = effect.get("stats", {})

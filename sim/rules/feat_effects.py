@@ -43,6 +43,9 @@ __all__ = [
 FORMAT = "bushido-feat-effects/1"
 
 #: The repository's data file.
+#: Hand-curated files laid over :data:`DEFAULT_PATH` (:func:`feat_effects`).
+CURATED_DIR = Path(__file__).resolve().parents[2] / "data" / "feats" / "curated"
+
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "data" / "feats" / "effects.yaml"
 
 #: Durations (``until``): the current action, activation, melee exchange, until the End
@@ -370,25 +373,55 @@ def reset_cache() -> None:
     _CACHE.clear()
 
 
+def curated_paths() -> list[Path]:
+    """The hand-curated files that override the drafted one: ``data/feats/curated/*.yaml``
+    (:data:`CURATED_DIR`), in name order; each has the same format as :data:`DEFAULT_PATH`."""
+    return sorted(CURATED_DIR.glob("*.yaml")) if CURATED_DIR.is_dir() else []
+
+
+def _signature(paths: list[Path]) -> tuple:
+    sig = []
+    for p in paths:
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        sig.append((str(p), st.st_mtime_ns, st.st_size))
+    return tuple(sig)
+
+
 def feat_effects() -> dict[str, FeatEffect]:
-    """Every entry of the repository's file (:data:`DEFAULT_PATH`), loaded once per
-    process (:func:`reset_cache` forgets it); ``{}`` when the file does not exist.
+    """Every feat entry of the repository: the drafted file (:data:`DEFAULT_PATH`, written
+    by ``benchmarks/draft_feat_effects.py``) with the hand-curated files of
+    :func:`curated_paths` laid over it (an entry there replaces the drafted entry of the
+    same name; two curated files may not both give one feat). Loaded once per process
+    (:func:`reset_cache` forgets it); ``{}`` when no file exists.
 
     Raises:
-        FeatDataError: the file is wrong (see :func:`load_effects`).
+        FeatDataError: a file is wrong (see :func:`load_effects`), or two curated files
+            give the same feat.
     """
-    if _CACHE.get("path") == str(DEFAULT_PATH):
+    paths = ([DEFAULT_PATH] if DEFAULT_PATH.exists() else []) + curated_paths()
+    key = (str(DEFAULT_PATH), str(CURATED_DIR))
+    if _CACHE.get("path") == key:
         return _CACHE["by_name"]
-    try:
-        st = DEFAULT_PATH.stat()
-        sig: tuple = (st.st_mtime_ns, st.st_size)
-    except OSError:
-        return {}
+    sig = _signature(paths)
     if _CACHE.get("sig") != sig:
-        _CACHE["by_name"] = load_effects(DEFAULT_PATH)
-        _CACHE["lower"] = {k.lower(): v for k, v in _CACHE["by_name"].items()}
+        merged: dict[str, FeatEffect] = {}
+        if DEFAULT_PATH.exists():
+            merged.update(load_effects(DEFAULT_PATH))
+        owner: dict[str, Path] = {}
+        for p in curated_paths():
+            for name, entry in load_effects(p).items():
+                if name.lower() in owner:
+                    raise FeatDataError(f"{p}: feat {quote(name)}: also given by {owner[name.lower()]}")
+                owner[name.lower()] = p
+                merged = {k: v for k, v in merged.items() if k.lower() != name.lower()}
+                merged[name] = entry
+        _CACHE["by_name"] = merged
+        _CACHE["lower"] = {k.lower(): v for k, v in merged.items()}
         _CACHE["sig"] = sig
-    _CACHE["path"] = str(DEFAULT_PATH)
+    _CACHE["path"] = key
     return _CACHE["by_name"]
 
 

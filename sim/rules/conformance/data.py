@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from sim.rules.conformance.coverage import Probe
 
-__all__ = ["ACTION_STATUS", "CHAPTERS", "CONDITION_STATUS", "Chapter", "SECTIONS", "SPECIAL_PAGES",
-           "SPECIAL_STATUS", "Section", "Status", "TRAIT_PROBES"]
+__all__ = ["ACTION_STATUS", "CHAPTERS", "CONDITION_STATUS", "Chapter", "EXAMPLES", "Example", "SECTIONS",
+           "SPECIAL_PAGES", "SPECIAL_STATUS", "Section", "Status", "TRAIT_PROBES"]
 
 
 @dataclass(frozen=True)
@@ -498,3 +498,77 @@ TRAIT_PROBES: Mapping[str, Probe] = {
     "huge": Probe(symbols=("sim.geometry.Size.HUGE",)),
     "tiny": Probe(symbols=("sim.geometry.Size.TINY",)),
 }
+
+
+@dataclass(frozen=True)
+class Example:
+    """A worked example of the rulebook ("**Пример:**" paragraphs, and the worked
+    exchanges and shots printed as examples) and the tests that play it.
+
+    Attributes:
+        line: the example's line in the rulebook text (seed ``000_c026e9e1ed7bf21e.txt``).
+        page: its page.
+        topic: what it shows, in our words.
+        tests: the tests that play it, named as the readings table names them (a test
+            id ``test_x.py::test_y``, a test's name, or a ``tests/test_x.py`` file).
+        via: ``game`` when the tests drive the :class:`~sim.rules.game.Game`, ``rules``
+            when they call the rules function the Game uses (warband building, geometry).
+    """
+
+    line: int
+    page: int
+    topic: str
+    tests: tuple[str, ...]
+    via: str = "game"
+
+
+#: Every worked example of the rulebook, in the book's order.
+EXAMPLES: tuple[Example, ...] = (
+    Example(207, 9, "Virtue tokens: Kenzo Ito spends one that Ayako Ito gave him, as an Instant feat",
+            ("test_virtue_*",)),
+    Example(250, 11, "a model's types (Aiko: Unsui, Monk, Shugenja) and its faction",
+            ("test_aiko_has_the_types_of_her_card",), "rules"),
+    Example(262, 11, "a [K] keyword names a type or a name: Kintaro and the Ro-Kan Fishermen are both Fishermen",
+            ("test_kintaro_and_the_fishermen_are_both_fishermen",), "rules"),
+    Example(475, 17, "a theme's permitted model lets its own permitted models in (Aiko and the Silverback)",
+            ("test_warband.py::test_theme_permitted_model_allows_another",), "rules"),
+    Example(491, 18, "Rule No. 1: Kenko's Slam Attack against Immovable Manu",
+            ("test_melee.py::test_slam_against_immovable_neither_moves_nor_knocks_down",
+             "test_special.py::test_immovable_defender_is_not_moved_nor_prone")),
+    Example(516, 19, "a theme that allows Samurai does not allow the Ronin Golden Guard",
+            ("test_warband.py::test_theme_ronin",), "rules"),
+    Example(518, 19, "a warband of Ronin only, recruited for a faction",
+            ("test_warband.py::test_all_ronin_warband_is_legal",), "rules"),
+    Example(640, 23, "Command: Katsumoto lets two Spearmen act; each loses an activation counter",
+            ("test_command_worked_example_*",)),
+    Example(642, 23, "the feat \"Forward!\" (Вперёд!): Hanso moves two Spearmen without counters",
+            ("test_forward_*",)),
+    Example(899, 31, "LoS and cover between models A to G of the ranged chapter's figure",
+            ("test_cover_example_*", "test_los_example_*"), "rules"),
+    Example(905, 31, "Tamotsu's bow shot: range band, TN and its modifiers",
+            ("test_ranged.py::test_tamotsu_example", "test_dice.py::test_ranged_example_tamotsu")),
+    Example(924, 33, "Hiro boosts his Melee pool from 4 to 5 dice for 3 Ki and may split them any way",
+            ("test_hiro_boosts_his_melee_pool_and_may_split_five_dice_any_way",)),
+    Example(1087, 38, "a damage roll of 3 and 5 with Strength +1 totals 9",
+            ("test_wounds.py::test_itsunagi_ito_example",), "rules"),
+    Example(1099, 39, "Sidestep Defence (1)",
+            ("test_melee.py::test_sidestep_defence_moves_away_and_ends_the_exchange",)),
+    Example(1427, 46, "Sakura's feat at Kenko from his rear arc: Surprised, he may not boost his Ki",
+            ("test_a_surprised_model_may_not_boost_its_ki_against_a_feat",)),
+    Example(1441, 48, "Believer [Villager] (1/4\"): villagers within 4\" pay 1 Ki less for their feats",
+            ("test_believer_worked_example_*",)),
+    Example(1443, 48, "Strong [Melee] acts on melee damage rolls only",
+            ("test_strong_melee_acts_on_melee_damage_only",)),
+    Example(1457, 48, "Kuma with Armour (1) given Armour (2) has Armour (2)",
+            ("test_effects.py::test_kuma_gaining_a_higher_armour_uses_it_they_do_not_add_up",)),
+    Example(1459, 48, "Naoko given Armour (+1) first gains Armour (0), then has Armour (1)",
+            ("test_effects.py::test_naoko_gaining_armour_plus_one_first_gains_armour_zero",)),
+    Example(1525, 49, "Bodyguard: model A swaps places with the friend an enemy charges",
+            ("test_bodyguard_*",)),
+    Example(1549, 50, "Camouflage (2\"): who may target or charge model A",
+            ("test_targeting_traits.py::test_camouflage_rulebook_example",)),
+    Example(1770, 58, "Split Attack: Kenko charges two enemies and fights each",
+            ("test_split_attack_*",)),
+    Example(1970, 63, "a VIM replaced by another form of the same model stays the VIM (Kota)",
+            ("test_scenario.py::test_hidden_vim_is_revealed_and_scored_on_the_last_turn",), "rules"),
+)

@@ -27,17 +27,19 @@ from sim.rules.conformance.data import (
     ACTION_STATUS,
     CHAPTERS,
     CONDITION_STATUS,
+    EXAMPLES,
     SECTIONS,
     SPECIAL_PAGES,
     SPECIAL_STATUS,
     TRAIT_PROBES,
+    Example,
 )
 from sim.rules.game import ACTION_KINDS, Game
 from sim.rules.ki import GENERIC_FEATS, Feat
 from sim.rules.melee import SPECIAL_RULES, SpecialRule
 from sim.rules.scenario import list_scenarios, load_scenario
 
-__all__ = ["ROOT", "Reading", "Row", "TABLES", "build_page", "readings", "rows"]
+__all__ = ["ROOT", "Reading", "Row", "TABLES", "build_page", "example_tests", "readings", "rows"]
 
 #: The repository (``docs/``, ``tests/``).
 ROOT = Path(__file__).resolve().parents[3]
@@ -354,6 +356,24 @@ _COLUMNS = [("name", "name"), ("page", "page"), ("status", "status"), ("what the
             ("where", "where"), ("tests", "tests")]
 
 
+def example_tests(index: TestIndex | None = None) -> list[tuple[Example, list[str], list[str]]]:
+    """``(example, test ids, names that name no test)`` for every worked example of the
+    rulebook (:data:`~sim.rules.conformance.data.EXAMPLES`)."""
+    index = index if index is not None else scan_tests(ROOT / "tests")
+    ids = sorted(index.evidence)
+    out: list[tuple[Example, list[str], list[str]]] = []
+    for ex in EXAMPLES:
+        found: list[str] = []
+        missing: list[str] = []
+        for name in ex.tests:
+            got = _resolve(name, ids)
+            found += [t for t in got if t not in found]
+            if not got:
+                missing.append(name)
+        out.append((ex, found, missing))
+    return out
+
+
 def build_page(index: TestIndex | None = None, readings_path: Path | None = None) -> str:
     """The whole page (Markdown, ending with a newline). Deterministic: the same
     registries and tests give the same text."""
@@ -376,6 +396,18 @@ def build_page(index: TestIndex | None = None, readings_path: Path | None = None
             if key == "traits":
                 cols.insert(1, ("weapon", "weapon"))
             out += _table(rs, cols)
+    examples = example_tests(index)
+    played = sum(1 for _, found, missing in examples if found and not missing)
+    out += ["", "## Worked examples", "",
+            f"Every worked example of the rulebook (its \"Пример\" paragraphs) and the tests that play it: "
+            f"{played} of {len(examples)} played by tests; \"game\": through the `Game`, \"rules\": through the "
+            "rules function the `Game` uses.", "",
+            "| line | page | example | via | tests | missing |", "|---|---|---|---|---|---|"]
+    for ex, found, missing in examples:
+        tests = (f"{len(found)}: " + ", ".join(f"`{t}`" for t in found[:3])
+                 + (f" +{len(found) - 3} more" if len(found) > 3 else "")) if found else "—"
+        out.append(f"| {ex.line} | p.{ex.page} | {_cell(ex.topic)} | {ex.via} | {tests} | "
+                   f"{', '.join(f'`{m}`' for m in missing)} |")
     out += ["", "## Readings (docs/rulings-project.md)", "",
             "The project's own readings of geometric questions, with the tests their table names "
             "(a name that names no test is listed as missing).", "",

@@ -25,7 +25,7 @@ from sim.rules.melee import Combatant, MeleeWeapon
 __all__ = ["BEAR_RANGE", "adjust_combatant", "exchange_opponent", "manual_steps", "ranged_card_kwargs",
            "card_trait_values", "trait_entries", "edge_distance", "tactical_rerolls", "ChargingBonus",
            "parse_charging_bonus", "card_charging_bonus", "grant_charging_bonus", "charging_table",
-           "charging_banzai"]
+           "charging_banzai", "split_problem", "split_data", "split_paths", "next_split_events", "split_offers"]
 
 #: Bear Stands Alone (p.49): "пока в пределах 3\" от этой модели нет дружественных моделей".
 BEAR_RANGE = 3.0
@@ -107,8 +107,12 @@ def adjust_combatant(game, comb: Combatant, opponent: str | None = None) -> Comb
     if comb.charge:  # Charging Bonus [B] specials and weapon bonuses (p.50)
         comb = _charge_weapon(comb, game.printed_profile(mid))
     keys = {trait_key(t.keyword) for t in card.traits}
-    if not keys & {"bear_stands_alone", "coordinated_attack", "vengeance"}:
+    if not keys & {"bear_stands_alone", "coordinated_attack", "vengeance", "split_attack"}:
         return comb
+    ex = game.state.exchange
+    if ex is not None and ex.get("attacker") == mid and int(ex.get("split_n", 1)) > 1:
+        # Split Attack (p.58): "-1 кубик за каждый дополнительный Обмен ударами", in every exchange
+        comb = replace(comb, modifiers=comb.modifiers + (("Split Attack", 1 - int(ex["split_n"])),))
     table = game.table_now()
     if "bear_stands_alone" in keys and _bear_alone(game, mid, table):
         comb = replace(comb, indomitable=comb.indomitable + 1)
@@ -338,3 +342,110 @@ def _charge_weapon(comb: Combatant, card) -> Combatant:
             have.add(opt.key)
     traits = merge_weapon_traits(w.traits, tuple(gained)) if gained else w.traits
     return replace(comb, weapon=MeleeWeapon(w.name, w.strength, tuple(traits), tuple(new_specials)))
+
+
+# ----------------------------------------------------------------- Split Attack (p.58)
+
+def split_problem(game, mid: str, target: str | None, others) -> str | None:
+    """Why ``mid`` cannot fight ``target`` and then ``others`` (a Melee or Charge with
+    ``Action.models``) as a Split Attack (p.58), or None: it needs the trait, and each of
+    the others is a different enemy model on the table."""
+    others = tuple(others or ())
+    if not others:
+        return None
+    if not trait_entries(game.profile(mid), "split_attack"):
+        return f"{mid} has no Split Attack: it fights one enemy (p.58)"
+    st = game.state
+    seen = {target}
+    for o in others:
+        e = st.models.get(o)
+        if e is None or not e.alive or e.player == st.models[mid].player:
+            return f"{o!r} is not an enemy on the table"
+        if o in seen:
+            return f"{o} is named twice: a Split Attack fights each enemy once (p.58)"
+        seen.add(o)
+    return None
+
+
+def split_data(others) -> dict[str, Any]:
+    """The ``exchange_open`` data of a Split Attack's first exchange (p.58): the enemies
+    still to fight and the number of exchanges ({} for one exchange)."""
+    others = list(others or ())
+    return {"split": others, "split_n": 1 + len(others)} if others else {}
+
+
+def split_paths(table, mid: str, target: str, others) -> list[list[tuple[float, float]]]:
+    """Straight moves of ``mid`` to the points where its base touches both ``target`` and
+    the first of ``others`` (two circle intersections, p.58: "к точке, где она находится
+    в контакте с обоими"), nearest first; none when no such point exists."""
+    from sim.rules import movement
+
+    if not others:
+        return []
+    me, a, b = table.model(mid), table.model(target), table.model(others[0])
+    ra, rb = me.radius + a.radius + movement.CONTACT / 2, me.radius + b.radius + movement.CONTACT / 2
+    (ax, ay), (bx, by) = a.position, b.position
+    d = math.dist(a.position, b.position)
+    if d == 0 or d > ra + rb or d < abs(ra - rb):
+        return []
+    along = (ra * ra - rb * rb + d * d) / (2 * d)
+    h = math.sqrt(max(0.0, ra * ra - along * along))
+    ux, uy = (bx - ax) / d, (by - ay) / d
+    mx, my = ax + ux * along, ay + uy * along
+    ends = [(mx - uy * h, my + ux * h), (mx + uy * h, my - ux * h)]
+    return [[p] for p in sorted(ends, key=lambda p: math.dist(p, me.position))]
+
+
+def next_split_events(game, ex: dict) -> list:
+    """After an exchange of a Split Attack (p.58): the events that open the exchange with
+    the next enemy still alive and in contact (the attacker stays the active model;
+    "Удалите только один счетчик активации с этой модели после последнего Обмена ударами":
+    the action paid its counter once), after a note for each enemy no longer in contact.
+    No ``exchange_open`` among them when the Split Attack is over."""
+    from sim.rules import movement
+    from sim.rules.game.events import Event
+
+    att = ex["attacker"]
+    rest = list(ex.get("split") or [])
+    if not rest or not game.state.models[att].alive:
+        return []
+    table = game.table_now()
+    out = []
+    while rest:
+        nxt = rest.pop(0)
+        e = game.state.models.get(nxt)
+        if e is not None and e.alive and edge_distance(table, att, nxt) <= movement.CONTACT + 1e-9:
+            out.append(Event("exchange_open", {"attacker": att, "defender": nxt, "charge": bool(ex.get("charge")),
+                                               "split": rest, "split_n": int(ex.get("split_n", 1)),
+                                               **({"engaged": ex["engaged"]} if ex.get("engaged") else {})}))
+            return out
+        out.append(Event("note", {"text": f"{nxt} is no longer in contact with {att}: no Split Attack exchange"}))
+    return out
+
+
+def split_offers(game, mid: str) -> list:
+    """Split Attack Melee actions offered to ``mid`` (p.58): against every pair of enemy
+    models it can reach a point touching both of, and against all the enemies it touches
+    when it touches three or more (each legal by :meth:`Game.is_legal`)."""
+    from itertools import combinations
+
+    from sim.rules import movement
+    from sim.rules.game.actions import Action
+
+    if not trait_entries(game.profile(mid), "split_attack"):
+        return []
+    st = game.state
+    me = st.models[mid]
+    table = game.table_now()
+    move = table.model(mid).move or 0
+    near = [e.id for e in st.alive(3 - me.player) if edge_distance(table, mid, e.id) <= move + 1e-9]
+    touching = [e for e in near if edge_distance(table, mid, e) <= movement.CONTACT + 1e-9]
+    cands = [(a, (b,)) for a, b in combinations(near, 2)]
+    if len(touching) >= 3:
+        cands.append((touching[0], tuple(touching[1:])))
+    out = []
+    for target, others in cands:
+        act = Action("melee", mid, target=target, models=others)
+        if game.is_legal(act)[0]:
+            out.append(act)
+    return out

@@ -60,7 +60,7 @@ POSITION_DEFAULTS = {"turn": 1, "phase": "main", "active": 1, "first": None, "la
                      "exchange": None, "interception": None, "feat_usage": {}, "auras": [], "scenario": None}
 
 _EXCHANGE_KEYS = ("attacker", "defender", "charge", "allocations", "disengage", "point", "boosts", "engaged",
-                  "weapons")
+                  "weapons", "split", "split_n")
 
 _INTERCEPTION_KEYS = ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates")
 
@@ -124,8 +124,9 @@ def compact_position(state: GameState, base: GameState) -> dict:
             out["models"] = {}
             for mid, entry in full["models"].items():
                 d = _model_defaults(base.models[mid])
-                out["models"][mid] = {k: entry.get(k, d[k]) for k in MODEL_KEYS
-                                      if k in ("position", "facing") or not _same(entry.get(k, d[k]), d[k])}
+                got = {k: entry.get(k, [] if k == "effects" else None) for k in MODEL_KEYS}
+                out["models"][mid] = {k: got[k] for k in MODEL_KEYS
+                                      if k in ("position", "facing") or not _same(got[k], d[k])}
         elif key in ("turn", "phase", "active") or not _same(full[key], POSITION_DEFAULTS[key]):
             out[key] = full[key]
     return out
@@ -260,7 +261,12 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         if not (isinstance(full["weapons"], dict) and all(k in ids and isinstance(v, str)
                                                           for k, v in full["weapons"].items())):
             raise bad("exchange.weapons", f"expected {{model id: melee weapon name}}, got {short(full['weapons'])}")
-        out["exchange"] = {k: full[k] for k in _EXCHANGE_KEYS}
+        split = full.get("split", [])
+        if not (isinstance(split, list) and all(k in ids for k in split)
+                and _whole(full.get("split_n", 1), 1, 99)):
+            raise bad("exchange.split", f"expected a list of model ids and split_n >= 1, got {short(split)}")
+        # split, split_n: a Split Attack's enemies still to fight and its number of exchanges (p.58)
+        out["exchange"] = {k: full[k] for k in _EXCHANGE_KEYS if k in full}
     ic = out["interception"]
     if ic is not None:
         if not isinstance(ic, dict) or set(ic) != set(_INTERCEPTION_KEYS):
