@@ -144,6 +144,8 @@ def _split_items(s: str) -> list[str]:
     return out
 
 
+_TYPOS = {"Agil": "Agile", "Co-ordinaed": "Co-ordinated", "immune": "Immune", "Co-Ordinated": "Co-ordinated"}
+
 _SPECIAL = re.compile(r"^(?P<n>[A-Z][\w'\- ]*? (?:Attack|Defen[cs]e))\s*\((?P<v>[^)]*)\)$")
 
 
@@ -152,7 +154,11 @@ def _trait_text(item: str) -> str | None:
     attack/defence (``Grapple Attack (0)``); None otherwise."""
     item = item.strip().rstrip(".")
     item = re.sub(r"(\w)\(", r"\1 (", item)
+    item = re.sub(r"\]:\s*\(", "] (", item)
     item = re.sub(r"\(I\)", "(1)", item)
+    item = re.sub(r"\(\s*([^)]*?)\s*\)", r"(\1)", item)
+    for wrong, right in _TYPOS.items():
+        item = re.sub(rf"^{wrong}\b", right, item)
     if _SPECIAL.match(item):
         return item
     t = parse_trait_text(item)
@@ -232,7 +238,53 @@ _SUBJECTS = [
 ]
 
 
+_KW = r"(?P<kw>(?!model)[\w'\-]+(?:,? (?:or |and )?(?!model)[\w'\-]+)*? )??"
+_KW_TARGET = re.compile(
+    r"^targe?t (?:other )?(?P<side>friendly |enemy )?(?:faction )?"
+    + _KW
+    + r"model(?: that you own)?(?: in btb)?(?P<rice> with a rice cost of (?P<cmp>less|more) than (?:this|tis) model)?",
+    re.I)
+_KW_AREA = re.compile(
+    r"^(?:all )?(?:other )?(?P<side>friendly |enemy )?(?:faction )?"
+    + _KW
+    + r"models (?:with|in|within) the (?:pulse|aura)(?:'s area(?: of effect)?)?", re.I)
+
+_NOT_KEYWORDS = {"friendly", "enemy", "faction", "other", "all", "target", "the"}
+
+
+def _keywords(text: str | None) -> list[str]:
+    words = [w.strip() for w in re.split(r",|\bor\b|\band\b", text or "") if w.strip()]
+    out = [w for w in words if w.lower() not in _NOT_KEYWORDS]
+    if any(w.lower().startswith("non") for w in out):
+        _RESTRICT["unsupported"] = "a target restriction the engine cannot check (" + ", ".join(out) + ")"
+    return out
+
+
 def _subject(s: str) -> tuple[str, str] | None:
+    """(affects, rest of the sentence) for a sentence that starts with its subject; the
+    target's keyword/rice restrictions go into :data:`_RESTRICT` (read by translate)."""
+    s = re.sub(r"^(targe?t(?:ed)? model)'s\b", r"\1", s, flags=re.I)
+    s = re.sub(r"^targeted model", "target model", s, flags=re.I)
+    m = _KW_TARGET.match(s)
+    if m and m.group(0).lower().startswith(("target", "taget")):
+        side = (m.group("side") or "").strip().lower()
+        who = {"friendly": "target_friend", "enemy": "target_enemy"}.get(side, "target")
+        if "that you own" in m.group(0).lower():
+            who = "target_friend"
+        kws = _keywords(m.group("kw"))
+        if kws:
+            _RESTRICT["target_keywords"] = kws
+        if m.group("rice"):
+            _RESTRICT["target_rice"] = "lower" if m.group("cmp").lower() == "less" else "higher"
+        return who, s[m.end():].strip()
+    m = _KW_AREA.match(s)
+    if m:
+        side = (m.group("side") or "").strip().lower()
+        who = {"friendly": "friends", "enemy": "enemies"}.get(side, "models")
+        kws = _keywords(m.group("kw"))
+        if kws:
+            _RESTRICT["target_keywords"] = kws
+        return who, s[m.end():].strip()
     for rx, who in _SUBJECTS:
         m = re.match(rx, s, re.I)
         if m:
@@ -240,15 +292,106 @@ def _subject(s: str) -> tuple[str, str] | None:
     return None
 
 
+_RESTRICT: dict[str, Any] = {}
+
+
+_IGNORABLE = [
+    # restatements of the limitation icons, or notes the engine has no use for
+    r"^this model may use this ki feat once each time you are the active player$",
+    r"^this ki feat can only be used during an activation, once per activation$",
+    r"^this ki feat may be used while this model is represented by a terrain card$",
+    r"^this model may only use this feat once per melee exchange$",
+]
+
+
+def _num(n: str) -> int | str:
+    return "X" if n.upper() == "X" else int(n) if n.isdigit() else _NUM[n.lower()]
+
+
+def _verb(rest: str, until: str | None, effects: list[dict[str, Any]], used: list[str], name: str) -> str | None:
+    """Translate one clause after its subject into ops (appended to ``effects``); the
+    reason it cannot, or None."""
+    m = re.match(r"^(?:(?P<kind>melee|ranged) )?weapons?(?:'s)? gains? (?P<items>.+)$", rest, re.I)
+    if m:
+        items = [_trait_text(i) for i in _split_items(m.group("items"))]
+        if not items or any(i is None for i in items):
+            return "a weapon change the patterns cannot read"
+        effects.append({"op": "grant_weapon", "traits": items, "weapon": (m.group("kind") or "all").lower(),
+                        **({"until": until} if until else {})})
+        used.append("grant_weapon")
+        return None
+    m = re.match(r"^(?:gains?|becomes?) (?P<items>.+)$", rest, re.I)
+    if m:
+        items = _split_items(m.group("items"))
+        items = [(f"a {i} Marker" if condition_key(i) in CONDITIONS and condition_key(i) != "disguised" else i)
+                 for i in items]
+        ops = _gain_items(items, until, Counter(), name)
+        if ops is None:
+            return "gains something the patterns cannot read"
+        effects += ops
+        used += [o["op"] for o in ops]
+        return None
+    m = re.match(r"^loses? (?P<items>.+)$", rest, re.I)
+    if m:
+        items = _split_items(m.group("items"))
+        names, ops = [], []
+        for it in items:
+            mm = re.fullmatch(r"(?P<n>an?|one|two) Activation Counters?", it, re.I)
+            mk = re.fullmatch(r"(?P<n>an?|one|two|\d) Ki Tokens?", it, re.I)
+            tt = parse_trait_text(re.sub(r"^the | trait$", "", it))
+            if mm:
+                ops.append({"op": "counter", "n": -_NUM[mm.group("n").lower()]})
+            elif mk:
+                ops.append({"op": "ki", "n": -int(_num(mk.group("n")))})
+            elif tt is not None and trait_rule(tt.key) is not None:
+                names.append(re.sub(r"^the | trait$", "", it))
+            else:
+                return "loses something the patterns cannot read"
+        if names:
+            effects.append({"op": "lose", "traits": names, **({"until": until} if until else {})})
+        effects += ops
+        used += ["lose"] * bool(names) + [o["op"] for o in ops]
+        return None
+    m = re.match(r"^(?:suffers|takes) (?P<n>\d+|an?|one|two|three|X) wounds?(?P<ia> ignoring armour)?"
+                 r"(?P<it>(?: and| ignoring) tough(?:ness)?)?$", rest, re.I)
+    if m:
+        op: dict[str, Any] = {"op": "wound", "n": _num(m.group("n")), "ignore_armour": bool(m.group("ia"))}
+        if m.group("it"):
+            op["ignore_tough"] = True
+        effects.append(op)
+        used.append("wound")
+        return None
+    m = re.match(r"^(?:may )?heals? (?P<n>\d+|an?|one|two|three|X) wounds?$", rest, re.I)
+    if m:
+        effects.append({"op": "heal", "n": _num(m.group("n"))})
+        used.append("heal")
+        return None
+    m = re.match(r"^(?:suffers|gains) (?P<s>[+-]\d) (?P<p>Melee|Ranged|Move)(?: Statistic| Pool)?$", rest, re.I)
+    if m:
+        effects.append({"op": "stat", "changes": {m.group("p").lower(): int(m.group("s"))},
+                        **({"until": until} if until else {})})
+        used.append("stat")
+        return None
+    return "card text beyond the patterns (conditions, triggers or choices)"
+
+
 def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
-    """Draft the effect part of an entry (``when``, ``affects``, ``test``, ``effects``,
-    ``manual``) from the card text; ``pattern`` counts the patterns used."""
+    """Draft the effect part of an entry (``affects``, ``test``, ``effects``, ``manual``,
+    target restrictions) from the card text; ``pattern`` counts the patterns used."""
+    _RESTRICT.clear()
     text = _norm(f.description)
     effects: list[dict[str, Any]] = []
     affects: str | None = None
     test: dict[str, Any] | None = None
     used: list[str] = []
+    extra: dict[str, Any] = {}
     for s in _sentences(text):
+        if any(re.fullmatch(rx, s, re.I) for rx in _IGNORABLE):
+            continue
+        m = re.fullmatch(r"X (?:cannot|can not|may not|can't) be (?:greater|more) than (?P<n>\d)", s, re.I)
+        if m:
+            extra["max_x"] = int(m.group("n"))
+            continue
         s0 = s
         # a challenge gate: "Target ... must pass/perform a <Stat> Challenge Test (N). If it fails, ..."
         m = re.match(r"^(?P<subj>.+?) must (?:perform|pass|make|succeed in|take) an? "
@@ -273,29 +416,30 @@ def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
                 used.append("facing")
                 continue
             s = "that model " + re.sub(r"^(?:it|that model) ", "", rest)
+        m = re.match(r"^if (?:this model is|you are) successful,? (?P<rest>.+)$", s, re.I)
+        if m and f.opposed:
+            s = m.group("rest")
+            used.append("opposed")
         m = re.match(r"^(?:this model's )?controller gains (?P<n>a|one|two) pass tokens?$", s, re.I)
         if m:
             effects.append({"op": "pass_token", "n": _NUM[m.group("n").lower()]})
             affects = affects or "self"
             used.append("pass_token")
             continue
-        m = re.match(r"^remove (?:the |all |any )?(?P<cond>[A-Z][A-Za-z ]*?) (?:state|markers?)(?: markers?)? from"
-                     r" (?P<subj>.+)$", s, re.I)
-        if m and condition_key(m.group("cond")) in CONDITIONS:
+        m = re.match(r"^remove (?P<n>the |all |any |one |an? )?(?P<conds>[A-Z][A-Za-z ,]*?) (?:states?|markers?)"
+                     r"(?: markers?)? from (?P<subj>.+)$", s, re.I)
+        if m:
+            conds = [condition_key(c) for c in _split_items(m.group("conds"))]
+            if not conds or any(c not in CONDITIONS for c in conds):
+                return _manual("removes markers the patterns cannot read")
             who = {"this model": "self"}.get(m.group("subj").lower())
             sub = _subject(m.group("subj")) if who is None else (who, "")
             if sub is None or sub[1]:
                 return _manual("removes markers from models the patterns cannot pick")
             affects = sub[0]
-            effects.append({"op": "remove_condition", "name": condition_key(m.group("cond")), "n": "all"})
-            used.append("remove_condition")
-            continue
-        m = re.match(r"^remove (?P<n>one|a|an|any|all) (?P<cond>[A-Z][A-Za-z ]*?) Markers? from this model$", s, re.I)
-        if m and condition_key(m.group("cond")) in CONDITIONS:
-            n = m.group("n").lower()
-            affects = affects or "self"
-            effects.append({"op": "remove_condition", "name": condition_key(m.group("cond")),
-                            "n": "all" if n in ("any", "all") else 1})
+            n = (m.group("n") or "all").strip().lower()
+            for c in conds:
+                effects.append({"op": "remove_condition", "name": c, "n": 1 if n in ("one", "a", "an") else "all"})
             used.append("remove_condition")
             continue
         m = re.match(r"^move this model (?:up to )?(?P<d>\d+)\"$", s, re.I)
@@ -322,67 +466,22 @@ def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
         if affects is not None and who != affects and not (who == "target" and affects.startswith("target")):
             return _manual("several kinds of affected models")
         affects = affects if (affects and who == "target") else who
-        m = re.match(r"^(?:(?P<kind>melee|ranged) )?weapons?(?:'s)? gains? (?P<items>.+)$", rest, re.I)
-        if m:
-            items = [_trait_text(i) for i in _split_items(m.group("items"))]
-            if not items or any(i is None for i in items):
-                return _manual("a weapon change the patterns cannot read")
-            effects.append({"op": "grant_weapon", "traits": items, "weapon": (m.group("kind") or "all").lower(),
-                            **({"until": until} if until else {})})
-            used.append("grant_weapon")
-            continue
-        m = re.match(r"^(?:gains?|becomes?) (?P<items>.+)$", rest, re.I)
-        if m:
-            items = _split_items(m.group("items"))
-            items = [("an Immobilised Marker" if i.lower() == "immobilised" else i) for i in items]
-            ops = _gain_items(items, until, pattern, name)
-            if ops is None:
-                return _manual("gains something the patterns cannot read")
-            effects += ops
-            used += [o["op"] for o in ops]
-            continue
-        m = re.match(r"^loses? (?P<items>.+)$", rest, re.I)
-        if m:
-            items = _split_items(m.group("items"))
-            names, ops = [], []
-            for it in items:
-                if re.fullmatch(r"(?:an?|one) Activation Counter", it, re.I):
-                    ops.append({"op": "counter", "n": -1})
-                elif re.fullmatch(r"(?:the )?[A-Z][\w\- ]*?(?: trait)?", it) and trait_rule(
-                        parse_trait_text(re.sub(r" trait$", "", it)).key if parse_trait_text(it) else "") is not None:
-                    names.append(re.sub(r"^the | trait$", "", it))
-                else:
-                    return _manual("loses something the patterns cannot read")
-            if names:
-                effects.append({"op": "lose", "traits": names, **({"until": until} if until else {})})
-            effects += ops
-            used += ["lose"] * bool(names) + ["counter"] * len(ops)
-            continue
-        m = re.match(r"^(?:suffers|takes) (?P<n>\d+|one|two|three|X) wounds?(?P<ia> ignoring armour)?$", rest, re.I)
-        if m:
-            n = m.group("n")
-            effects.append({"op": "wound", "n": "X" if n == "X" else int(n) if n.isdigit() else _NUM[n.lower()],
-                            "ignore_armour": bool(m.group("ia"))})
-            used.append("wound")
-            continue
-        m = re.match(r"^(?:may )?heals? (?P<n>\d+|one|two|three|X) wounds?$", rest, re.I)
-        if m:
-            n = m.group("n")
-            effects.append({"op": "heal", "n": "X" if n == "X" else int(n) if n.isdigit() else _NUM[n.lower()]})
-            used.append("heal")
-            continue
-        m = re.match(r"^suffers (?P<s>[+-]\d) (?P<p>Melee|Ranged|Move)$", rest, re.I)
-        if m:
-            effects.append({"op": "stat", "changes": {m.group("p").lower(): int(m.group("s"))},
-                            **({"until": until} if until else {})})
-            used.append("stat")
-            continue
-        return _manual("card text beyond the patterns (conditions, triggers or choices)")
+        for clause in re.split(r",? and (?=(?:gains?|loses?|suffers|becomes?|heals?) )", rest):
+            why = _verb(clause.strip(), until, effects, used, name)
+            if why:
+                return _manual(why)
     if not effects:
         return _manual("no effect the patterns can read")
     for u in used:
         pattern[u] += 1
-    return {"affects": affects, "test": test, "effects": effects, "manual": None}
+    if "unsupported" in _RESTRICT:
+        return _manual(_RESTRICT["unsupported"])
+    if affects == "friends" and f.area in ("pulse", "aura") and not re.search(r"\bother\b", text, re.I):
+        affects = "friends_and_self"  # the source of a Pulse or Aura is always in it (p.46)
+    for op in effects:
+        if op["op"] in ("grant", "grant_weapon", "lose", "stat") and "until" not in op:
+            op["until"] = {"pulse": "activation", "aura": "end_phase"}.get(f.area or "", "game")
+    return {"affects": affects, "test": test, "effects": effects, "manual": None, **_RESTRICT, **extra}
 
 
 def _manual(reason: str) -> dict[str, Any]:
@@ -487,7 +586,7 @@ def build(bsdata: Path) -> tuple[dict[str, Any], Counter, Counter, int]:
                       "effects": body.get("effects", [])})
         if "when" in body:
             entry["when"] = body["when"]
-        for k in ("target_keywords", "target_rice"):
+        for k in ("target_keywords", "target_rice", "max_x"):
             if k in body:
                 entry[k] = body[k]
         entry["manual"] = body.get("manual")
