@@ -318,3 +318,18 @@ def test_a_lost_intimidate_does_nothing_and_soulless_targets_resist_without_dice
     card = g.profile("yatsumata")
     assert card is not None and not card.has_trait("cowardly")
     assert any("Soulless" in line and "kenta loses" in line for line in g.log())
+
+
+def test_bots_answer_the_intimidate_choice_and_play_on():
+    """The Starting phase choice is a legal action like any other: the greedy bot picks a
+    target (never a Soulless one), the random bot any offer, and the game plays to its end."""
+    from sim.rules.bots import GreedyBot, RandomBot, play
+
+    for bots in ((GreedyBot(3), GreedyBot(4)), (RandomBot(5), RandomBot(6))):
+        g = Game(_table({"kenta": (("Intimidate",), ()), "masunagi": (("Intimidate",), ())}), seed=2,
+                 length=("fixed", 2))
+        play(g, bots, max_actions=400)
+        assert g.is_over()
+        lines = g.log()
+        assert any("Intimidates" in line or "does not Intimidate" in line for line in lines)
+        assert not any("Intimidates yatsumata" in line for line in lines) or isinstance(bots[0], RandomBot)

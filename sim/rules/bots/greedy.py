@@ -94,6 +94,8 @@ class GreedyBot(GreedyAllocation):
             return self.intercept(game)
         if game.due_arrivals():  # Flank models arrive first (p.52): one of the offered places
             return fallback_action(game, self.rng)
+        if game.intimidate_pending():  # Intimidate (p.54): the enemy with the lowest Ki, never a Soulless one
+            return self._intimidate(game)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
@@ -111,6 +113,25 @@ class GreedyBot(GreedyAllocation):
                     return best_feat(game, feats, fighting=True) or a
                 return a
         return fallback_action(game, self.rng)
+
+    @staticmethod
+    def _intimidate(game: Game) -> Action:
+        """The Starting phase choice of Intimidate (p.54): the first waiting model targets the
+        enemy in range with the lowest Ki statistic that is not Soulless (a Soulless model
+        passes the test, p.58); none: it declines."""
+        offered = game.legal_actions()
+        best: tuple[int, str] | None = None
+        chosen = next((a for a in offered if a.target is None), offered[0])
+        for a in offered:
+            if a.target is None or a.model != chosen.model:
+                continue
+            card = game.profile(a.target)
+            if card is not None and card.has_trait("soulless"):
+                continue
+            key = (game.state.models[a.target].ki_stat, a.target)
+            if best is None or key < best:
+                best, chosen = key, a
+        return chosen
 
     @staticmethod
     def _left(m) -> int:

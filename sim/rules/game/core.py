@@ -579,6 +579,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._unmark()
             raise GameError(f"the Starting phase: {', '.join(self.due_arrivals())} must first arrive from the "
                             "Flank (p.52)")
+        if self.intimidate_pending():
+            self._unmark()
+            raise GameError(f"the Starting phase: player {st.active} first chooses whom to Intimidate (p.54)")
         if kind is not None and kind.timing == "pass":
             kind.resolve(self, action)
         else:
