@@ -151,9 +151,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Believer", 49, 1493, "automated", (_GAME,),
        "Believer [K] (X/Y): friendly [K] models within Y inches pay X less Ki for their feats and boosts "
        "(several Believers add up; never below one token)"),
-    _t("Bleed", 49, 1495, "partly", (_MELEE, _RANGED),
-       "Bleed (X/Y): a non-Soulless model it wounds gains X Bleed markers of value Y (applied "
-       "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
+    _t("Bleed", 49, 1495, "automated", (_MELEE, _RANGED, _GAME),
+       "Bleed (X/Y): a non-Soulless model it wounds in melee or with a shot gains X Bleed markers of "
+       "value Y (Immune keeps them off; one source at a time; on the card: every weapon)", weapon=True),
     _t("Blood of Orochi", 49, 1499, "manual", (),
        "Blood of Orochi (X): adds X tokens to a pool that friendly Ito models draw from; their "
        "weapons gain Poison"),
@@ -203,8 +203,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Disguise", 51, 1587, "automated", (_GAME, _R + "scenario"),
        "Disguise (X): starts the game with a Disguised (X) marker (the condition acts as p.44); "
        "a Nominated VIM may not be a Disguise model"),
-    _t("Disease", 51, 1589, "partly", (_MELEE,),
-       "Disease (X): a model it wounds gains X Diseased markers (applied to melee wounds)"),
+    _t("Disease", 51, 1589, "automated", (_MELEE, _RANGED, _GAME),
+       "Disease (X): a model it wounds in melee or with a shot gains X Diseased markers (the "
+       "condition)"),
     _t("Disturb Flow", 51, 1591, "automated", (_GAME,),
        "Disturb Flow (X/Y\"): enemies within Y inches pay X more Ki for feats (highest X only)"),
     _t("Dodge", 51, 1593, "automated", (_MELEE,), "Dodge (X): may re-roll up to X enemy attack dice in an exchange"),
@@ -222,9 +223,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "automatically"),
     _t("Fearless", 51, 1613, "automated", (_GAME, _CONDS), "passes Fear tests automatically; Immune [Frightened]"),
     _t("Feint", 51, 1615, "automated", (_MELEE,), "Feint (X): may re-roll up to X enemy defence dice in an exchange"),
-    _t("Fire", 52, 1617, "partly", (_MELEE, _RANGED),
-       "Fire (X/Y): a model it wounds gains X On Fire markers of value Y (applied to melee and ranged "
-       "wounds; Immune [..] keeps them off)",
+    _t("Fire", 52, 1617, "automated", (_MELEE, _RANGED, _GAME),
+       "Fire (X/Y): a model it wounds in melee or with a shot gains X On Fire markers of value Y "
+       "(Immune [..] keeps them off; one source at a time)",
        weapon=True),
     _t("Flank", 52, 1619, "automated", (_R + "setup", _GAME, _R + "scenario"),
        "held back at set-up (turn 2-4, an edge, in secret), it arrives along that edge in the Starting phase "
@@ -266,8 +267,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "starts with full Ki, loses Ki tokens instead of wounds (removed with the last); Immune [Poison, "
        "Fire, Bleed, Disease]; cannot be healed; no feat that spends its last Ki; no Channel or Leech"),
     _t("Kata", 54, 1680, "automated", (_MELEE,), "its 1s in exchange rolls count as 1, not as removed dice"),
-    _t("Ki Block", 54, 1682, "partly", (_MELEE,),
-       "a model it wounds gains a Spirit Block marker (applied to melee wounds)", weapon=True),
+    _t("Ki Block", 54, 1682, "automated", (_MELEE, _RANGED, _GAME),
+       "a model it wounds in melee or with a shot gains a Spirit Block marker (the condition)", weapon=True),
     _t("Last Stand", 54, 1684, "automated", (_GAME, _MELEE),
        "at 0 wounds it stays in play and may activate until the End phase, where it is removed; no "
        "healing once at 0"),
@@ -298,9 +299,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Parry", 56, 1720, "automated", (_MELEE,), "Parry (X): adds X to its defence result in exchanges"),
     _t("Pierce", 56, 1722, "automated", (_MELEE, _RANGED, _R + "bots"),
        "Pierce (X): the target's Armour is X lower against its successful attacks", weapon=True),
-    _t("Poison", 56, 1724, "partly", (_MELEE, _RANGED),
-       "Poison (X/Y): a non-Soulless model it wounds gains X Poisoned markers of value Y (applied "
-       "to melee and ranged wounds; Immune [..] and Soulless keep them off)", weapon=True),
+    _t("Poison", 56, 1724, "automated", (_MELEE, _RANGED, _GAME),
+       "Poison (X/Y): a non-Soulless model it wounds in melee or with a shot gains X Poisoned markers "
+       "of value Y (Immune keeps them off; one source at a time; on the card: every weapon)", weapon=True),
     _t("Protected", 56, 1726, "manual", (),
        "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
     _t("Prowess", 56, 1728, "automated", (_MELEE, _RANGED, _DICE, _GAME),

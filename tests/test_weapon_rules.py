@@ -171,3 +171,82 @@ def test_the_greedy_bot_chooses_a_melee_weapon():
     g.push(GreedyBot(1).choose(g))
     a = GreedyBot(2).choose(g)
     assert a.model == "yatsumata" and a.weapon == "Left Head" and g.is_legal(a)[0]
+
+
+# ------------------------------------------------------------------ markers of ranged weapons and cards (p.48-59)
+def with_card(mid: str, tag: str, table=TABLE, traits=(), arquebus_traits=()):
+    """``table`` with ``mid``'s card given printed model ``traits`` and extra traits on
+    its ranged weapons."""
+    from models.profiles import Trait
+    from models.traits import parse_trait_text
+    tm = table.model(mid)
+    base = get_profile(tm.profile)
+    extra = []
+    for text in traits:
+        t = parse_trait_text(text)
+        assert t is not None
+        extra.append(Trait(t.key, int(t.value.split("/")[0]) if t.value else None, None, text))
+    weapons = tuple(dataclasses.replace(w, traits=w.traits + tuple(arquebus_traits)) if w.kind == "ranged" else w
+                    for w in base.weapons)
+    card = dataclasses.replace(base, id=f"{base.id}-h7-{tag}", bs_id=None, traits=base.traits + tuple(extra),
+                               weapons=weapons)
+    add_profile_source({card.id: card}, key=("test_weapon_rules", card.id))
+    models = tuple(dataclasses.replace(m, profile=card.id) if m.id == mid else m for m in table.models)
+    return dataclasses.replace(table, models=models, _scene=[])
+
+
+def _wounding_shot(table) -> Game:
+    """Kokkio shoots Masunagi (7" away) on the first seed whose shot wounds without killing."""
+    t = moved(table, kokkio=((18.0, 4.0), 90.0), masunagi=((18.0, 11.0), 270.0), akira=((2.0, 2.0), 0.0))
+    for seed in range(200):
+        g = Game(t, seed=seed, length=("fixed", 6))
+        if g.state.active != 1:
+            continue
+        g.push(Action("shoot", "kokkio", target="masunagi"))
+        shot = [e for e in g.events if e.kind == "shot"][-1]
+        if shot.data.get("wounds", {}).get("masunagi", 0) > 0 and g.state.models["masunagi"].alive:
+            return g
+    raise AssertionError("no seed wounds Masunagi")
+
+
+def test_a_wounding_shot_with_disease_or_ki_block_places_their_markers():
+    # p.51: "Болезнь (Disease)(X): модели, поврежденные этой моделью, получают X маркеров
+    # Болезни." p.54: "Препятствие Ки (Ki Block): Когда эта модель наносит раны этим оружием,
+    # цель получает один маркер Препятствия духа."
+    g = _wounding_shot(with_card("kokkio", "disease", arquebus_traits=("Disease (2)", "Ki Block")))
+    conds = g.state.models["masunagi"].conditions
+    assert conds.get("diseased") == 2 and conds.get("spirit_block") == 1
+
+
+def test_poison_printed_on_the_card_acts_with_its_weapons():
+    # p.56: "Яд (Poison)(X/Y): Каждый раз, когда эта модель наносит не-Бездушной модели раны в
+    # результате рукопашной или стрелковой атаки ... цель получает X маркеров Яд Y."
+    # (Kami of Blighted Earth prints Poison (1/1) on its card, not on a weapon.)
+    g = _wounding_shot(with_card("kokkio", "poison", traits=("Poison (1/1)",)))
+    assert g.state.models["masunagi"].markers.get("poison") == [1]
+    from sim.rules.melee import combatant_from_profile
+    card = g.profile("kokkio")
+    assert "Poison (1/1)" in combatant_from_profile(card).weapon.traits
+
+
+def test_a_melee_wound_with_disease_gives_the_diseased_condition():
+    # p.51 (Disease), p.43-45: the markers are the Diseased condition, which the Starting
+    # phase reads (not a wounding marker like Poison).
+    from models.profiles import Weapon
+    t = with_weapons("kenta", Weapon("Plague Blade", "melee", 3, traits=("Disease (1)", "Ki Block")),
+                     table=_kenta_against_yatsumata(), tag="plague")
+    t = moved(t, yatsumata=((2.0, 22.0), 0.0), masunagi=(TABLE.model("yatsumata").position, 270.0))
+    for seed in range(100):
+        g = Game(t, seed=seed, length=("fixed", 6))
+        if g.state.active != 1:
+            continue
+        g.push(Action("melee", "kenta", target="masunagi"))
+        pool = g.exchange_pools()
+        g.push(Action("allocate", "kenta", attack=pool["kenta"], defence=0, weapon="Plague Blade"))
+        g.push(Action("allocate", "masunagi", attack=pool["masunagi"], defence=0))
+        m = g.state.models["masunagi"]
+        if m.alive and m.damage:
+            assert m.conditions.get("diseased") == 1 and m.conditions.get("spirit_block") == 1
+            assert "disease" not in m.markers
+            return
+    raise AssertionError("no seed lets Kenta wound Masunagi")

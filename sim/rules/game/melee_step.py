@@ -34,6 +34,7 @@ from sim.rules.melee import (
     resolve_exchange,
     validate_allocation,
 )
+from sim.rules.melee.combatant import CONDITION_MARKERS
 from sim.rules.special import SpecialMoveError, throw_directions
 from sim.table import Table
 
@@ -80,8 +81,11 @@ class MeleeStep(GamePart):
     def _legal_charge(self, m: ModelState, action: Action) -> tuple[bool, str]:
         if action.target is None:
             return False, "no target: a Charge names the enemy it charges"
+        split = melee_traits.split_problem(self, m.id, action.target, action.models)  # Split Attack (p.58)
+        if split:
+            return False, split
         try:
-            res = self.charge(m.id, action.target, boost=action.boost or 0)
+            res = self.charge(m.id, action.target, boost=action.boost or 0, also=tuple(action.models))
         except movement.MoveError as exc:
             return False, str(exc)
         return verdict(res)
@@ -90,13 +94,14 @@ class MeleeStep(GamePart):
         m = self.state.models[action.model]
         target = action.target
         assert target is not None  # judged legal: it names its target
-        res = self.charge(m.id, target, boost=action.boost or 0)
+        res = self.charge(m.id, target, boost=action.boost or 0, also=tuple(action.models))
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         melee_traits.grant_charging_bonus(self, m.id)  # Charging Bonus [B] until the end of the activation (p.50)
         self._move(m.id, res)
-        if res.reached and self._fear_on_contact(m.id, target):
+        if res.reached and all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
             self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True,
-                                               **({"engaged": engaged} if engaged else {})}))
+                                               **({"engaged": engaged} if engaged else {}),
+                                               **melee_traits.split_data(action.models)}))
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -104,8 +109,11 @@ class MeleeStep(GamePart):
         if (target is None or target not in st.models or not st.models[target].alive
                 or st.models[target].player == m.player):
             return False, f"{target!r} is not an enemy on the table"
+        split = melee_traits.split_problem(self, m.id, target, action.models)  # Split Attack (p.58)
+        if split:
+            return False, split
         try:
-            res = self._melee_move(m.id, target)
+            res = self._melee_move(m.id, target, also=tuple(action.models))
         except movement.MoveError as exc:
             return False, str(exc)
         return verdict(res)
@@ -114,12 +122,13 @@ class MeleeStep(GamePart):
         m = self.state.models[action.model]
         target = action.target
         assert target is not None  # judged legal: it names its target
-        res = self._melee_move(m.id, target)
+        res = self._melee_move(m.id, target, also=tuple(action.models))
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         self._move(m.id, res)
-        if self._fear_on_contact(m.id, target):
+        if all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
             self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": False,
-                                               **({"engaged": engaged} if engaged else {})}))
+                                               **({"engaged": engaged} if engaged else {}),
+                                               **melee_traits.split_data(action.models)}))
 
     def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -172,32 +181,47 @@ class MeleeStep(GamePart):
         return problem is None, problem or ""
 
     # ------------------------------------------------------------ the exchange
-    def charge(self, model_id: str, target_id: str, boost: int = 0) -> movement.MoveResult:
+    def charge(self, model_id: str, target_id: str, boost: int = 0, also: tuple = ()) -> movement.MoveResult:
         """The Charge of ``model_id`` at ``target_id`` in the current state (memoised
-        until the state changes); ``boost``: Move boosts bought for it."""
-        key = (len(self.events), "charge", model_id, target_id, boost)
+        until the state changes); ``boost``: Move boosts bought for it; ``also``: the other
+        enemies of a Split Attack (p.58)."""
+        key = (len(self.events), "charge", model_id, target_id, boost, tuple(also))
         got = self._memo.get(key)
         if got is None:
             table = melee_traits.charging_table(self, model_id, self._boosted_table(model_id, boost))  # p.50
-            got = self._memo[key] = movement.plan_charge(table, model_id, target_id)
+            got = self._memo[key] = movement.plan_charge(table, model_id, target_id, also=tuple(also))
         return got
 
-    def _melee_move(self, mid: str, target: str) -> movement.MoveResult:
+    def _melee_move(self, mid: str, target: str, also: tuple = ()) -> movement.MoveResult:
         """The Melee action's move (p.24): straight into BtB with ``target`` (no move if
-        already in contact)."""
+        already in contact). ``also``: the other enemies of a Split Attack (p.58): the move
+        ends in contact with each (straight to a point touching the target and the first
+        of them, or around the base of the one enemy it touches)."""
         table = self._table_now()
         a, t = table.model(mid), table.model(target)
         dx, dy = t.position[0] - a.position[0], t.position[1] - a.position[1]
         d = math.hypot(dx, dy) or 1.0
         gap = d - a.radius - t.radius
         if gap <= movement.CONTACT:
-            return movement.check_melee_move(table, mid, target, [a.position])
-        end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
-        straight = movement.check_melee_move(table, mid, target, [end])
+            here = movement.check_melee_move(table, mid, target, [a.position], also=also)
+            if here.legal or not also:
+                return here
+            straight = here
+        else:
+            end = (a.position[0] + dx / d * gap, a.position[1] + dy / d * gap)
+            straight = movement.check_melee_move(table, mid, target, [end], also=also)
         held_by = [e for e in self.enemies_in_contact(mid) if not table.model(e).prone]
         if len(held_by) == 1 and not straight.legal:  # around the one enemy's base (p.24)
             for path in around_paths(a.position, a.radius, table.model(held_by[0]), t):
-                res = movement.check_melee_move(table, mid, target, path)
+                res = movement.check_melee_move(table, mid, target, path, also=also)
+                if res.legal:
+                    return res
+        if also and not straight.legal:  # Split Attack: to a point touching two enemies (p.58)
+            paths = melee_traits.split_paths(table, mid, target, also)
+            if gap <= movement.CONTACT:  # around the target's base to the next enemy
+                paths = around_paths(a.position, a.radius, t, table.model(also[0])) + paths
+            for path in paths:
+                res = movement.check_melee_move(table, mid, target, path, also=also)
                 if res.legal:
                     return res
         return straight
@@ -449,7 +473,10 @@ class MeleeStep(GamePart):
                 "gained": {k: sorted(v) for k, v in res.conditions.items() if v},
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
-                "markers": markers_json(res.markers)}))
+                "markers": markers_json([mk for mk in res.markers if mk.kind not in CONDITION_MARKERS])}))
+            for mk in res.markers:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)
+                if mk.kind in CONDITION_MARKERS and self.state.models[mk.target].alive:
+                    self._gain(mk.target, CONDITION_MARKERS[mk.kind], mk.count)
             self._release_held_by_fighters(att, dfn)
             for mid in unpaid:
                 if self.state.models[mid].alive and "controlled" in self.state.models[mid].conditions:
@@ -463,6 +490,12 @@ class MeleeStep(GamePart):
             self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
+            nxt = melee_traits.next_split_events(self, ex)  # Split Attack: the next exchange (p.58)
+            for e in nxt:
+                self._emit(e)
+            if any(e.kind == "exchange_open" for e in nxt):
+                self._end_effects("exchange")
+                return
             self._after_action()
         self._end_effects("exchange")  # "until the end of the current melee exchange"
         if not self.is_over():

@@ -20,6 +20,7 @@ from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameError, ModelState
 from sim.rules.melee import wound_markers
+from sim.rules.melee.combatant import CONDITION_MARKERS, card_marker_traits
 from sim.rules.ranged import (
     AmmoState,
     RangedAttackError,
@@ -191,15 +192,24 @@ class ShootingStep(GamePart):
             return True
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        marks = []
         if res.target and res.wounds > 0 and w is not None:
             # Poison, Fire, Bleed (X/Y), Disease, Ki Block of the weapon (p.48-59), as in melee
-            marks = wound_markers(w, res.target, immune=self._immune(res.target),
+            card = self.profile(mid)
+            own = card_marker_traits(w.traits, card.traits) if card is not None else ()
+            marks = wound_markers(dc_replace(w, traits=w.traits + own) if own else w, res.target,
+                                  immune=self._immune(res.target),
                                   soulless=self._trait(res.target, "soulless")[0])
             if marks:
-                data["markers"] = markers_json(marks)
+                wounding = [mk for mk in marks if mk.kind not in CONDITION_MARKERS]
+                if wounding:
+                    data["markers"] = markers_json(wounding)
                 summary += [f"{mk.target} gains {mk.count} {mk.kind} marker(s)" + (f" ({mk.value})" if mk.value else "")
                             for mk in marks]
         self._emit(Event("shot", data))
+        for mk in marks:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)
+            if mk.kind in CONDITION_MARKERS and self.state.models[mk.target].alive:
+                self._gain(mk.target, CONDITION_MARKERS[mk.kind], mk.count)
         if self.state.models[mid].alive:
             if "shot" not in self.state.models[mid].conditions:
                 self._emit(Event("condition", {"model": mid, "name": "shot", "on": True}))

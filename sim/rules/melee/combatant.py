@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from typing import Literal
 
 from models.traits import has_trait, trait_key, trait_values
@@ -346,6 +347,27 @@ def _melee_kinds(qualifier: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: Traits that place markers on the model a weapon wounds (p.48-59); printed on the card
+#: rather than on a weapon, they act with every weapon of the model.
+MARKER_TRAITS = ("poison", "fire", "bleed", "disease", "ki_block")
+#: Markers of those traits that are conditions (p.43-45), not wounding markers: the
+#: marker kind of :func:`~sim.rules.melee.wound_markers` -> the condition gained.
+CONDITION_MARKERS = {"disease": "diseased", "spirit_block": "spirit_block"}
+
+
+def card_marker_traits(weapon_traits: Iterable[str], card_traits: Iterable) -> tuple[str, ...]:
+    """The printed Poison, Fire, Bleed, Disease and Ki Block traits of a model's card
+    (:class:`models.profiles.Trait` records, their ``text``) that its weapon with the
+    printed ``weapon_traits`` does not have itself: they act with that weapon too. A
+    model uses one source of each at a time (p.49, p.52, p.56): the weapon's own wins."""
+    out = []
+    for t in card_traits:
+        key = trait_key(t.keyword)
+        if key in MARKER_TRAITS and not has_trait(tuple(weapon_traits), key):
+            out.append(t.text)
+    return tuple(out)
+
+
 def combatant_from_profile(profile, *, id: str | None = None, active: bool = False,
                            weapon: str | int | MeleeWeapon | None = None,
                            weapon_strength: int | None = None, **overrides) -> Combatant:
@@ -376,6 +398,9 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
                              f"(has: {', '.join(w.name for w in melee_weapons) or 'none'})")
         mw = MeleeWeapon.from_profile_weapon(found[0], weapon_strength)
 
+    marks = card_marker_traits(mw.traits, profile.traits)  # Poison (1/1) on the card: every weapon
+    if marks:
+        mw = dc_replace(mw, traits=mw.traits + marks)
     kw: dict = {}
     rerolls: list[RerollSource] = []
     immune: set[str] = set()
