@@ -302,6 +302,7 @@ _IGNORABLE = [
     r"^this ki feat may be used while this model is represented by a terrain card$",
     r"^this model may only use this feat once per melee exchange$",
 ]
+_SURPRISED = r"^the target is always considered surprised by this ki feat$"
 
 
 def _num(n: str) -> int | str:
@@ -387,6 +388,9 @@ def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     for s in _sentences(text):
         if any(re.fullmatch(rx, s, re.I) for rx in _IGNORABLE):
+            continue
+        if re.fullmatch(_SURPRISED, s, re.I):
+            extra["target_surprised"] = True
             continue
         m = re.fullmatch(r"X (?:cannot|can not|may not|can't) be (?:greater|more) than (?P<n>\d)", s, re.I)
         if m:
@@ -556,10 +560,52 @@ def summary_of(entry: dict[str, Any]) -> str:
         gate = f" that fails a {t['stat'].capitalize()} ({t['tn']}) challenge"
     elif entry.get("opposed"):
         gate = " (if the user wins the opposed Ki test)"
-    return f"{who}{gate}: " + "; ".join(_op_words(o) for o in entry["effects"])
+    rm = [o for o in entry["effects"] if o["op"] == "remove_condition"]
+    words = [_op_words(o) for o in entry["effects"] if o["op"] != "remove_condition"]
+    if len(rm) > 1:
+        words.insert(0, "removes " + ("all " if all(o["n"] == "all" for o in rm) else "")
+                     + ", ".join(o["name"].replace("_", " ") for o in rm) + " markers")
+    elif rm:
+        words.insert(0, _op_words(rm[0]))
+    text = f"{who}{gate}: " + "; ".join(words)
+    return text if len(text) <= 300 else text[:297] + "..."
 
 
 # ----------------------------------------------------------------------------- main
+
+_EXTRA_WHY = {
+    "target_keywords": "the target must have a keyword ({v}); the loader has no field for that check yet",
+    "target_rice": "the target's rice cost must be {v} than the user's; the loader has no field for that check yet",
+    "max_x": "X is at most {v}; the loader has no field for that limit yet",
+    "target_surprised": "the target counts as Surprised; the loader has no field for that yet",
+}
+
+
+def _fit_loader(name: str, entry: dict[str, Any]) -> None:
+    """Make ``entry`` valid for the engine's loader (:mod:`sim.rules.feat_effects`): a field
+    or op option it does not know yet is dropped and the entry becomes manual, with the
+    reason (so the data file always loads and never claims more than the engine applies)."""
+    try:
+        from pydantic import ValidationError
+
+        from sim.rules.feat_effects import FeatEffect
+    except ImportError:  # no loader yet: keep the draft as it is
+        return
+    for k, why in _EXTRA_WHY.items():
+        if k in entry and k not in FeatEffect.model_fields:
+            v = entry.pop(k)
+            v = ", ".join(v) if isinstance(v, list) else v
+            entry["manual"] = entry["manual"] or why.format(v=v)
+    try:
+        FeatEffect.model_validate(entry)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"])
+        entry["manual"] = entry["manual"] or f"an op option the loader does not read yet ({where})"
+        entry["effects"] = []
+        entry["test"] = None
+        FeatEffect.model_validate(entry)
+
 
 def build(bsdata: Path) -> tuple[dict[str, Any], Counter, Counter, int]:
     """(the data document, links per pattern, links per feat, links automated)."""
@@ -586,11 +632,12 @@ def build(bsdata: Path) -> tuple[dict[str, Any], Counter, Counter, int]:
                       "effects": body.get("effects", [])})
         if "when" in body:
             entry["when"] = body["when"]
-        for k in ("target_keywords", "target_rice", "max_x"):
+        for k in ("target_keywords", "target_rice", "max_x", "target_surprised"):
             if k in body:
                 entry[k] = body[k]
         entry["manual"] = body.get("manual")
         entry["summary"] = body.get("summary") or summary_of(entry)
+        _fit_loader(name, entry)
         feats[name] = entry
         for u in local:
             pattern[u] += links[name]

@@ -12,4 +12,63 @@ from __future__ import annotations
 from typing import Any
 
 HAND: dict[str, dict[str, Any]] = {
+    # --- a kill nearby heals the user by the killed model's Ki statistic
+    "Consume Soul": {
+        "when": "trigger:killed_enemy_within", "affects": "self",
+        "effects": [{"op": "heal", "n": "target_ki"}],
+        "summary": "when an enemy model is killed within range, the user heals wounds equal to that model's Ki stat",
+    },
+    "Soul Thirst": {
+        "when": "trigger:killed_enemy_within", "affects": "self",
+        "effects": [{"op": "heal", "n": "target_ki"}, {"op": "ki", "n": "target_ki"}],
+        "summary": "when an enemy model is killed in the Pulse, the user heals wounds and gains Ki tokens, "
+                   "each equal to that model's Ki stat",
+    },
+    # --- no special attacks or defences against the user
+    "Dirty Fighting": {
+        "when": "action", "affects": "self",
+        "effects": [{"op": "no_specials", "until": "activation"}],
+        "summary": "enemies fighting the user declare no special attacks or defences until the end of the activation",
+    },
+    "Kawasu": {
+        "when": "any", "affects": "self",
+        "effects": [{"op": "no_specials", "until": "activation"}],
+        "summary": "enemies fighting the user declare no special attacks or defences until the end of the activation",
+    },
+    # --- "for the next damage roll": read as the current melee exchange (one damage roll per exchange)
+    "Mighty Blow": {
+        "when": "exchange", "affects": "self",
+        "effects": [{"op": "grant", "traits": ["Strong"], "until": "exchange"}],
+        "summary": "the user's melee damage roll in this exchange is Strong",
+    },
+    "Heavy Blow": {
+        "when": "exchange", "affects": "self",
+        "effects": [{"op": "grant", "traits": ["Strong"], "until": "exchange"}],
+        "summary": "the user's melee damage roll in this exchange is Strong",
+    },
+    "Fists of Iron": {
+        "when": "exchange", "affects": "self", "max_x": 3,
+        "effects": [{"op": "stat", "changes": {"strength": "X"}, "until": "exchange"}],
+        "summary": "the user's melee weapons get +X strength (X at most 3) for the current exchange",
+    },
+    # --- "may not declare Scenario actions": the effect of Aloof (p.48)
+    "Forestall": {
+        "when": "action", "affects": "target_enemy",
+        "effects": [{"op": "grant", "traits": ["Aloof"], "until": "end_phase"}],
+        "summary": "the enemy target may take no Scenario actions this turn (as if Aloof)",
+    },
+    # --- a Size challenge or be pushed away
+    "Wing Buffet": {
+        "when": "action", "affects": "models",
+        "test": {"kind": "challenge", "stat": "size", "tn": 6, "by": "target"},
+        "effects": [{"op": "move", "distance": 2, "kind": "away"}],
+        "summary": "every other model in the Pulse that fails a Size (6) challenge is pushed 2 inches away "
+                   "(a friendly Cloudwalk model may pass at will: read as passing)",
+    },
+    # --- the target is Surprised: it may use no Ki boosts in the opposed test
+    "Psychic Venom": {
+        "when": "action", "affects": "target_enemy", "max_x": 3, "target_surprised": True,
+        "effects": [{"op": "condition", "name": "poisoned", "n": "X", "value": 2}],
+        "summary": "the enemy target (Surprised, losing the opposed Ki test) gains X Poisoned (2) markers, X at most 3",
+    },
 }
