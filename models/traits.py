@@ -230,7 +230,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Flank", 52, 1619, "automated", (_R + "setup", _GAME, _R + "scenario"),
        "held back at set-up (turn 2-4, an edge, in secret), it arrives along that edge in the Starting phase "
        "of its turn with 2 counters; an effect in play sends one out to any later turn (Game.flank_out)"),
-    _t("Fortune", 52, 1629, "manual", (), "Ki generation: a coin toss doubles its Ki, or it gets none"),
+    _t("Fortune", 52, 1629, "automated", (_GAME,),
+       "Ki generation: its player may toss a coin (offered as a Starting phase choice; a seeded die, 4+): "
+       "doubled Ki, or none"),
     _t("Group", 52, 1633, "manual", (),
        "the models of the card activate together; all move before any exchange"),
     _t("Hatred", 52, 1639, "automated", ("models.warband",),
@@ -287,8 +289,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "its 1s in opposed Ki tests count as 1, not as removed dice"),
     _t("Mettle", 55, 1700, "automated", (_R + "test_traits", _GAME),
        "Mettle (X): when not active, its opponent in an opposed Ki test drops its X highest dice"),
-    _t("Oni Rage", 55, 1704, "manual", (),
-       "Tough (+1) while Berserk; may become Berserk in the Starting phase for 2 Ki"),
+    _t("Oni Rage", 55, 1704, "automated", (_GAME,),
+       "Tough (+1) while Berserk; may become Berserk in the Starting phase (a choice offered) and then "
+       "gains 2 Ki"),
     _t("Order", 55, 1706, "automated", (_GAME,),
        "Order [K] (X/Y): Complex action giving up to X other friendly [K] models within Y inches an "
        "activation counter each"),
@@ -344,7 +347,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "and for targeting or contacting Disguised models"),
     _t("Steadfast", 58, 1776, "automated", (_MELEE, _GAME),
        "allocates freely while Frightened; failing Fear on contact it carries on, Frightened"),
-    _t("Strategy", 58, 1778, "manual", (), "Strategy [B]: gains the bonus whenever its player wins the Tactical roll"),
+    _t("Strategy", 58, 1778, "automated", (_GAME,),
+       "Strategy [B]: gains the bonus whenever its player wins the Tactical roll (Ki and pass tokens, "
+       "traits until the end of the turn; a bonus the engine cannot apply is a logged manual step)"),
     _t("Strong", 58, 1780, "automated", (_MELEE, _RANGED, _GAME),
        "+1 die in Size tests; damage rolls: three dice, keep the two highest; cancels with Weak"),
     _t("Stupid", 58, 1782, "automated", (_GAME,),

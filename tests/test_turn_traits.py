@@ -297,3 +297,72 @@ def test_an_arrival_walk_without_booted_is_refused():
     assert not any(a.path for a in g.legal_actions())
     ok, why = g.is_legal(Action("arrive", "masunagi", point=(x0, 12.0), facing=180.0, path=((x0 - 3.0, 12.0),)))
     assert not ok and "Booted" in why
+
+
+# ---------------------------------------------------------------- Fortune (p.52)
+def test_fortune_offers_the_coin_toss_at_ki_generation_and_doubles_or_cancels_the_ki():
+    # p.52: "Удача (Fortune): Во время генерации Ки, контролирующий игрок может подбросить
+    # монету, загадав орла или решку. При успехе удвойте количество полученных жетонов Ки;
+    # если нет, то эта модель вовсе не получает жетонов Ки."
+    seen = set()
+    for seed in range(30):
+        g = Game(_with({"matsu": [T("fortune")]}), seed=seed, length=("fixed", 3))
+        assert g.state.phase == "start" and g.to_move() == 1
+        assert set(g.legal_actions()) == {Action("fortune", "matsu", special="toss"), Action("fortune", "matsu")}
+        assert not g.is_legal(Action("wait", "matsu"))[0]
+        ki_stat = g.state.models["matsu"].ki_stat
+        g.push(Action("fortune", "matsu", special="toss"))
+        toss = next(e for e in g.events if e.kind == "test" and e.data["test"] == "fortune")
+        ki = next(e for e in g.events if e.kind == "ki")
+        assert ki.data["gains"]["matsu"] == (2 * ki_stat if toss.data["passed"] else 0)
+        assert g.state.phase == "main"
+        seen.add(toss.data["passed"])
+        if len(seen) == 2:
+            break
+    assert seen == {True, False}
+    g = Game(_with({"matsu": [T("fortune")]}), seed=0, length=("fixed", 3))
+    g.push(Action("fortune", "matsu"))  # declined: the usual Ki
+    assert next(e for e in g.events if e.kind == "ki").data["gains"]["matsu"] == g.state.models["matsu"].ki_stat
+
+
+# ---------------------------------------------------------------- Oni Rage (p.55)
+def test_oni_rage_may_become_berserk_in_the_starting_phase_for_two_ki_and_is_tougher():
+    # p.55: "Ярость они (Oni Rage): когда эта модель имеет состояние Берсерк, она получает
+    # Живучесть (+1). В фазе начала хода эта модель на поле боя может получить состояние
+    # Берсерк. Если она делает это, получает 2 жетона Ки."
+    g = Game(_with({"ishi": [T("oni_rage")]}), seed=1, length=("fixed", 3))
+    assert set(g.legal_actions()) == {Action("oni_rage", "ishi", special="berserk"), Action("oni_rage", "ishi")}
+    ki = g.state.models["ishi"].ki
+    tough = g.profile("ishi").trait("tough")
+    g.push(Action("oni_rage", "ishi", special="berserk"))
+    m = g.state.models["ishi"]
+    assert "berserk" in m.conditions and m.ki == min(m.ki_limit, ki + 2) and g.state.phase == "main"
+    t = g.profile("ishi").trait("tough")
+    assert t is not None and int(t.value) == (int(tough.value) if tough else 0) + 1
+    g2 = Game(_with({"ishi": [T("oni_rage")]}), seed=1, length=("fixed", 3))
+    g2.push(Action("oni_rage", "ishi"))
+    assert "berserk" not in g2.state.models["ishi"].conditions and g2.profile("ishi").trait("tough") == tough
+
+
+# ---------------------------------------------------------------- Strategy [B] (p.58)
+def test_strategy_bonus_when_its_player_wins_the_tactical_roll():
+    # p.58: "Стратегия (Strategy) [Бонус]: всякий раз, когда вы выигрываете Tактический
+    # бросок, эта модель получает бонус в скобках."
+    cards = {"akira": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")],
+             "ishi": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")],
+             "matsu": [Trait("strategy", None, "durable, mettle (1)", "Strategy [Durable, Mettle (1)]")],
+             "kokkio": [Trait("strategy", None, "+1 pass token", "Strategy [+1 Pass Token]")]}
+    for seed in range(6):
+        g = Game(_with(cards), seed=seed, length=("fixed", 3))
+        winner = next(e for e in g.events if e.kind == "tactical").data["winner"]
+        gains = next(e for e in g.events if e.kind == "ki").data["gains"]
+        mine, theirs = ("akira", "ishi") if winner == 1 else ("ishi", "akira")
+        m = g.state.models[mine]
+        assert m.ki == min(m.ki_limit, gains[mine] + 1)
+        assert g.state.models[theirs].ki == gains[theirs]
+        if winner == 1:
+            assert g.profile("matsu").trait("durable") is not None and g.profile("matsu").trait("mettle") is not None
+            tokens = next(e for e in g.events if e.kind == "pass_tokens").data["tokens"]["1"]
+            assert g.state.pass_tokens[1] == tokens + 1
+        else:
+            assert g.profile("matsu").trait("durable") is None

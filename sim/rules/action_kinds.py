@@ -85,6 +85,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     # free actions at the start of a model's activation (sim.rules.game.turn_traits)
     ActionRule("jump_up", "Jump Up (trait): Prone markers removed before the action", "p.54", 0, "answer"),
     ActionRule("cultist", "Cultist (trait): wounds to friendly Cultists for Ki", "p.50", 0, "answer"),
+    ActionRule("fortune", "Fortune (trait): a Starting phase choice (toss a coin)", "p.52", 0, "answer"),
+    ActionRule("oni_rage", "Oni Rage (trait): a Starting phase choice (become Berserk)", "p.55", 0, "answer"),
     # card actions of traits that move Ki and give other models actions (sim.rules.game.support_step)
     ActionRule("command", "Command (trait)", "p.50, p.24", 1, "activation"),
     ActionRule("order", "Order (trait)", "p.55", 2, "activation"),

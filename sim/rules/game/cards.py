@@ -26,14 +26,16 @@ class Cards(GamePart):
         statistics; p.46-48), or None for a model without a card."""
         prof = self.printed_profile(mid)
         m = self.state.models.get(mid)
-        if prof is None or m is None or not m.effects:
+        extra = self.oni_rage_effects(mid) if prof is not None and m is not None and m.conditions else []
+        if prof is None or m is None or not (m.effects or extra):
             return prof
-        key = (mid, json.dumps(m.effects, sort_keys=True))
+        effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)
+        key = (mid, json.dumps(effects, sort_keys=True))
         got = self._effective_cards.get(key)
         if got is None:
             if len(self._effective_cards) > 512:
                 self._effective_cards.clear()
-            got = self._effective_cards[key] = effective_profile(prof, m.effects)
+            got = self._effective_cards[key] = effective_profile(prof, effects)
         return got
 
     def grant(self, mid: str, source: str, until: str, *, traits=(), lose=(), weapon_traits=(),

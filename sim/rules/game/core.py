@@ -507,6 +507,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
+        if action.kind in ("fortune", "oni_rage"):  # Starting phase choices (p.52, p.55)
+            return ACTION_KINDS[action.kind].legal(self, st.models.get(action.model or ""), action)
+        if self.starting_choices_pending():
+            return False, f"the Starting phase: player {st.active} first chooses for Fortune / Oni Rage (p.52, p.55)"
         if action.kind == "intimidate":  # a Starting phase choice (p.54)
             return ACTION_KINDS["intimidate"].legal(self, st.models.get(action.model or ""), action)
         if self.intimidate_pending():
@@ -582,6 +586,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         if self.intimidate_pending():
             self._unmark()
             raise GameError(f"the Starting phase: player {st.active} first chooses whom to Intimidate (p.54)")
+        if self.starting_choices_pending():
+            self._unmark()
+            raise GameError(f"the Starting phase: player {st.active} first chooses for Fortune / Oni Rage "
+                            "(p.52, p.55)")
         if kind is not None and kind.timing == "pass":
             kind.resolve(self, action)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from sim.rules import movement
+from sim.rules.game import melee_traits
 from sim.rules.game.actions import Action
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
@@ -35,6 +36,8 @@ class Offers(GamePart):
             return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        if self.starting_choices_pending():  # the Starting phase waits for Fortune / Oni Rage (p.52, p.55)
+            return self.starting_choice_actions()
         if self.intimidate_pending():  # the Starting phase waits for Intimidate choices (p.54)
             return self.intimidate_actions()
         if st.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
@@ -90,6 +93,7 @@ class Offers(GamePart):
                     res = self.charge(m.id, e.id)
                     if res.legal and res.reached:
                         out.append(Action("charge", m.id, target=e.id))
+            out += melee_traits.split_offers(self, m.id)  # Split Attack (p.58)
             for e in st.alive(3 - p):
                 tm, te = table.model(m.id), table.model(e.id)
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= (tm.move or 0) + 1e-9:
@@ -132,7 +136,7 @@ class Offers(GamePart):
         Wait when nothing else is found."""
         st = self.state
         if (st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded()
-                or self.intimidate_pending()):
+                or self.intimidate_pending() or self.starting_choices_pending()):
             return rng.choice(self.legal_actions())
         p = st.active
         ready = [m for m in st.alive(p) if not m.exhausted]

@@ -31,10 +31,18 @@ class TurnPhases(GamePart):
             self._emit(Event("game_length", {"roll": roll, "last": roll >= 4 or turn >= MAX_TURNS}))
         elif (kind == "fixed" and turn >= x) or turn >= MAX_TURNS:
             self._emit(Event("game_length", {"roll": None, "last": True}))
+        if self._fortune_due():  # step 2: Fortune's coin toss, the players' choice (p.52, turn_traits)
+            return
+        self._starting_from_ki()
+
+    def _starting_from_ki(self) -> None:
+        """The Starting phase from step 2 on (p.20): Ki generation, counters, step 5's
+        effects, the Tactical test, the choices and arrivals, pass tokens."""
+        st = self.state
         # Ki generation (p.20 step 2): none with Spirit Block, which then loses a marker;
-        # models Elsewhere generate Ki as usual (p.5)
-        self._emit(Event("ki", {"gains": {m.id: (m.ki_stat if conditions.generates_ki(conditions.from_model(m)) else 0)
-                                          for m in st.in_game()}}))
+        # models Elsewhere generate Ki as usual (p.5); Fortune doubles or cancels it (p.52)
+        gains = {m.id: (m.ki_stat if conditions.generates_ki(conditions.from_model(m)) else 0) for m in st.in_game()}
+        self._emit(Event("ki", {"gains": self._fortune_gains(gains)}))
         for m in st.in_game():
             if "spirit_block" in m.conditions:
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "spirit_block", 1))
@@ -49,6 +57,9 @@ class TurnPhases(GamePart):
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
+        self._strategy(res.winner)  # Strategy [B]: the Tactical roll's winner's models gain B (p.58)
+        if self._oni_rage_due():  # step 5: Oni Rage, the players' choice (p.55, turn_traits)
+            return
         if self._intimidate_due():  # step 5: Intimidate, the players' choice (p.54, intimidate_step)
             return
         if self._arrivals_due():  # step 5: Flank models arrive; the game waits for their placement (p.52)
@@ -61,6 +72,7 @@ class TurnPhases(GamePart):
         st = self.state
         n1, n2 = len(st.in_game(1)), len(st.in_game(2))
         self._emit(Event("pass_tokens", {"tokens": {"1": max(0, n2 - n1), "2": max(0, n1 - n2)}}))
+        self._strategy_pass_tokens()  # Strategy [+1 Pass Token] (p.58)
         self._emit(Event("phase", {"phase": "main"}))
         assert st.first is not None  # the Tactical test's winner chose it
         self._next_active(st.first, first=True)

@@ -35,8 +35,9 @@ and the Simple action ``heal`` are registered in
 from __future__ import annotations
 
 import math
+import re
 
-from sim.rules import movement
+from sim.rules import conditions, movement
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
 from sim.rules.game import melee_traits
 from sim.rules.game.actions import Action, ActionKind, register, verdict, walk_points
@@ -54,6 +55,13 @@ START_KINDS = ("jump_up", "cultist")
 ACTIVATING = "activating"
 #: The per-turn mark of the Cultist wounds a model has taken (p.50), cleared in the End phase.
 CULTIST_TAKEN = "cultist_wounds"
+#: The Starting phase offers: Fortune's coin toss (p.52), Oni Rage's Berserk (p.55).
+FORTUNE_OFFER = "fortune_offer"
+ONI_OFFER = "oni_rage_offer"
+#: A won or lost Fortune toss (``"won"``/``"lost"``), until the Ki generation it changes.
+FORTUNE = "fortune"
+#: The answer kinds of the Starting phase choices.
+CHOICE_KINDS = ("fortune", "oni_rage")
 
 
 def _x(value, default: int = 0) -> int:
@@ -65,6 +73,16 @@ def _x(value, default: int = 0) -> int:
         return int(digits)
     except ValueError:
         return default
+
+
+def _trait_text(text: str) -> str:
+    """A bonus's trait in the printed form: ``"regenerate +1"`` -> ``"Regenerate (+1)"``,
+    ``'camouflage (4")'`` -> ``'Camouflage (4")'``."""
+    text = text.strip()
+    m = re.fullmatch(r"(.*?)\s*([+-]\d+)", text)
+    if m:
+        text = f"{m.group(1)} ({m.group(2)})"
+    return text[:1].upper() + text[1:]
 
 
 class TurnTraits(GamePart):
@@ -393,6 +411,186 @@ class TurnTraits(GamePart):
                     break
         return out
 
+    # ------------------------------------------------------------ Starting phase choices (Fortune, Oni Rage)
+    def starting_choices_pending(self, player: int | None = None) -> list[str]:
+        """The models of ``player`` (default: any) whose Starting phase choice the game
+        waits for: Fortune's coin toss (p.52) or Oni Rage's Berserk (p.55)."""
+        st = self.state
+        if st.phase != "start":
+            return []
+        return [m.id for m in st.in_game(player) if FORTUNE_OFFER in m.conditions or ONI_OFFER in m.conditions]
+
+    def starting_choice_actions(self) -> list[Action]:
+        """The choices offered while the Starting phase waits: for each model of the player
+        to move with an offer, taking it (``special``) or declining (no ``special``)."""
+        out: list[Action] = []
+        for mid in self.starting_choices_pending(self.state.active):
+            m = self.state.models[mid]
+            if FORTUNE_OFFER in m.conditions:
+                out += [Action("fortune", mid, special="toss"), Action("fortune", mid)]
+            if ONI_OFFER in m.conditions:
+                out += [Action("oni_rage", mid, special="berserk"), Action("oni_rage", mid)]
+        return out
+
+    def _offer(self, models: list[ModelState], mark: str, what: str, first: int) -> None:
+        """Mark ``models`` with the offer ``mark`` and make the player who answers first
+        active (``first`` if it has an offer, else the other)."""
+        for m in models:
+            self._emit(Event("condition", {"model": m.id, "name": mark, "on": True}))
+        player = first if any(m.player == first for m in models) else 3 - first
+        self._emit(Event("note", {"text": f"Starting phase: {what} -- player {player} chooses first"}))
+        if self.state.active != player:
+            self._emit(Event("active", {"player": player}))
+
+    def _fortune_due(self) -> bool:
+        """Starting phase step 2 (p.20): the Fortune models that generate Ki (p.52) get an
+        offer and the game waits (True); False when there is none."""
+        st = self.state
+        ready = [m for m in st.in_game() if m.ki_stat > 0 and self._trait(m.id, "fortune")[0]
+                 and conditions.generates_ki(conditions.from_model(m))]
+        if not ready:
+            return False
+        self._offer(ready, FORTUNE_OFFER, "Fortune (p.52): toss a coin to double the Ki generated, or lose it",
+                    st.first if st.first in (1, 2) else 1)
+        return True
+
+    def _fortune_gains(self, gains: dict[str, int]) -> dict[str, int]:
+        """Ki generation with Fortune's tosses (p.52): doubled for a won toss, none for a
+        lost one; the tosses' marks are removed."""
+        out = dict(gains)
+        for m in self.state.in_game():
+            won = m.conditions.get(FORTUNE)
+            if won is None:
+                continue
+            out[m.id] = out.get(m.id, 0) * 2 if won == "won" else 0
+            self._emit(Event("condition", {"model": m.id, "name": FORTUNE, "on": False}))
+        return out
+
+    def _oni_rage_due(self) -> bool:
+        """Starting phase step 5 (p.20): the Oni Rage models on the table not yet Berserk
+        get an offer and the game waits (True); False when there is none."""
+        st = self.state
+        ready = [m for m in st.alive() if "berserk" not in m.conditions and self._trait(m.id, "oni_rage")[0]]
+        if not ready:
+            return False
+        self._offer(ready, ONI_OFFER, "Oni Rage (p.55): become Berserk and gain 2 Ki",
+                    st.first if st.first in (1, 2) else 1)
+        return True
+
+    def _legal_choice(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        st = self.state
+        mark = FORTUNE_OFFER if action.kind == "fortune" else ONI_OFFER
+        if m is None or st.phase != "start" or mark not in m.conditions:
+            return False, (f"{action.model} may choose {action.kind.replace('_', ' ').title()} only when the "
+                           "Starting phase offers it (p.52, p.55)")
+        if m.player != st.active:
+            return False, f"player {st.active} chooses first"
+        want = "toss" if action.kind == "fortune" else "berserk"
+        if action.special not in (None, want):
+            return False, f"{action.kind}: special is {want!r} (take it) or nothing (decline)"
+        return True, ""
+
+    def _resolve_choice(self, action: Action) -> None:
+        """A Fortune or Oni Rage choice (p.52, p.55); when none is left, the Starting phase
+        goes on (after Fortune: Ki generation; after Oni Rage: Intimidate, arrivals, pass
+        tokens)."""
+        st = self.state
+        m = st.models.get(action.model or "")
+        ok, why = self._legal_choice(m, action)
+        if not ok or m is None:
+            self._unmark()
+            raise GameError(why)
+        mid = m.id
+        if action.kind == "fortune":
+            self._emit(Event("condition", {"model": mid, "name": FORTUNE_OFFER, "on": False}))
+            if action.special == "toss":
+                roll = self._roller.roll(1, RollPurpose(RollKind.CHALLENGE, mid, detail="Fortune: a coin toss"))[0]
+                won = roll >= 4
+                self._emit(Event("test", {"model": mid, "test": "fortune", "passed": won,
+                                          "text": f"{mid} tosses a coin for Fortune (a die: {roll}, 4+ wins): "
+                                                  + ("won, its Ki generation is doubled" if won
+                                                     else "lost, it generates no Ki") + " (p.52)"}))
+                self._emit(Event("condition", {"model": mid, "name": FORTUNE, "on": True,
+                                               "value": "won" if won else "lost"}))
+            else:
+                self._emit(Event("note", {"text": f"{mid} does not toss for Fortune"}))
+        else:
+            self._emit(Event("condition", {"model": mid, "name": ONI_OFFER, "on": False}))
+            if action.special == "berserk":
+                self._emit(Event("note", {"text": f"{mid} flies into an Oni Rage: Berserk, +2 Ki (p.55)"}))
+                self._gain(mid, "berserk")
+                self._emit(Event("ki_change", {"model": mid, "delta": 2}))
+            else:
+                self._emit(Event("note", {"text": f"{mid} keeps its Oni Rage in check"}))
+        if self.starting_choices_pending(st.active):
+            return
+        other = 3 - (st.active or 1)
+        if self.starting_choices_pending(other):
+            self._emit(Event("active", {"player": other}))
+            return
+        if action.kind == "fortune":
+            self._starting_from_ki()
+            return
+        if self._intimidate_due():  # step 5 goes on: Intimidate (p.54), Flank arrivals (p.52)
+            return
+        if self._arrivals_due():
+            return
+        self._open_main()
+
+    def oni_rage_effects(self, mid: str) -> list[dict]:
+        """Oni Rage (p.55): "когда эта модель имеет состояние Берсерк, она получает
+        Живучесть (+1)" -- the effect its card has while it is Berserk (none otherwise)."""
+        m = self.state.models.get(mid)
+        if m is None or "berserk" not in m.conditions:
+            return []
+        prof = self.printed_profile(mid)
+        if prof is None or prof.trait("oni_rage") is None:
+            return []
+        return [{"source": "Oni Rage", "until": "game", "traits": ["Tough (+1)"]}]
+
+    # ------------------------------------------------------------ Strategy [B] (p.58)
+    def _strategy(self, winner: int | None) -> None:
+        """Strategy [B] (p.58): "всякий раз, когда вы выигрываете Tактический бросок, эта
+        модель получает бонус в скобках" -- the winner's Strategy models on the table gain
+        B: Ki tokens, or traits until the end of the turn; a pass token comes with the pass
+        tokens (step 6); any other bonus is a logged manual step."""
+        if winner not in (1, 2):
+            return
+        for m in self.state.alive(winner):
+            prof = self.profile(m.id)
+            for t in (prof.traits if prof is not None else ()):
+                if t.keyword != "strategy" or not t.qualifier:
+                    continue
+                bonus = t.qualifier.strip().rstrip(".")
+                ki_m = re.fullmatch(r"\+?(\d+) ki tokens?", bonus)
+                if ki_m:
+                    self._emit(Event("note", {"text": f"{m.id} (Strategy) gains {ki_m.group(1)} Ki (p.58)"}))
+                    self._emit(Event("ki_change", {"model": m.id, "delta": int(ki_m.group(1))}))
+                elif re.fullmatch(r"\+?\d+ pass tokens?", bonus):
+                    continue  # with the pass tokens, step 6
+                else:
+                    traits = [_trait_text(x) for x in bonus.split(",") if x.strip()]
+                    try:
+                        self.grant(m.id, "Strategy", "turn", traits=traits)
+                    except ValueError:
+                        self._emit(Event("note", {"text": f"manual step: {m.id}'s Strategy [{t.qualifier}] -- its "
+                                                          "player applies the bonus (p.58)"}))
+
+    def _strategy_pass_tokens(self) -> None:
+        """Strategy [+N Pass Token] (p.58): the Tactical roll's winner gains N pass tokens,
+        after step 6 has counted them."""
+        tact = next((e for e in reversed(self.events) if e.kind == "tactical"), None)
+        winner = tact.data.get("winner") if tact is not None else None
+        if winner not in (1, 2):
+            return
+        for m in self.state.alive(winner):
+            prof = self.profile(m.id)
+            for t in (prof.traits if prof is not None else ()):
+                got = re.fullmatch(r"\+?(\d+) pass tokens?", (t.qualifier or "").strip().rstrip("."))
+                if t.keyword == "strategy" and got:
+                    self._emit(Event("pass_token_gained", {"player": winner, "n": int(got.group(1)),
+                                                           "source": f"Strategy ({m.id})"}))
+
     # ------------------------------------------------------------ the Starting and End phases
     def _starting_traits(self) -> None:
         """Step 5 of the Starting phase (p.20): Impetuous (X) models on the table gain X
@@ -445,5 +643,7 @@ class TurnTraits(GamePart):
         ActionKind("jump_up", _legal_jump_up, _resolve_jump_up),
         ActionKind("cultist", _legal_cultist, _resolve_cultist),
         ActionKind("heal", _legal_heal, _resolve_heal),
+        ActionKind("fortune", _legal_choice, _resolve_choice),
+        ActionKind("oni_rage", _legal_choice, _resolve_choice),
     )
 
