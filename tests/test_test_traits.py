@@ -333,3 +333,19 @@ def test_bots_answer_the_intimidate_choice_and_play_on():
         lines = g.log()
         assert any("Intimidates" in line or "does not Intimidate" in line for line in lines)
         assert not any("Intimidates yatsumata" in line for line in lines) or isinstance(bots[0], RandomBot)
+
+
+def test_a_frightened_model_fails_fear_tests_in_the_main_phase():
+    """p.44: "Во время основной фазы Испуганные модели автоматически проваливают проверки
+    Страх." Yatsumata (Fear (6)) charges a Frightened Kenta: no dice, Kenta fails (and stays
+    Frightened)."""
+    g, dice = _game({"kenta": PLAIN_KENTA}, player=2)
+    set_model(g, "kenta", conditions={"frightened": 6})
+    dice.feed([6, 6])
+    a = Action("charge", "yatsumata", target="kenta")
+    ok, why = g.is_legal(a)
+    assert ok, why
+    g.push(a)
+    line = _fear_line(g)
+    assert "fails" in line and "Frightened" in line and dice.remaining == 2
+    assert "frightened" in g.state.models["kenta"].conditions

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sim.geometry import Size
+from sim.rules import conditions
 from sim.rules import test_traits as tt
 from sim.rules.dice import (
     ChallengeResult,
@@ -81,6 +82,8 @@ class RollsStep(GamePart):
         re-test, p.44) with every trait that acts on it (p.29, :func:`sim.rules.test_traits.fear_terms`).
         Returns the result and the traits that acted."""
         m = self.state.models[tester]
+        if conditions.frightened_auto_fails_fear(conditions.from_model(m), self.state.phase):
+            return FearResult(False, True), ("Frightened: fails in the Main phase",)  # p.44
         lead, leader = self._leadership(tester)
         impetuous = self.impetuous_fearless(tester)  # Impetuous (X): Fearless while marked (p.54)
         terms = tt.fear_terms(self._trait, tester, m.ki_stat, source=source, leadership=lead,
