@@ -314,10 +314,10 @@ def _verb(rest: str, until: str | None, effects: list[dict[str, Any]], used: lis
     reason it cannot, or None."""
     m = re.match(r"^(?:(?P<kind>melee|ranged) )?weapons?(?:'s)? gains? (?P<items>.+)$", rest, re.I)
     if m:
-        items = [_trait_text(i) for i in _split_items(m.group("items"))]
-        if not items or any(i is None for i in items):
+        wtraits = [_trait_text(i) for i in _split_items(m.group("items"))]
+        if not wtraits or any(i is None for i in wtraits):
             return "a weapon change the patterns cannot read"
-        effects.append({"op": "grant_weapon", "traits": items, "weapon": (m.group("kind") or "all").lower(),
+        effects.append({"op": "grant_weapon", "traits": wtraits, "weapon": (m.group("kind") or "all").lower(),
                         **({"until": until} if until else {})})
         used.append("grant_weapon")
         return None
