@@ -349,3 +349,15 @@ def test_a_frightened_model_fails_fear_tests_in_the_main_phase():
     line = _fear_line(g)
     assert "fails" in line and "Frightened" in line and dice.remaining == 2
     assert "frightened" in g.state.models["kenta"].conditions
+
+
+def test_strong_adds_a_size_test_die_but_strong_melee_does_not():
+    """p.28: "Сильный (Strong) +1" in the Size test table; p.48 example: "Сильный [Рукопашная]
+    применяет свойство Сильный только к броскам урона в рукопашной." Kenta (Small: 2 dice)
+    Immobilised: Strong rolls 3 dice, Strong [Melee] 2."""
+    for text, n in (("Strong", 3), ("Strong [Melee]", 2)):
+        g, dice = _game({"kenta": ((text,), ())})
+        set_model(g, "kenta", conditions={"immobilised": 1})
+        dice.feed([6, 6, 6, 6])
+        g.push(Action("walk", "kenta", point=(21.5, 8.0)))
+        assert dice.remaining == 4 - n, text
