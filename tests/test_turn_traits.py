@@ -366,3 +366,19 @@ def test_strategy_bonus_when_its_player_wins_the_tactical_roll():
             assert g.state.pass_tokens[1] == tokens + 1
         else:
             assert g.profile("matsu").trait("durable") is None
+
+
+# ---------------------------------------------------------------- bots and replays
+def test_bots_play_a_game_with_the_turn_traits_and_it_replays():
+    from sim.rules.bots import GreedyBot, RandomBot, play
+    from sim.rules.invariants import game_problems
+
+    cards = {"akira": [T("banzai", text="Banzai!"), T("fortune")], "matsu": [T("jump_up"), T("heal", 1)],
+             "kokkio": [T("cultist", 1)], "kazuha": [T("cultist", 2), T("regenerate", 1)],
+             "ishi": [T("oni_rage"), T("rise", 4)], "masunagi": [T("kami")], "asp": [T("last_stand")],
+             "nanako": [T("impetuous", 1)], "kaihime": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")]}
+    for bots in ((GreedyBot(1), GreedyBot(2)), (RandomBot(3), GreedyBot(4))):
+        g = Game(_with(cards), seed=11, length=("fixed", 3))
+        play(g, bots)
+        assert g.is_over() and not game_problems(g)
+        assert g.replay().snapshot() == g.snapshot()

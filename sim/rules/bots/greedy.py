@@ -96,6 +96,8 @@ class GreedyBot(GreedyAllocation):
             return fallback_action(game, self.rng)
         if game.intimidate_pending():  # Intimidate (p.54): the enemy with the lowest Ki, never a Soulless one
             return self._intimidate(game)
+        if game.starting_choices_pending():  # Fortune, Oni Rage (p.52, p.55)
+            return self._starting_choice(game)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
@@ -105,7 +107,7 @@ class GreedyBot(GreedyAllocation):
             return fallback_action(game, self.rng)
         table = game.table_now()
         for step in (self._scenario, self._charge, self._melee, self._feat, self._shoot, self._objective,
-                     self._advance, self._stand_up, self._rest):
+                     self._care, self._advance, self._stand_up, self._rest):
             a = step(game, table, ready)
             if a is not None:
                 if a.kind in ("charge", "melee", "shoot") and a.model is not None:  # a buff before it fights
@@ -572,6 +574,37 @@ class GreedyBot(GreedyAllocation):
                 if best is None or rank < best[0]:
                     best = (rank, a)
         return best[1] if best else None
+
+    @staticmethod
+    def _starting_choice(game: Game) -> Action:
+        """Fortune (p.52): toss when the doubled Ki would not overflow the Ki limit; Oni Rage
+        (p.55): become Berserk when the closest enemy is within a Charge (2 x Move)."""
+        offered = game.legal_actions()
+        first = offered[0]
+        m = game.state.models[first.model or ""]
+        take = False
+        if first.kind == "fortune":
+            take = m.ki + 2 * m.ki_stat <= m.ki_limit
+        elif first.kind == "oni_rage":
+            table = game.table_now()
+            me = table.model(m.id)
+            gaps = [math.dist(me.position, table.model(e.id).position) - me.radius - table.model(e.id).radius
+                    for e in game.state.alive(3 - m.player)]
+            take = bool(gaps) and min(gaps) <= 2 * (me.move or 0)
+        want = next((a for a in offered if a.model == m.id and a.kind == first.kind
+                     and (a.special is not None) == take), first)
+        return want
+
+    def _care(self, game: Game, table, ready) -> Action | None:
+        """Jump Up a Prone model that may (p.54); Heal a wounded friend or itself (p.52)."""
+        for m in ready:
+            for a in game.activation_start_offers(m):
+                if a.kind == "jump_up":
+                    return a
+            heals = [a for a in game.heal_offers(m) if a.target is not None]
+            if heals:
+                return max(heals, key=lambda a: (game.state.models[a.target or ""].damage, a.target == m.id))
+        return None
 
     def _stand_up(self, game: Game, table, ready) -> Action | None:
         for m in ready:
