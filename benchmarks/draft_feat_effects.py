@@ -240,7 +240,7 @@ _SUBJECTS = [
 
 _KW = r"(?P<kw>(?!model)[\w'\-]+(?:,? (?:or |and )?(?!model)[\w'\-]+)*? )??"
 _KW_TARGET = re.compile(
-    r"^targe?t (?:other )?(?P<side>friendly |enemy )?(?:faction )?"
+    r"^ta(?:r)?ge?t (?:other )?(?P<side>friendly |enemy )?(?:faction )?"
     + _KW
     + r"model(?: that you own)?(?: in btb)?(?P<rice> with a rice cost of (?P<cmp>less|more) than (?:this|tis) model)?",
     re.I)
@@ -266,7 +266,7 @@ def _subject(s: str) -> tuple[str, str] | None:
     s = re.sub(r"^(targe?t(?:ed)? model)'s\b", r"\1", s, flags=re.I)
     s = re.sub(r"^targeted model", "target model", s, flags=re.I)
     m = _KW_TARGET.match(s)
-    if m and m.group(0).lower().startswith(("target", "taget")):
+    if m and m.group(0).lower().startswith(("target", "taget", "targt")):
         side = (m.group("side") or "").strip().lower()
         who = {"friendly": "target_friend", "enemy": "target_enemy"}.get(side, "target")
         if "that you own" in m.group(0).lower():
@@ -482,6 +482,8 @@ def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
         return _manual(_RESTRICT["unsupported"])
     if affects == "friends" and f.area in ("pulse", "aura") and not re.search(r"\bother\b", text, re.I):
         affects = "friends_and_self"  # the source of a Pulse or Aura is always in it (p.46)
+    if affects == "models" and f.area in ("pulse", "aura") and not re.search(r"\bother\b", text, re.I):
+        return _manual("every model in the area, the user included (no affects value for that)")
     for op in effects:
         if op["op"] in ("grant", "grant_weapon", "lose", "stat") and "until" not in op:
             op["until"] = {"pulse": "activation", "aura": "end_phase"}.get(f.area or "", "game")
