@@ -146,6 +146,12 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("--scenario", metavar="NAME|FILE",
                     help="a scenario (data/scenarios: " + ", ".join(_scenario_names()) + ") or a scenario file")
     pl.add_argument("--save", metavar="FILE", help="write the game (JSON, atomic)")
+    pl.add_argument("--warbands", metavar="A,B",
+                    help="play these warbands on the table's terrain instead of its models: each a faction of the "
+                         "catalogues (a legal warband picked with the seed) or a bushido-warband/1 or roster file; "
+                         "the set-up (roll-off, zone, deployment) is played by the engine")
+    pl.add_argument("--rice", type=int, default=70, help="rice limit of picked warbands (default 70)")
+    pl.add_argument("--data", metavar="DIR", help="the BattleScribe catalogues (default: ../shared/bsdata)")
     rp = sub.add_parser("replay", help="re-simulate a saved game, check it against the save, print the final state")
     rp.add_argument("file", help="a save written by play --save")
     rp.add_argument("--unverified", action="store_true",
@@ -207,7 +213,10 @@ def _play(args) -> int:
         if n not in bots.BOTS:
             raise ValueError(f"unknown bot {n!r} (known: {', '.join(bots.BOTS)})")
     length = ("fixed", args.turns) if args.turns else None
-    game = Game(table, seed=args.seed, length=length, scenario=args.scenario)
+    if args.warbands:
+        game = _game_with_warbands(args, length)
+    else:
+        game = Game(table, seed=args.seed, length=length, scenario=args.scenario)
     bots.play(game, (bots.BOTS[names[0]](args.seed), bots.BOTS[names[1]](args.seed + 1)))
     print("\n".join(game.log()))
     print()
@@ -216,6 +225,36 @@ def _play(args) -> int:
         game.save(args.save)
         print(f"Saved {args.save}")
     return 0
+
+
+def _game_with_warbands(args, length):
+    """``play --warbands A,B``: the two warbands deployed on the table's terrain by the
+    engine's own set-up policy (:mod:`sim.rules.setup.auto`), then the game."""
+    from sim.rules.setup import GameSetup, SetupError, TableChoice, catalogues, default_catalogue_dir, warband_file
+    from sim.rules.setup.auto import auto_setup, pick_warband
+
+    names = [w.strip() for w in args.warbands.split(",")]
+    if len(names) != 2 or not all(names):
+        raise ValueError(f"--warbands: expected two warbands A,B, got {args.warbands!r}")
+    data = args.data or default_catalogue_dir()
+    if data is None:
+        raise ValueError("--warbands: no catalogues found (give --data DIR)")
+    cs = catalogues(data)
+    try:
+        chosen = {}
+        for side, name in enumerate(names, 1):
+            if Path(name).suffix.lower() in (".yaml", ".yml", ".ros", ".rosz", ".json"):
+                chosen[side] = warband_file(name, data)
+            else:
+                chosen[side] = pick_warband(cs, name, args.rice, seed=args.seed + side)
+        setup = GameSetup(TableChoice.terrain_of(args.table), scenario=args.scenario, warbands=chosen,
+                          seed=args.seed)
+        auto_setup(setup)
+    except SetupError as exc:
+        raise ValueError(f"--warbands: {exc}") from None
+    for side in (1, 2):
+        print(f"Player {side}: " + ", ".join(r.name for r in setup.recruits if r.player == side))
+    return setup.game(length=length)
 
 
 def _replay(args) -> int:

@@ -1,0 +1,131 @@
+"""A set-up played by the engine for bot games (``main.py play TABLE --warbands A,B``):
+a legal warband picked from the catalogues with a seeded random order, and every set-up
+step (roll-off, zone, who deploys first, deployment) taken by a simple, deterministic
+policy through the public :class:`~sim.rules.setup.GameSetup` API, so every placement is
+judged by the same rules as a player's (p.19, p.20, p.63).
+
+The policy (the project's, not the rulebook's): the chooser takes the first zone the
+scenario offers and deploys first; each model goes, in the warband's order, to the
+legal point of its zone nearest the table's centre on a 0.5" grid, facing the centre;
+Flank models are deployed like the others (a bot does not hold models back); Scouts are
+deployed in the Scout step the same way.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from shapely.geometry import Point
+
+from models.warband import STANDARD_RICE_LIMITS
+from sim.rules.setup.core import GameSetup
+from sim.rules.setup.reasons import Refusal, SetupError
+from sim.rules.setup.warbands import Picker, WarbandChoice
+
+__all__ = ["auto_setup", "pick_warband"]
+
+#: Grid step of the deployment search, inches.
+GRID = 0.5
+
+
+def pick_warband(cs, faction: str, rice_limit: int = STANDARD_RICE_LIMITS[0], seed: int = 0,
+                 tries: int = 20) -> WarbandChoice:
+    """A legal warband of ``faction`` (a catalogue name of ``cs``) of at most ``rice_limit``
+    rice: models of the faction added in a random order seeded by ``seed`` while the rice
+    allows and no new rule of :func:`models.warband.check_warband` is broken (p.19).
+
+    Raises:
+        SetupError: not a faction, or no legal warband found in ``tries`` attempts.
+    """
+    last: list[Refusal] = []
+    for attempt in range(tries):
+        rng = random.Random(f"pick-{faction}-{seed}-{attempt}")
+        picker = Picker(cs, faction, rice_limit, name=f"{faction} (picked, seed {seed})")
+        entries = [e for e in picker.available() if e.rice]
+        rng.shuffle(entries)
+        for _round in range(3):
+            for e in entries:
+                if picker.rice + (e.rice or 0) > rice_limit:
+                    continue
+                before = {(v.rule, v.message) for v in picker.problems()} if picker.picked else None
+                picker.add(e.id)
+                after = {(v.rule, v.message) for v in picker.problems()}
+                if before is not None and not after <= before:
+                    picker.remove(e.id)
+        problems = picker.problems()
+        if not problems:
+            return picker.choice()
+        last = [Refusal(v.rule, v.message, v.page) for v in problems]
+    raise SetupError(last or [Refusal("warband", f"no legal {faction} warband found")], where=faction)
+
+
+def _points(setup: GameSetup, player: int, radius: float):
+    """Candidate base centres in ``player``'s zone, nearest the table centre first: the
+    zone's grid points, and for zones whose bases touch the table edge (Baseline, Corner
+    Edge) each grid point moved to where a base of ``radius`` inches touches the zone's
+    line (p.63)."""
+    zone = setup.zones[player]
+    cx, cy = setup.width / 2.0, setup.depth / 2.0
+    minx, miny, maxx, maxy = zone.shape.bounds
+    pts = []
+    x = math.floor(minx / GRID) * GRID
+    while x <= maxx + 1e-9:
+        y = math.floor(miny / GRID) * GRID
+        while y <= maxy + 1e-9:
+            if zone.shape.buffer(1e-9).contains(Point(x, y)):
+                pts.append((round(x, 4), round(y, 4)))
+                if zone.touching:
+                    c = zone.core.interpolate(zone.core.project(Point(x, y)))
+                    dx, dy = x - c.x, y - c.y
+                    n = math.hypot(dx, dy)
+                    if n > 1e-9:
+                        pts.append((c.x + dx / n * radius, c.y + dy / n * radius))
+            y += GRID
+        x += GRID
+    return sorted(pts, key=lambda p: (math.dist(p, (cx, cy)), p))
+
+
+def _deploy_one(setup: GameSetup, player: int) -> bool:
+    """Deploy ``player``'s next waiting model at its best legal point; False when it has
+    none waiting."""
+    waiting = setup.waiting(player)
+    if not waiting:
+        return False
+    r = waiting[0]
+    cx, cy = setup.width / 2.0, setup.depth / 2.0
+    for pt in _points(setup, player, r.radius):
+        facing = math.degrees(math.atan2(cy - pt[1], cx - pt[0])) % 360.0
+        if not setup.placement_refusals(r, pt, facing):
+            setup.deploy(player, r.id, pt, facing)
+            return True
+    raise SetupError(Refusal("deploy", f"no legal point left in the zone for {r.id}", "p.63"))
+
+
+def auto_setup(setup: GameSetup, max_steps: int = 500) -> GameSetup:
+    """Take every remaining set-up step of ``setup`` by the module's policy; returns
+    ``setup`` once its phase is ``done``.
+
+    Raises:
+        SetupError: a model that fits nowhere in its zone, or a set-up that does not end.
+    """
+    for _ in range(max_steps):
+        ph, p = setup.phase, setup.to_act
+        if ph == "done":
+            return setup
+        if ph == "roll_off":
+            setup.roll_off()
+        elif p is None:
+            break
+        elif ph == "terrain":
+            setup.stop_terrain(p)
+        elif ph == "zone":
+            setup.choose_zone(p, setup.zone_options()[0].id)
+        elif ph == "first":
+            setup.choose_first(p, p)
+        elif ph in ("deploy", "scouts"):
+            if not _deploy_one(setup, p):
+                setup.done(p)
+        else:
+            break
+    raise SetupError(Refusal("setup", f"the automatic set-up did not finish (phase {setup.phase})"))
