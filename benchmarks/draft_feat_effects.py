@@ -490,6 +490,29 @@ def translate(name: str, f: KiFeat, pattern: Counter) -> dict[str, Any]:
     return {"affects": affects, "test": test, "effects": effects, "manual": None, **_RESTRICT, **extra}
 
 
+_REASONS = [
+    (r"\bsummon", "summons or deploys a model"),
+    (r"\btokens?\b(?<!ki token)|\bcounters? from\b|enhancement", "uses tokens or cards the engine does not track"),
+    (r"terrain|scenario zone|objective", "changes terrain, zones or objectives"),
+    (r"one of the following|\bchoose\b|\bchosen\b|up to x", "a player's choice the engine does not offer here"),
+    (r"^(?:when|whenever|during|after|before|if|while|the next)\b|\bwhen (?:an?|this|another|a friendly)\b",
+     "triggered by a game event the engine does not pass to feats"),
+    (r"range bands?|ranged attack", "changes or adds ranged attacks"),
+    (r"\bdice?\b|\broll", "changes dice or rolls"),
+    (r"\btransfer\b", "moves Ki or markers between models"),
+    (r"\bwalk\b|\bmove\b|\bplace\b", "moves models in a way the effect vocabulary cannot say"),
+]
+
+
+def _classify(text: str) -> str:
+    """A one-line reason, in our words, why a card stays manual (from keywords of its text)."""
+    t = _norm(text).lower()
+    for rx, why in _REASONS:
+        if re.search(rx, t, re.M):
+            return why
+    return "a rule the effect vocabulary cannot say"
+
+
 def _manual(reason: str) -> dict[str, Any]:
     return {"affects": None, "test": None, "effects": [], "manual": reason}
 
@@ -627,6 +650,8 @@ def build(bsdata: Path) -> tuple[dict[str, Any], Counter, Counter, int]:
         entry["when"] = when_of(f, _norm(f.description))
         local: Counter = Counter()
         body = translate(name, f, local)
+        if body["manual"] and body["manual"].startswith("card text beyond"):
+            body["manual"] = _classify(f.description)
         if name in HAND:
             body = dict(HAND[name])
             local = Counter({"hand": 1})
