@@ -340,8 +340,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Soulless", 58, 1762, "automated", (_GAME, _MELEE, _RANGED, _R + "test_traits"),
        "passes Fear tests and, when not the active model, Ki tests (opposed ones: the other side "
        "loses); Immune [Frightened, Poisoned, Bleed]"),
-    _t("Split Attack", 58, 1764, "manual", (),
-       "Melee or Charge into contact with several enemies, ignoring their ZoC, and fight each"),
+    _t("Split Attack", 58, 1764, "automated", (_GAME, _MOVEMENT, _MELEE),
+       "Melee or Charge into contact with several enemies (Action.models), ignoring their ZoC, "
+       "and fight each in turn, active in all, -1 die per extra exchange, one counter in all"),
     _t("Spirit", 58, 1772, "automated", (_R + "test_traits", _GAME),
        "Spirit (X): its Ki is X higher (after boosts, beyond twice the base) for Ki and Fear tests "
        "and for targeting or contacting Disguised models"),

@@ -284,3 +284,68 @@ def test_charging_bonus_banzai_makes_its_charge_a_simple_action():
     assert g.state.models["akira"].counters == 1
     plain = _charged({})
     assert plain.state.models["akira"].counters == 0
+
+
+# ----------------------------------------------------------------- Split Attack (p.58)
+
+def _fight_out(g: Game) -> list[dict]:
+    """Allocate for every waiting exchange (first legal split) until none waits; the
+    ``exchange_open`` data of each exchange in order."""
+    opened = []
+    start = len(g.events)
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    for e in g.events[start - 1:]:
+        if e.kind == "exchange_open":
+            opened.append(e.data)
+    return opened
+
+
+def test_split_attack_moves_into_contact_with_two_enemies_and_fights_both_at_minus_one():
+    """p.58: "когда эта модель объявляет действие Рукопашный бой или Нападение, она может
+    прийти в контакт с двумя или более вражескими моделями и игнорировать их ЗК ... Эта
+    модель имеет штраф -1 кубик за каждый дополнительный Обмен ударами, она будет активной
+    во всех Обменах ударами ... Удалите только один счетчик активации с этой модели после
+    последнего Обмена ударами." Worked example: "если он приходит в ближний бой с двумя
+    моделями и выполняет Обмен ударами против обеих, он получает штраф -1 в обоих Обменах"."""
+    dead = _only("yatsumata", "akira", "kenta")
+    g = _game({}, {"yatsumata": (11.0, 9.8 + 3.5), "akira": (10.2, 11.3), "kenta": (11.8, 11.3)}, dead=dead, active=2)
+    act = Action("melee", "yatsumata", target="akira", models=("kenta",))
+    assert act in g.legal_actions()
+    counters = g.state.models["yatsumata"].counters
+    g.push(act)
+    assert g.state.exchange["split_n"] == 2
+    yats = g.combatant("yatsumata", True)
+    assert ("Split Attack", -1) in yats.modifiers
+    assert g.exchange_pools()["yatsumata"] == 3  # Melee 4, -1 Split Attack (Kenta's assist: Indomitable (1))
+    first = g.state.exchange["defender"]
+    while g.state.exchange is not None and g.state.exchange["defender"] == first:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    if g.state.models["yatsumata"].alive and g.state.models["kenta"].alive:
+        assert g.state.exchange is not None and g.state.exchange["defender"] == "kenta"
+        assert g.state.exchange["attacker"] == "yatsumata"  # active in every exchange
+        assert ("Split Attack", -1) in g.combatant("yatsumata", True).modifiers
+        _fight_out(g)
+    assert g.state.models["yatsumata"].counters == counters - 1  # one counter for the whole action
+    assert g.state.active == 1
+
+
+def test_split_attack_against_three_enemies_in_contact_costs_two_dice_in_each():
+    """The worked example's second half (p.58): "Если Кенко сделает Распределенную атаку
+    против всех трех моделей, он получит штраф -2 куба на всех трех Обменах ударами"."""
+    dead = _only("yatsumata", "akira", "kenta", "matsu")
+    g = _game({}, {"yatsumata": (12.0, 12.0), "akira": (10.42, 12.0), "kenta": (13.58, 12.0),
+                   "matsu": (12.0, 13.58)}, dead=dead, active=2)
+    act = next(a for a in g.legal_actions() if a.kind == "melee" and len(a.models) == 2)
+    g.push(act)
+    assert g.state.exchange["split_n"] == 3
+    assert ("Split Attack", -2) in g.combatant("yatsumata", True).modifiers
+    seen = [g.state.exchange["defender"]] + [d["defender"] for d in _fight_out(g)]
+    assert seen[0] == act.target and set(seen) <= {"akira", "kenta", "matsu"}
+
+
+def test_a_model_without_split_attack_fights_one_enemy():
+    dead = _only("masunagi", "akira", "kenta")
+    g = _game({}, {"masunagi": (11.0, 13.3), "akira": (10.2, 11.3), "kenta": (11.8, 11.3)}, dead=dead, active=2)
+    ok, why = g.is_legal(Action("melee", "masunagi", target="akira", models=("kenta",)))
+    assert not ok and "Split Attack" in why

@@ -566,11 +566,12 @@ def check_run(table, model_id: str, point: Sequence[float], activation_contacts:
 
 
 def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequence[float]],
-                     activation_contacts: Sequence[str] = ()) -> MoveResult:
+                     activation_contacts: Sequence[str] = (), also: Sequence[str] = ()) -> MoveResult:
     """Judge the move of a Melee action (p.24): up to Move into BtB with the chosen
     enemy, entering only that enemy's ZoC; inside its ZoC (or with the target in the
     mover's ZoC) other ZoCs are ignored; a model that starts in BtB with one enemy may
-    move around its base ignoring other ZoCs.
+    move around its base ignoring other ZoCs. ``also``: the other enemies of a Split
+    Attack (p.58): their ZoC is ignored too and the move must end in BtB with each.
 
     Raises:
         MoveError: unknown model, no Move value, or a target that is not an enemy.
@@ -586,12 +587,16 @@ def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequen
     around = len(mover.start_contacts) == 1
     if not (target_sees or around):
         reasons += _start_zoc_reasons(mover, pts, allow_towards=target_id)
-        reasons += _zoc_reasons(mover, pts, {target_id}, "Melee p.24: only the target's ZoC may be entered")
+        reasons += _zoc_reasons(mover, pts, {target_id, *also}, "Melee p.24: only the target's ZoC may be entered")
     end_contacts = mover.contacts_at(pts[-1])
     reached = target_id in end_contacts
     if not reached:
         reasons.append(Reason("melee-not-in-btb", f"the move does not end in BtB with {target_id}", "Melee p.24",
                               pts[-1], target_id))
+    for other in also:  # Split Attack (p.58): in contact with every enemy it fights
+        if other not in end_contacts:
+            reasons.append(Reason("melee-not-in-btb", f"the move does not end in BtB with {other} (Split Attack)",
+                                  "Split Attack p.58", pts[-1], other))
     if mover.start_contacts and target_id not in mover.start_contacts and not mover.leaves_contact_freely:
         # in BtB with an enemy at the start: only around that enemy's base, never leaving it (p.24)
         for e in mover.enemies:
@@ -601,8 +606,8 @@ def check_melee_move(table, model_id: str, target_id: str, path: Sequence[Sequen
                                       "contact moves only around that enemy's base (Disengage to leave it)",
                                       "Melee p.24", pts[0], e.id))
                 break
-    others = [c for c in end_contacts if c != target_id and c not in mover.start_contacts]
-    if others or (reached and any(c != target_id for c in mover.activation_contacts)):
+    others = [c for c in end_contacts if c != target_id and c not in mover.start_contacts and c not in also]
+    if others or (reached and any(c != target_id and c not in also for c in mover.activation_contacts)):
         who = others[0] if others else mover.activation_contacts[0]
         reasons.append(Reason("second-enemy", f"would come into BtB with a second enemy ({who}) this activation",
                               "rulings.md 7: one enemy per activation", pts[-1], who))
@@ -692,7 +697,7 @@ def _budget_t(mover: Mover, a: Point, b: Point, budget: float) -> float:
 
 
 def plan_charge(table, model_id: str, target_id: str, direction: float | None = None,
-                activation_contacts: Sequence[str] = ()) -> MoveResult:
+                activation_contacts: Sequence[str] = (), also: Sequence[str] = ()) -> MoveResult:
     """The Charge of ``model_id`` at ``target_id`` (p.22, rulings.md 7).
 
     A straight line towards the target (``direction`` degrees; default: at the target's
@@ -703,7 +708,9 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     allowance. A charge that falls short ends where it stops (``reached`` False; still a
     legal move). A Cloudwalk or Intangible charger passes over bases and Impassable
     terrain; a Charge whose end would overlap a base or Impassable terrain is illegal
-    (``ends-on-base``, ``ends-in-impassable``; docs/rulings-project.md 28).
+    (``ends-on-base``, ``ends-in-impassable``; docs/rulings-project.md 28). ``also``: the
+    other enemies of a Split Attack (p.58): their ZoC does not stop the charge, and it must
+    end in BtB with each of them too.
 
     Raises:
         MoveError: unknown model, no Move value, or a target that is not an enemy.
@@ -717,7 +724,8 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     reasons: list[Reason] = []
     stop: Reason | None = None
     engaged = mover.in_zoc_at(target_id, start) or mover.scene.zoc(model_id, target_id).in_zoc
-    others = [] if engaged else [e.id for e in mover.zoc_enemies if e.id != target_id and e.id not in mover.start_zocs]
+    others = [] if engaged else [e.id for e in mover.zoc_enemies if e.id != target_id and e.id not in mover.start_zocs
+                                 and e.id not in also]
     bonus = 0.0
     for _ in range(2):  # a second pass if the path crosses Ideal terrain (+2")
         budget = 2 * mover.move + bonus
@@ -759,7 +767,11 @@ def plan_charge(table, model_id: str, target_id: str, direction: float | None = 
     elif stop is None:
         stop = Reason("out-of-movement", "the charge falls short",
                       "Charge p.25: a charge that falls short ends where it stops", end)
-    extra = [c for c in contacts if c != target_id and c not in mover.start_contacts]
+    extra = [c for c in contacts if c != target_id and c not in mover.start_contacts and c not in also]
+    for other in also:  # Split Attack (p.58)
+        if reached and other not in contacts:
+            reasons.append(Reason("charge-not-in-btb", f"the charge does not end in BtB with {other} (Split Attack)",
+                                  "Split Attack p.58", end, other))
     if extra:
         reasons.append(Reason("second-enemy", f"would come into BtB with another enemy ({extra[0]})",
                               "rulings.md 7: one enemy per activation", end, extra[0]))
