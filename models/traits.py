@@ -125,10 +125,9 @@ def _t(name: str, page: int, line: int, status: str, acts: tuple[str, ...], summ
 
 #: Every trait of the rulebook (p.48-59), by key.
 TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
-    _t("Adept", 48, 1463, "partly", (_MELEE, _DICE, _RANGED),
-       "Adept [K] (X): up to X more supporting dice in [K] tests; applied to melee exchanges "
-       "([Melee]: attack and defence, [Attack], [Defence], several keywords) and Ranged tests "
-       "(Size tests not yet)"),
+    _t("Adept", 48, 1463, "automated", (_MELEE, _DICE, _RANGED, _GAME),
+       "Adept [K] (X): up to X more supporting dice in [K] tests: exchanges ([Melee], [Attack], "
+       "[Defence]), Ranged and Size tests; several keywords add up ([Attack, Size])"),
     _t("Aggressive", 48, 1467, "automated", (_MELEE, _CONDS, _GAME),
        "allocates at least as many attack dice as defence dice; cancels with Defensive"),
     _t("Agile", 48, 1469, "partly", (_MOVEMENT, _MELEE, _CONDS),

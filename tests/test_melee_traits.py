@@ -349,3 +349,19 @@ def test_a_model_without_split_attack_fights_one_enemy():
     g = _game({}, {"masunagi": (11.0, 13.3), "akira": (10.2, 11.3), "kenta": (11.8, 11.3)}, dead=dead, active=2)
     ok, why = g.is_legal(Action("melee", "masunagi", target="akira", models=("kenta",)))
     assert not ok and "Split Attack" in why
+
+
+def test_adept_size_adds_a_supporting_die_in_a_size_test():
+    """p.48: Adept [Ключевое слово](X): "может сохранить до X дополнительных Вспомогательных
+    кубиков"; the catalogue's Adept [Attack, Size] (1) in the Immobilised model's Size (6)
+    test (p.44): Yatsumata (Large, 4 dice) rolls [3, 2, 2, 2]: 3 + 3 supports = 6 passes,
+    where 3 + 2 = 5 would fail."""
+    dead = _only("yatsumata", "akira")
+    for adept, passed in ((True, True), (False, False)):
+        cards = {"yatsumata": _card("yatsumata", "Adept [Attack, Size] (1)")} if adept else {}
+        g = _game(cards, {"yatsumata": (11.0, 11.3), "akira": (3.0, 3.0)}, dead=dead, active=2,
+                  dice=PhysicalDice([2, 1]), yatsumata={"conditions": {"immobilised": 1}})
+        g.dice = PhysicalDice([3, 2, 2, 2])
+        g.push(Action("walk", "yatsumata", point=(11.0, 12.0)))
+        test = next(e for e in g.events if e.kind == "test")
+        assert test.data["passed"] is passed, test.data

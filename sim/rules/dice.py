@@ -642,11 +642,13 @@ def size_test_dice(size: Size | int, *, strong: bool = False, weak: bool = False
 
 def size_test(size: Size | int, target_number: int, dice: Dice, *, strong: bool = False,
               weak: bool = False, swarm: bool = False, modifier: int = 0,
-              rerolls: Rerolls | None = None, purpose: RollPurpose | None = None) -> ChallengeResult:
+              rerolls: Rerolls | None = None, purpose: RollPurpose | None = None,
+              options: RollOptions = RollOptions()) -> ChallengeResult:
     """Size test (p.28): a challenge test with :func:`size_test_dice` dice; ``purpose``
-    defaults to :attr:`RollKind.SIZE`."""
+    defaults to :attr:`RollKind.SIZE`; ``options``: e.g. Adept [Size] (X) supports (p.48)."""
     pool = size_test_dice(size, strong=strong, weak=weak, swarm=swarm)
-    return challenge_test(pool, target_number, modifier, dice, rerolls=rerolls, purpose=purpose or _SIZE)
+    return challenge_test(pool, target_number, modifier, dice, options=options, rerolls=rerolls,
+                          purpose=purpose or _SIZE)
 
 
 # --------------------------------------------------------------------------- Tactical

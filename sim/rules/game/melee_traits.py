@@ -25,7 +25,8 @@ from sim.rules.melee import Combatant, MeleeWeapon
 __all__ = ["BEAR_RANGE", "adjust_combatant", "exchange_opponent", "manual_steps", "ranged_card_kwargs",
            "card_trait_values", "trait_entries", "edge_distance", "tactical_rerolls", "ChargingBonus",
            "parse_charging_bonus", "card_charging_bonus", "grant_charging_bonus", "charging_table",
-           "charging_banzai", "split_problem", "split_data", "split_paths", "next_split_events", "split_offers"]
+           "charging_banzai", "split_problem", "split_data", "split_paths", "next_split_events", "split_offers",
+           "size_adept"]
 
 #: Bear Stands Alone (p.49): "пока в пределах 3\" от этой модели нет дружественных моделей".
 BEAR_RANGE = 3.0
@@ -188,6 +189,13 @@ def _prowess_for(card, test: str) -> int:
     """Prowess [..] (X) of ``card`` for a ``test`` keyword (``ranged``, ``tactical``; p.56)."""
     return sum(int(v or 1) for q, v in card_trait_values(card, "prowess")
                if test in [w.strip() for w in q.lower().split(",")])
+
+
+def size_adept(game, mid: str) -> int:
+    """Adept [Size] (X) of ``mid`` (p.48): X more supporting dice in its Size tests (the
+    catalogues print ``Adept [Attack, Size] (1)``); 0 without it."""
+    return sum(int(v or 1) for q, v in card_trait_values(game.profile(mid), "adept")
+               if "size" in [w.strip() for w in q.lower().split(",")])
 
 
 def tactical_rerolls(game) -> Rerolls | None:

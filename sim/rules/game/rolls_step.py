@@ -22,6 +22,7 @@ from sim.rules.dice import (
     FearResult,
     OpposedResult,
     RollKind,
+    RollOptions,
     RollPurpose,
     Side,
     challenge_test,
@@ -29,6 +30,7 @@ from sim.rules.dice import (
     opposed_test,
     size_test,
 )
+from sim.rules.game import melee_traits
 from sim.rules.game.part import GamePart
 from sim.rules.ki import Feat
 
@@ -136,10 +138,11 @@ class RollsStep(GamePart):
         Swarm -1 (:func:`sim.rules.test_traits.size_terms`)."""
         size = self.table.model(mid).size
         terms = tt.size_terms(self._trait, mid, self._card_qualifier)
+        adept = melee_traits.size_adept(self, mid)  # Adept [Size] (X) (p.48)
         res = size_test(size if size != Size.ZERO else Size.SMALL, tn, self._roller, strong=terms.strong,
-                        weak=terms.weak, swarm=terms.swarm,
+                        weak=terms.weak, swarm=terms.swarm, options=RollOptions(adept=adept),
                         purpose=purpose or RollPurpose(RollKind.SIZE, mid))
-        return TestOutcome(res.success, res, terms.traits)
+        return TestOutcome(res.success, res, terms.traits + ((f"Adept ({adept})",) if adept else ()))
 
     def _feat_test(self, mid: str, feat: Feat, target: str | None, boost: int = 0) -> TestOutcome:
         """The test of Ki feat ``feat`` (:class:`sim.rules.ki.Feat`) used by ``mid`` (p.46-47):
