@@ -365,3 +365,22 @@ def test_adept_size_adds_a_supporting_die_in_a_size_test():
         g.push(Action("walk", "yatsumata", point=(11.0, 12.0)))
         test = next(e for e in g.events if e.kind == "test")
         assert test.data["passed"] is passed, test.data
+
+
+def test_split_attack_charge_ends_in_contact_with_both_enemies_and_fights_both():
+    """p.58: Split Attack when the model declares a Charge ("Рукопашный бой или Нападение"):
+    it ignores the second enemy's ZoC, ends touching both and fights both, the Charge's
+    +2 on each exchange's first damage roll (rulings H2). Without Split Attack the same
+    charge stops before the second enemy's ZoC."""
+    places = {"yatsumata": (10.2, 17.5), "akira": (10.2, 11.3), "kenta": (11.683, 12.335)}
+    dead = _only("yatsumata", "akira", "kenta")
+    g = _game({}, places, dead=dead, active=2, yatsumata={"facing": 270.0})
+    assert not g.charge("yatsumata", "akira").reached  # it stops before Kenta's ZoC (p.22)
+    assert g.charge("yatsumata", "akira", also=("kenta",)).reached
+    act = Action("charge", "yatsumata", target="akira", models=("kenta",))
+    ok, why = g.is_legal(act)
+    assert ok, why
+    g.push(act)
+    assert g.state.exchange is not None and g.state.exchange["split_n"] == 2 and g.state.exchange["charge"]
+    opened = [{"defender": "akira"}] + _fight_out(g)
+    assert [d["defender"] for d in opened][:2] == ["akira", "kenta"] or not g.state.models["kenta"].alive
