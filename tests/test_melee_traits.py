@@ -384,3 +384,26 @@ def test_split_attack_charge_ends_in_contact_with_both_enemies_and_fights_both()
     assert g.state.exchange is not None and g.state.exchange["split_n"] == 2 and g.state.exchange["charge"]
     opened = [{"defender": "akira"}] + _fight_out(g)
     assert [d["defender"] for d in opened][:2] == ["akira", "kenta"] or not g.state.models["kenta"].alive
+
+
+# ----------------------------------------------------------------- gaining traits in melee (p.48)
+
+def test_kuma_and_naoko_armour_in_a_melee_exchange():
+    """p.48 worked examples: "Кума имеет броню (1). Если он получит Броню (2) ... Кума теперь
+    имеет Броню (2)"; "Наоко ... не имеет свойства Брони, но использует Мутацию, чтобы
+    получить Броню (+1) ... дающий ей Броню (1)". The exchange's damage reads the gained
+    Armour: Akira printed with Armour (1) is Armour (2) after Armour (2); Ishi (no Armour)
+    is Armour (1) after Armour (+1), and Armour (2) after another Armour (+1)."""
+    base = _card("akira")
+    kuma = dataclasses.replace(base, traits=tuple(t for t in base.traits if t.keyword != "armour")
+                               + (parse_trait("Armour (1)"),))
+    dead = _only("akira", "ishi")
+    g = _game({"akira": kuma}, {"akira": (11.0, 11.3), "ishi": (12.182, 11.3)}, dead=dead)
+    assert g.combatant("akira", False).armour == 1
+    g.grant("akira", "Kami of the Eternal Earth", "end_phase", traits=["Armour (2)"])
+    assert g.combatant("akira", False).armour == 2  # not 3: they do not stack
+    assert g.combatant("ishi", False).armour == 0
+    g.grant("ishi", "Mutation", "end_phase", traits=["Armour (+1)"])
+    assert g.combatant("ishi", False).armour == 1
+    g.grant("ishi", "Mutation", "end_phase", traits=["Armour (+1)"])
+    assert g.combatant("ishi", False).armour == 2
