@@ -407,3 +407,16 @@ def test_kuma_and_naoko_armour_in_a_melee_exchange():
     assert g.combatant("ishi", False).armour == 1
     g.grant("ishi", "Mutation", "end_phase", traits=["Armour (+1)"])
     assert g.combatant("ishi", False).armour == 2
+
+
+def test_a_split_attack_waiting_for_allocations_survives_position_replay_and_pop():
+    dead = _only("yatsumata", "akira", "kenta")
+    g = _game({}, {"yatsumata": (11.0, 13.3), "akira": (10.2, 11.3), "kenta": (11.8, 11.3)}, dead=dead, active=2)
+    g.push(Action("melee", "yatsumata", target="akira", models=("kenta",)))
+    pos = g.position()
+    assert pos["exchange"]["split"] == ["kenta"] and pos["exchange"]["split_n"] == 2
+    again = Game(g.table, seed=3, position=pos)
+    assert again.position() == pos
+    assert g.replay().snapshot() == g.snapshot()
+    g.pop()
+    assert g.state.exchange is None
