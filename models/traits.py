@@ -153,9 +153,11 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Bleed", 49, 1495, "automated", (_MELEE, _RANGED, _GAME),
        "Bleed (X/Y): a non-Soulless model it wounds in melee or with a shot gains X Bleed markers of "
        "value Y (Immune keeps them off; one source at a time; on the card: every weapon)", weapon=True),
-    _t("Blood of Orochi", 49, 1499, "manual", (),
-       "Blood of Orochi (X): adds X tokens to a pool that friendly Ito models draw from; their "
-       "weapons gain Poison"),
+    _t("Blood of Orochi", 49, 1499, "automated", (_GAME,),
+       "Blood of Orochi (X): each Starting phase the side's X tokens go to a pool given to friendly "
+       "Ito models, at most 2 each (the engine's default: highest Melee first; the player may give "
+       "them again before its side's first activation); Y tokens give its weapons Poison (1/Y); "
+       "removed in the End phase"),
     _t("Bodyguard", 49, 1505, "partly", (_GAME,),
        "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
        "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),
@@ -232,8 +234,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Fortune", 52, 1629, "automated", (_GAME,),
        "Ki generation: its player may toss a coin (offered as a Starting phase choice; a seeded die, 4+): "
        "doubled Ki, or none"),
-    _t("Group", 52, 1633, "manual", (),
-       "the models of the card activate together; all move before any exchange"),
+    _t("Group", 52, 1633, "automated", (_GAME, _MELEE),
+       "the card's models activate in one activation, one after the other; their exchanges wait until all "
+       "have moved, fought in the order their player chooses (Surprised lasts until then)"),
     _t("Hatred", 52, 1639, "automated", ("models.warband",),
        "Hatred [K]: may not be in a warband with [K] models (a model's name, card or type; the warband check)"),
     _t("Heal", 52, 1641, "automated", (_GAME,),

@@ -376,9 +376,61 @@ def test_bots_play_a_game_with_the_turn_traits_and_it_replays():
     cards = {"akira": [T("banzai", text="Banzai!"), T("fortune")], "matsu": [T("jump_up"), T("heal", 1)],
              "kokkio": [T("cultist", 1)], "kazuha": [T("cultist", 2), T("regenerate", 1)],
              "ishi": [T("oni_rage"), T("rise", 4)], "masunagi": [T("kami")], "asp": [T("last_stand")],
-             "nanako": [T("impetuous", 1)], "kaihime": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")]}
+             "nanako": [T("impetuous", 1)],
+             "kaihime": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")]}
     for bots in ((GreedyBot(1), GreedyBot(2)), (RandomBot(3), GreedyBot(4))):
         g = Game(_with(cards), seed=11, length=("fixed", 3))
         play(g, bots)
         assert g.is_over() and not game_problems(g)
         assert g.replay().snapshot() == g.snapshot()
+
+
+# ---------------------------------------------------------------- Group (p.52)
+def _two_asps():
+    """The default table with a second Asp (the Asp card has Group) near Kokkio."""
+    asp = next(m for m in TABLE.models if m.id == "asp")
+    models = TABLE.models + (dataclasses.replace(asp, id="asp-2", position=(9.0, 14.0)),)
+    table = dataclasses.replace(TABLE, models=models, _scene=[])
+    g = Game(table, seed=12, length=("fixed", 3))
+    pos = g.position()
+    pos["phase"], pos["active"] = "main", 2
+    for mid, m in pos["models"].items():
+        m["counters"] = 2 if mid in ("asp", "asp-2", "ishi", "matsu") else 0
+    pos["models"]["asp"].update(position=[4.5, 8.0], facing=270.0)
+    pos["models"]["asp-2"].update(position=[8.0, 10.5], facing=180.0)
+    g.set_position(pos)
+    return g
+
+
+def test_group_models_activate_together_one_after_the_other():
+    # p.52: "Группа (Group): Все модели, представленные этой карточкой профиля, активируются
+    # в одной активации."
+    g = _two_asps()
+    g.push(Action("walk", "asp", point=(3.5, 9.0)))
+    assert g.state.active == 2 and g.state.models["asp-2"].conditions.get("group_pending") == 1
+    assert not g.is_legal(Action("wait", "ishi"))[0] and not g.is_legal(Action("pass"))[0]
+    assert {a.model for a in g.legal_actions()} == {"asp-2"}
+    g.push(Action("wait", "asp-2"))
+    assert g.state.active == 1 and not g.group_pending()
+
+
+def test_group_models_all_move_before_any_exchange_in_the_order_their_player_chooses():
+    # p.52: "Каждая модель на этой карточке профиля выполняет любое движение до выполнения
+    # любых Обменов ударами. Обмены ударами затем отыгрываются в порядке, выбранном
+    # контролирующим игроком."
+    g = _two_asps()
+    g.push(Action("melee", "asp", target="matsu"))
+    assert g.state.exchange is None and g.group_fights() == ["asp"]  # held back: asp-2 has not moved
+    g.push(Action("melee", "asp-2", target="kokkio"))
+    assert g.state.exchange is None and g.to_move() == 2
+    assert set(g.legal_actions()) == {Action("group_fight", "asp"), Action("group_fight", "asp-2")}
+    assert not g.is_legal(Action("wait", "ishi"))[0]
+    g.push(Action("group_fight", "asp-2"))  # its player fights asp-2's exchange first
+    assert g.state.exchange is not None and g.state.exchange["attacker"] == "asp-2"
+    order = ["asp-2"]
+    while not g.is_over() and (g.state.exchange is not None or g.group_fights()):
+        if g.state.exchange is not None and g.state.exchange["attacker"] not in order:
+            order.append(g.state.exchange["attacker"])
+        g.push(next(a for a in g.legal_actions() if a.kind in ("allocate", "group_fight")))
+    assert order == ["asp-2", "asp"]
+    assert sum(1 for e in g.events if e.kind == "exchange") == 2 and g.state.active == 1

@@ -82,11 +82,16 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
     ActionRule("arrive", "Flank arrival from Elsewhere", "p.52, p.5", 0, "answer"),
     ActionRule("intimidate", "Intimidate (trait): a Starting phase choice", "p.54", 0, "answer"),
+    ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
+               "p.49", 0, "answer"),
+    ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),
     # free actions at the start of a model's activation (sim.rules.game.turn_traits)
     ActionRule("jump_up", "Jump Up (trait): Prone markers removed before the action", "p.54", 0, "answer"),
     ActionRule("cultist", "Cultist (trait): wounds to friendly Cultists for Ki", "p.50", 0, "answer"),
     ActionRule("fortune", "Fortune (trait): a Starting phase choice (toss a coin)", "p.52", 0, "answer"),
     ActionRule("oni_rage", "Oni Rage (trait): a Starting phase choice (become Berserk)", "p.55", 0, "answer"),
+    ActionRule("group_fight", "Group (trait): the next of the group's exchanges, in the order chosen", "p.52", 0,
+               "answer"),
     # card actions of traits that move Ki and give other models actions (sim.rules.game.support_step)
     ActionRule("command", "Command (trait)", "p.50, p.24", 1, "activation"),
     ActionRule("order", "Order (trait)", "p.55", 2, "activation"),

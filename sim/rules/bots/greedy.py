@@ -102,7 +102,7 @@ class GreedyBot(GreedyAllocation):
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
         p = st.active
-        ready = [m for m in st.alive(p) if not m.exhausted]
+        ready = [m for m in st.alive(p) if not m.exhausted and not game.activation_lock(m.id)]  # Group, Jump Up
         if not ready:
             return fallback_action(game, self.rng)
         table = game.table_now()
@@ -581,6 +581,8 @@ class GreedyBot(GreedyAllocation):
         (p.55): become Berserk when the closest enemy is within a Charge (2 x Move)."""
         offered = game.legal_actions()
         first = offered[0]
+        if first.kind == "group_fight":  # a Group's exchanges (p.52): in the order offered
+            return first
         m = game.state.models[first.model or ""]
         take = False
         if first.kind == "fortune":

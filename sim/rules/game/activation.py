@@ -56,7 +56,7 @@ class Activation(GamePart):
                                           berserk_forced=forced[0])
         if why:
             return why
-        why = self.trait_refusal(m.id, action.kind)  # Slow, Stupid, Insignificant (p.54, p.58)
+        why = self.trait_refusal(m.id, action.kind) or self.agile_refusal(m.id, action)  # p.48, p.54, p.58
         if why:
             return why
         if forced[0] in ("melee", "charge") and action.target != forced[1]:
@@ -81,6 +81,43 @@ class Activation(GamePart):
         Insignificant: no Scenario action; :func:`sim.rules.trait_actions.trait_refusal`),
         or None."""
         return trait_actions.trait_refusal(kind, lambda key: bool(self._trait(mid, key)[0]))
+
+    #: What an Agile model in contact may declare and stay in contact (p.48).
+    AGILE_IN_CONTACT = frozenset({"disengage", "melee", "stand_up", "ki_feat", "complex_ki_feat"})
+
+    def agile_refusal(self, mid: str, action: Action) -> str | None:
+        """Agile (p.48): "Если не объявляет Выход из боя, Умение Ки, применимое в рукопашной,
+        Вставание или Рукопашный бой - она должна выйти из контакта со всеми вражескими
+        моделями, с которыми находится в контакте." Why an Agile model in contact with
+        enemies may not declare ``action``: a Walk, Run or Charge that ends in contact
+        with one of them, a Shoot without a Walk before it out of contact, or an action
+        without a move (Wait, Focus, Scenario); None otherwise (or not Agile, or in contact
+        with no enemy). (Ki feats that may not be used in contact are refused by their No
+        BtB icon, p.46.)"""
+        if action.kind in self.AGILE_IN_CONTACT or not self._trait(mid, "agile")[0]:
+            return None
+        foes = self.enemies_in_contact(mid)
+        if not foes:
+            return None
+        why = f"Agile: in contact with {', '.join(foes)}, it must leave contact with every enemy (p.48)"
+        end = None
+        if action.kind in ("walk", "run") or (action.kind == "shoot" and action.walk == "before"):
+            end = action.path[-1] if action.path else action.point
+        elif action.kind == "charge" and action.target is not None:
+            try:
+                res = self.charge(mid, action.target, boost=action.boost or 0)
+            except movement.MoveError:
+                return None  # the Charge's own check says why
+            return why if set(res.contacts) & set(foes) else None
+        if end is None:
+            return why
+        table = self._table_now()
+        me = table.model(mid)
+        for e in foes:
+            te = table.model(e)
+            if math.dist(end, te.position) - me.radius - te.radius <= movement.CONTACT + 1e-9:
+                return why
+        return None
 
     def _before_resolve(self, m: ModelState, action: Action) -> bool:
         """What happens between declaring and resolving an action: Disguised markers lost
@@ -110,7 +147,10 @@ class Activation(GamePart):
         """Checks after every action: Surprised ends with the action (an exchange ends it
         when it resolves); Held ends out of BtB with the holder (p.44)."""
         if self.state.exchange is None and self.state.interception is None:
-            self._end_surprise()
+            if self.group_fights():  # a Group's held-back exchanges keep it on their targets (p.52)
+                self._end_group_surprise()
+            else:
+                self._end_surprise()
         if any("held" in x.conditions for x in self.state.alive()):
             self._release_held()
         self._zero_wound_checks()  # Rise, Last Stand (p.54, p.57)

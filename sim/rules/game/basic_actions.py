@@ -113,6 +113,9 @@ class BasicActions(GamePart):
     # ------------------------------------------------------------ Pass (p.21)
     def _legal_pass(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
         st = self.state
+        why = self.player_lock(st.active) if st.active in (1, 2) else None  # an activation under way
+        if why:
+            return False, why
         return (st.pass_tokens.get(st.active, 0) > 0, "no pass tokens left")
 
     def _spend_pass_token(self, action: Action) -> None:

@@ -31,6 +31,7 @@ from sim.rules import scenario as scen
 from sim.rules.dice import Dice, RollPurpose, SeededDice
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.activation import Activation
+from sim.rules.game.answer_traits import AnswerTraits
 from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
@@ -72,7 +73,7 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits):
+           Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits):
     """A game on a table with deployed warbands.
 
     Args:
@@ -243,6 +244,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._memo = {}  # every memoised answer is about the state before this event
         apply_event(self.state, ev)
         self.events.append(ev)
+        if ev.kind == "killed":  # triggered Ki feats (sim.rules.game.feat_triggers, p.46)
+            self.feat_kill_triggers(ev.data["model"])
         return ev
 
     def table_now(self):
@@ -482,7 +485,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                     return st.models[mid].player
         if st.interception is not None:
             return st.models[st.interception["target"]].player
-        return st.active
+        trig = self.trigger_player()  # a triggered Ki feat waits (sim.rules.game.feat_triggers)
+        return trig if trig is not None else st.active
 
     def is_legal(self, action: Action) -> tuple[bool, str]:
         """Whether ``action`` may be declared now, and why not (memoised until the state
@@ -505,12 +509,16 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return ACTION_KINDS["intercept"].legal(self, None, action)
         if st.interception is not None:
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
+        why = self.trigger_refusal(action) if st.exchange is None else None  # a triggered Ki feat waits
+        if why:
+            return False, why
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
-        if action.kind in ("fortune", "oni_rage"):  # Starting phase choices (p.52, p.55)
+        if action.kind in ("fortune", "oni_rage", "group_fight"):  # choices (p.52, p.55)
             return ACTION_KINDS[action.kind].legal(self, st.models.get(action.model or ""), action)
         if self.starting_choices_pending():
-            return False, f"the Starting phase: player {st.active} first chooses for Fortune / Oni Rage (p.52, p.55)"
+            return False, (f"player {st.active} first chooses for Fortune / Oni Rage, or the order of a Group's "
+                           "exchanges (p.52, p.55)")
         if action.kind == "intimidate":  # a Starting phase choice (p.54)
             return ACTION_KINDS["intimidate"].legal(self, st.models.get(action.model or ""), action)
         if self.intimidate_pending():
@@ -579,6 +587,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._unmark()
             raise GameError("a melee exchange is waiting for allocations" if st.exchange is not None
                             else "a shot waits for the target's player to assign an interceptor (or none)")
+        why = self.trigger_refusal(action)  # a triggered Ki feat waits (sim.rules.game.feat_triggers)
+        if why:
+            self._unmark()
+            raise GameError(why)
         if st.due_arrivals():
             self._unmark()
             raise GameError(f"the Starting phase: {', '.join(self.due_arrivals())} must first arrive from the "
@@ -588,8 +600,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             raise GameError(f"the Starting phase: player {st.active} first chooses whom to Intimidate (p.54)")
         if self.starting_choices_pending():
             self._unmark()
-            raise GameError(f"the Starting phase: player {st.active} first chooses for Fortune / Oni Rage "
-                            "(p.52, p.55)")
+            raise GameError(f"player {st.active} first chooses for Fortune / Oni Rage, or the order of a "
+                            "Group's exchanges (p.52, p.55)")
         if kind is not None and kind.timing == "pass":
             kind.resolve(self, action)
         else:
@@ -599,6 +611,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                 raise GameError(f"{action.model!r} cannot be activated by player {p} now")
             self._emit(Event("activate", {"player": p, "model": m.id, "action": str(action)}))
             ok, why = self.is_legal(action)
+            self._group_start(m.id)  # Group: the card's models activate together (p.52)
             spent = 1
             if not ok:
                 self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
@@ -614,7 +627,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                                                                               spent))
             self._after_action()
             self._command_done(m.id)  # a commanded model has acted (Command, p.50)
-        if not self.is_over() and st.exchange is None and st.interception is None:
+        if (not self.is_over() and st.exchange is None and st.interception is None
+                and not self._group_step(p)):  # a Group's activation goes on (p.52)
             assert p is not None  # a player is active from the first Starting phase on
             self._next_active(3 - p)
         return self.events[start:]

@@ -99,9 +99,9 @@ class MeleeStep(GamePart):
         melee_traits.grant_charging_bonus(self, m.id)  # Charging Bonus [B] until the end of the activation (p.50)
         self._move(m.id, res)
         if res.reached and all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": True,
-                                               **({"engaged": engaged} if engaged else {}),
-                                               **melee_traits.split_data(action.models)}))
+            self.open_exchange({"attacker": m.id, "defender": target, "charge": True,  # Group: held back (p.52)
+                                **({"engaged": engaged} if engaged else {}),
+                                **melee_traits.split_data(action.models)})
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -126,9 +126,9 @@ class MeleeStep(GamePart):
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         self._move(m.id, res)
         if all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
-            self._emit(Event("exchange_open", {"attacker": m.id, "defender": target, "charge": False,
-                                               **({"engaged": engaged} if engaged else {}),
-                                               **melee_traits.split_data(action.models)}))
+            self.open_exchange({"attacker": m.id, "defender": target, "charge": False,  # Group: held back (p.52)
+                                **({"engaged": engaged} if engaged else {}),
+                                **melee_traits.split_data(action.models)})
 
     def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -385,6 +385,9 @@ class MeleeStep(GamePart):
         except MeleeError as exc:
             return str(exc), None
         opt = comb.weapon.special(action.special) if action.special else None
+        why = self.specials_refusal(action.model, other_id) if action.special else None  # a feat's no_specials
+        if why:
+            return why, None
         if action.direction is not None and opt is not None and opt.key in DIRECTED_SPECIALS:
             problem = self.direction_problem(action.model, other_id, opt.key, action.direction)
             if problem:
@@ -501,7 +504,7 @@ class MeleeStep(GamePart):
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()
-            else:
+            elif not self._group_step(self.state.models[att].player):  # a Group's next exchange (p.52)
                 self._next_active(3 - self.state.models[att].player)
 
     def _release_held_by_fighters(self, att: str, dfn: str) -> None:

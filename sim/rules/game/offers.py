@@ -36,6 +36,8 @@ class Offers(GamePart):
             return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        if self.triggers_pending():  # a triggered Ki feat waits for its player (p.46)
+            return self.trigger_actions()
         if self.starting_choices_pending():  # the Starting phase waits for Fortune / Oni Rage (p.52, p.55)
             return self.starting_choice_actions()
         if self.intimidate_pending():  # the Starting phase waits for Intimidate choices (p.54)
@@ -104,8 +106,10 @@ class Offers(GamePart):
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
                     if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
                         out.append(Action("disengage", m.id, target=e.id))
-        out = [a for a in out if a.model is None or not self.trait_refusal(a.model, a.kind)]  # Slow, Stupid ...
+        out = [a for a in out if a.model is None  # Slow, Stupid, Insignificant, Agile in contact (p.48-58)
+               or not (self.trait_refusal(a.model, a.kind) or self.agile_refusal(a.model, a))]
         out = self._support_offers(out)  # Leech, Channel, Virtue, Order, Command (p.50-59)
+        out += self.orochi_offers(p)  # Blood of Orochi: tokens given again before the first activation (p.49)
         out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
@@ -136,11 +140,12 @@ class Offers(GamePart):
         Wait when nothing else is found."""
         st = self.state
         if (st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded()
+                or self.triggers_pending()
                 or self.intimidate_pending() or self.starting_choices_pending()):
             return rng.choice(self.legal_actions())
         p = st.active
-        ready = [m for m in st.alive(p) if not m.exhausted]
-        if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1:
+        ready = [m for m in st.alive(p) if not m.exhausted and not self.activation_lock(m.id)]  # Group, Jump Up
+        if st.pass_tokens.get(p, 0) > 0 and rng.random() < 0.1 and self.is_legal(Action("pass"))[0]:
             return Action("pass")
         m = rng.choice(ready)
         if "prone" in m.conditions:

@@ -34,6 +34,7 @@ and the Simple action ``heal`` are registered in
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -60,8 +61,13 @@ FORTUNE_OFFER = "fortune_offer"
 ONI_OFFER = "oni_rage_offer"
 #: A won or lost Fortune toss (``"won"``/``"lost"``), until the Ki generation it changes.
 FORTUNE = "fortune"
-#: The answer kinds of the Starting phase choices.
-CHOICE_KINDS = ("fortune", "oni_rage")
+#: The answer kinds of the choices the game waits for (Starting phase, a Group's exchanges).
+CHOICE_KINDS = ("fortune", "oni_rage", "group_fight")
+#: A Group model that activates in the activation under way (p.52).
+GROUP_PENDING = "group_pending"
+#: A Group model's exchange held back until the card's models have moved; its value is the
+#: ``exchange_open`` event's data as JSON (p.52).
+GROUP_FIGHT = "group_fight"
 
 
 def _x(value, default: int = 0) -> int:
@@ -164,7 +170,143 @@ class TurnTraits(GamePart):
         for x in self.state.alive(m.player):
             if x.id != m.id and ACTIVATING in x.conditions:
                 return f"{x.id}'s activation has started (Jump Up / Cultist): it declares its action first"
+        pending = self.group_pending(m.player)
+        if pending and m.id not in pending:
+            return f"Group: {', '.join(pending)} activate in this activation first (p.52)"
+        if not pending and self.group_fights(m.player):
+            return "Group: the group's melee exchanges are fought first, in the order its player chooses (p.52)"
         return None
+
+    def activation_lock(self, mid: str) -> str | None:
+        """Why model ``mid`` may not start an activation now because another activation is
+        under way (Jump Up, Cultist, a Group's activation and its exchanges), or None."""
+        return self._start_lock(self.state.models[mid])
+
+    def player_lock(self, player: int) -> str | None:
+        """Why ``player`` may not spend a pass token now: an activation is under way (Jump
+        Up, Cultist, a Group's activation and its exchanges, p.21, p.52), or None."""
+        for x in self.state.alive(player):
+            if ACTIVATING in x.conditions:
+                return f"{x.id}'s activation has started: it declares its action first"
+        if self.group_pending(player) or self.group_fights(player):
+            return "a Group's activation is under way (p.52)"
+        return None
+
+    # ------------------------------------------------------------ Group (p.52)
+    def group_mates(self, mid: str) -> list[str]:
+        """The other models of ``mid``'s profile card when it has Group (p.52): the models
+        of its warband with the same printed card, on the table."""
+        if not self._trait(mid, "group")[0]:
+            return []
+        card = self.table.model(mid).profile
+        m = self.state.models[mid]
+        return [x.id for x in self.state.alive() if x.id != mid and x.owner == m.owner
+                and self.table.model(x.id).profile == card and card is not None]
+
+    def group_pending(self, player: int | None = None) -> list[str]:
+        """The Group models that must still activate in the activation under way (p.52)."""
+        return [x.id for x in self.state.alive(player) if GROUP_PENDING in x.conditions]
+
+    def group_fights(self, player: int | None = None) -> list[str]:
+        """The Group models whose melee exchange waits until every model of the card has
+        moved (p.52), by attacker."""
+        return [x.id for x in self.state.alive(player) if GROUP_FIGHT in x.conditions]
+
+    def _group_start(self, mid: str) -> None:
+        """A model activates (its ``activate`` event): a Group model that starts its card's
+        activation marks the card's other models with counters, which activate next (p.52:
+        "Все модели, представленные этой карточкой профиля, активируются в одной
+        активации"); one of them activating loses its mark."""
+        m = self.state.models[mid]
+        if GROUP_PENDING in m.conditions:
+            self._emit(Event("condition", {"model": mid, "name": GROUP_PENDING, "on": False}))
+            return
+        if self.group_pending(m.player) or self.group_fights(m.player):
+            return
+        mates = [x for x in self.group_mates(mid) if self.state.models[x].counters > 0]
+        if not mates:
+            return
+        self._emit(Event("note", {"text": f"Group: {mid} activates with {', '.join(mates)}; every model moves before "
+                                          "any exchange (p.52)"}))
+        for x in mates:
+            self._emit(Event("condition", {"model": x, "name": GROUP_PENDING, "on": True}))
+
+    def open_exchange(self, data: dict) -> None:
+        """Open a melee exchange (an ``exchange_open`` event with ``data``), or, during a
+        Group's activation, hold it back until every model of the card has moved (p.52:
+        "Каждая модель на этой карточке профиля выполняет любое движение до выполнения
+        любых Обменов ударами"): a mark on the attacker keeps the event's data."""
+        att = data["attacker"]
+        player = self.state.models[att].player
+        if self.group_pending(player) or self.group_fights(player):
+            self._emit(Event("note", {"text": f"Group: {att}'s exchange with {data['defender']} waits until every "
+                                              "model of the card has moved (p.52)"}))
+            self._emit(Event("condition", {"model": att, "name": GROUP_FIGHT, "on": True,
+                                           "value": json.dumps(data, sort_keys=True)}))
+            return
+        self._emit(Event("exchange_open", data))
+
+    def _group_step(self, player: int | None) -> bool:
+        """After an action or an exchange of ``player``: True when the Group's activation
+        goes on (models of the card still to activate, or its exchanges: the only one left
+        is opened, several wait for their player's choice of order, p.52); False when
+        the turn passes as usual."""
+        if player not in (1, 2):
+            return False
+        if self.group_pending(player):
+            if self.state.active != player:
+                self._emit(Event("active", {"player": player}))
+            return True
+        fights = self.group_fights(player)
+        if not fights:
+            return False
+        if self.state.active != player:
+            self._emit(Event("active", {"player": player}))
+        if len(fights) == 1:
+            self._group_fight(fights[0])
+        return True
+
+    def _group_fight(self, mid: str) -> None:
+        """Open the held-back exchange of ``mid`` (p.52)."""
+        m = self.state.models[mid]
+        data = json.loads(str(m.conditions[GROUP_FIGHT]))
+        self._emit(Event("condition", {"model": mid, "name": GROUP_FIGHT, "on": False}))
+        d = self.state.models.get(data.get("defender", ""))
+        if d is None or not d.alive:
+            self._emit(Event("note", {"text": f"Group: {mid}'s opponent is gone: no exchange"}))
+            if not self._group_step(m.player):
+                self._next_active(3 - m.player)
+            return
+        self._emit(Event("exchange_open", data))
+
+    def _end_group_surprise(self) -> None:
+        """Surprised ends with the action, except on the targets of a Group's held-back
+        exchanges (p.52, "Уточнение: если цель Рукопашной атаки моделей, активировавшихся
+        группой, Захвачена врасплох, это состояние завершается после завершения Обмена
+        ударами с моделью, вызвавшей это состояние")."""
+        waiting = {json.loads(str(self.state.models[a].conditions[GROUP_FIGHT])).get("defender")
+                   for a in self.group_fights()}
+        for x in self.state.alive():
+            if "surprised" in x.conditions and x.id not in waiting:
+                self._emit(Event("condition", {"model": x.id, "name": "surprised", "on": False}))
+
+    def _legal_group_fight(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        st = self.state
+        if m is None or GROUP_FIGHT not in m.conditions:
+            return False, f"{action.model} has no Group exchange waiting (p.52)"
+        if self.group_pending(m.player):
+            return False, "Group: every model of the card moves before any exchange (p.52)"
+        if st.exchange is not None or m.player != st.active:
+            return False, "another exchange is being fought"
+        return True, ""
+
+    def _resolve_group_fight(self, action: Action) -> None:
+        m = self.state.models.get(action.model or "")
+        ok, why = self._legal_group_fight(m, action)
+        if not ok or m is None:
+            self._unmark()
+            raise GameError(why)
+        self._group_fight(m.id)
 
     def _end_activation_marks(self) -> None:
         """After a declared action: the activation that a free action started is over."""
@@ -416,6 +558,9 @@ class TurnTraits(GamePart):
         """The models of ``player`` (default: any) whose Starting phase choice the game
         waits for: Fortune's coin toss (p.52) or Oni Rage's Berserk (p.55)."""
         st = self.state
+        if st.phase == "main" and st.exchange is None and not self.group_pending(player):
+            fights = self.group_fights(player)  # a Group's exchanges: their order is its player's choice (p.52)
+            return fights if len(fights) > 1 else []
         if st.phase != "start":
             return []
         return [m.id for m in st.in_game(player) if FORTUNE_OFFER in m.conditions or ONI_OFFER in m.conditions]
@@ -430,6 +575,8 @@ class TurnTraits(GamePart):
                 out += [Action("fortune", mid, special="toss"), Action("fortune", mid)]
             if ONI_OFFER in m.conditions:
                 out += [Action("oni_rage", mid, special="berserk"), Action("oni_rage", mid)]
+            if GROUP_FIGHT in m.conditions and self.state.phase == "main":
+                out.append(Action("group_fight", mid))
         return out
 
     def _offer(self, models: list[ModelState], mark: str, what: str, first: int) -> None:
@@ -645,5 +792,6 @@ class TurnTraits(GamePart):
         ActionKind("heal", _legal_heal, _resolve_heal),
         ActionKind("fortune", _legal_choice, _resolve_choice),
         ActionKind("oni_rage", _legal_choice, _resolve_choice),
+        ActionKind("group_fight", _legal_group_fight, _resolve_group_fight),
     )
 
