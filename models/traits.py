@@ -130,9 +130,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "[Defence]), Ranged and Size tests; several keywords add up ([Attack, Size])"),
     _t("Aggressive", 48, 1467, "automated", (_MELEE, _CONDS, _GAME),
        "allocates at least as many attack dice as defence dice; cancels with Defensive"),
-    _t("Agile", 48, 1469, "partly", (_MOVEMENT, _MELEE, _CONDS),
-       "may leave contact without Disengaging and ignore contact when declaring; Immune [Held] "
-       "(leaving contact and the immunity are applied)"),
+    _t("Agile", 48, 1469, "automated", (_MOVEMENT, _MELEE, _CONDS, _GAME),
+       "ignores contact when declaring and leaves it without Disengaging; unless it Disengages, "
+       "Melees, Stands Up or uses a Ki feat it must end out of contact with every enemy; Immune [Held]"),
     _t("Aloof", 48, 1475, "automated", (_GAME,), "takes no Scenario actions"),
     _t("Ammo", 48, 1477, "automated", (_RANGED, _GAME),
        "Ammo (X): X ammo tokens; each ranged attack with the weapon spends one; none left, no "
@@ -154,10 +154,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Bleed (X/Y): a non-Soulless model it wounds in melee or with a shot gains X Bleed markers of "
        "value Y (Immune keeps them off; one source at a time; on the card: every weapon)", weapon=True),
     _t("Blood of Orochi", 49, 1499, "automated", (_GAME,),
-       "Blood of Orochi (X): each Starting phase the side's X tokens go to a pool given to friendly "
-       "Ito models, at most 2 each (the engine's default: highest Melee first; the player may give "
-       "them again before its side's first activation); Y tokens give its weapons Poison (1/Y); "
-       "removed in the End phase"),
+       "Blood of Orochi (X): Starting phase pool of X tokens, up to 2 per friendly Ito model (default "
+       "highest Melee first; re-given before the side's first activation); weapons gain Poison (1/Y)"),
     _t("Bodyguard", 49, 1505, "partly", (_GAME,),
        "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
        "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),

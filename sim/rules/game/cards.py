@@ -26,7 +26,8 @@ class Cards(GamePart):
         statistics; p.46-48), or None for a model without a card."""
         prof = self.printed_profile(mid)
         m = self.state.models.get(mid)
-        extra = self.oni_rage_effects(mid) if prof is not None and m is not None and m.conditions else []
+        extra = (self.oni_rage_effects(mid) + self.orochi_effects(mid)  # Oni Rage (p.55), Blood of Orochi (p.49)
+                 if prof is not None and m is not None and m.conditions else [])
         if prof is None or m is None or not (m.effects or extra):
             return prof
         effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)

@@ -82,6 +82,7 @@ class TurnPhases(GamePart):
         activation counter; a model with Death Sentence pays 3 Ki to remove a marker when
         it can (the engine always pays: keeping the marker only helps the enemy)."""
         self._starting_traits()  # Impetuous (X) markers (p.54)
+        self._orochi_start()  # Blood of Orochi: the pool's tokens given (p.49, answer_traits)
         for m in self.state.alive():
             eff = conditions.start_phase_effects(conditions.from_model(m), ki=m.ki)
             if eff.counters_lost:
@@ -161,6 +162,7 @@ class TurnPhases(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
                 else:
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
+        self._orochi_end()  # Blood of Orochi tokens removed (p.49)
         if st.auras or any(u["turn"] for u in st.feat_usage.values()):
             self._emit(Event("end_phase_reset", {}))
         self._end_effects("turn")

@@ -1,0 +1,218 @@
+"""Traits that answer the enemy or act for a group of friends (rulebook "Traits" p.48-59):
+Blood of Orochi (X) (p.49), Pack (X/Y) (p.55), In Defiance of the Gods (catalogue).
+
+* **Blood of Orochi (X)** (p.49): "Во время начальной фазы поместите в пул все жетоны «Кровь
+  Орочи», созданные дружественными моделями. Выберите любое количество дружественных моделей
+  Ито. Каждая выбранная модель может получить до 2 жетонов «Кровь Орочи» из пула. Оружие
+  моделей с жетоном «Кровь Орочи» получает Яд (1/Y), где Y - количество жетонов на этой
+  модели. Удалите все жетоны «Кровь Орочи» в завершающую фазу." In step 5 of the Starting
+  phase the engine gives each player's pool (the X of its models in the game) by the
+  documented default :meth:`AnswerTraits.orochi_default` (2 tokens a model, the friendly Ito
+  models on the table with the highest Melee first, then by id); the player may give them
+  again with the free step ``Action("orochi", model, models=(id per token ...))`` in the
+  Main phase before the first activation of its side in the turn (offered by
+  :meth:`~sim.rules.game.Game.legal_actions`; the game never waits for it). The tokens are
+  the condition key ``blood_of_orochi`` (value: the tokens; positions and saves keep it);
+  :meth:`~sim.rules.game.Game.profile` reads them as the weapon trait Poison (1/Y); they are
+  removed in the End phase.
+
+A mixin of :class:`~sim.rules.game.Game`; its kinds are registered at the end of the module.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import GameError, ModelState
+from sim.rules.game.targeting import keyword_matches
+
+#: The condition key of a model's Blood of Orochi tokens (value: how many, 1 or 2).
+OROCHI = "blood_of_orochi"
+#: The most tokens one model may take from the pool (p.49).
+OROCHI_MAX = 2
+#: The page of Blood of Orochi.
+PAGE_OROCHI = "p.49"
+
+
+def _x(value, default: int = 1) -> int:
+    try:
+        return int(value) if value is not None else default
+    except (TypeError, ValueError):
+        return default
+
+
+class AnswerTraits(GamePart):
+    """Blood of Orochi, Pack, In Defiance of the Gods (a mixin of :class:`~sim.rules.game.Game`)."""
+
+    # ------------------------------------------------------------ Blood of Orochi (X) (p.49)
+    def orochi_pool(self, player: int) -> int:
+        """The Blood of Orochi tokens ``player``'s models create this turn: the sum of the
+        X of Blood of Orochi (X) over its models in the game (a card that prints no number
+        creates one)."""
+        n = 0
+        for m in self.state.in_game(player):
+            has, xv = self._trait(m.id, "blood_of_orochi")
+            if has:
+                n += max(0, _x(xv))
+        return n
+
+    def orochi_recipients(self, player: int) -> list[str]:
+        """The friendly Ito models of ``player`` on the table that may take tokens (a card
+        of the faction Ito Clan or with the type Ito), the engine's default order first:
+        the highest Melee statistic, then the id."""
+        out = []
+        for m in self.state.alive(player):
+            if m.elsewhere is not None:
+                continue
+            card = self.printed_profile(m.id)
+            if card is None:
+                continue
+            if keyword_matches(card, "Ito Clan") or keyword_matches(card, "Ito"):
+                out.append((-(card.melee or 0), m.id))
+        return [mid for _, mid in sorted(out)]
+
+    def orochi_default(self, player: int) -> list[str]:
+        """The engine's allocation of ``player``'s pool (one id per token): two tokens to
+        each recipient in :meth:`orochi_recipients` order until the pool is empty."""
+        pool = self.orochi_pool(player)
+        out: list[str] = []
+        for mid in self.orochi_recipients(player):
+            take = min(OROCHI_MAX, pool - len(out))
+            if take <= 0:
+                break
+            out += [mid] * take
+        return out
+
+    def orochi_tokens(self, mid: str) -> int:
+        """The Blood of Orochi tokens on model ``mid`` now."""
+        m = self.state.models.get(mid)
+        return _x(m.conditions.get(OROCHI), 0) if m is not None and OROCHI in m.conditions else 0
+
+    def orochi_effects(self, mid: str) -> list[dict]:
+        """The effect the tokens on ``mid`` give its card (p.49: its weapons gain Poison
+        (1/Y), Y its tokens); none without tokens."""
+        y = self.orochi_tokens(mid)
+        if y <= 0:
+            return []
+        return [{"source": "Blood of Orochi", "until": "turn", "weapon_traits": [f"Poison (1/{y})"],
+                 "weapon": "all"}]
+
+    def _orochi_give(self, player: int, tokens, why: str) -> None:
+        """Take ``player``'s tokens back and give them as ``tokens`` says (one id per token)."""
+        want = Counter(tokens)
+        for m in self.state.alive(player):
+            have = self.orochi_tokens(m.id)
+            n = want.get(m.id, 0)
+            if have == n:
+                continue
+            if n:
+                self._emit(Event("condition", {"model": m.id, "name": OROCHI, "on": True, "value": n}))
+            else:
+                self._emit(Event("condition", {"model": m.id, "name": OROCHI, "on": False}))
+        given = ", ".join(f"{k} {v}" for k, v in sorted(want.items())) or "nobody"
+        self._emit(Event("note", {"text": f"Blood of Orochi ({PAGE_OROCHI}): player {player} {why}: {given} "
+                                          "(their weapons gain Poison (1/Y), Y = tokens, until the End phase)"}))
+
+    def _orochi_start(self) -> None:
+        """Starting phase step 5 (p.49): each player's pool given by the default allocation
+        (:meth:`orochi_default`); the player may give it again before its first activation."""
+        for p in (1, 2):
+            if self.orochi_pool(p) <= 0:
+                continue
+            self._orochi_give(p, self.orochi_default(p), "gives the pool's tokens (the engine's default; "
+                                                         "Action('orochi', models=...) gives them again before "
+                                                         "the side's first activation)")
+
+    def _orochi_end(self) -> None:
+        """End phase (p.49): "Удалите все жетоны «Кровь Орочи» в завершающую фазу"."""
+        for m in self.state.models.values():
+            if OROCHI in m.conditions:
+                self._emit(Event("condition", {"model": m.id, "name": OROCHI, "on": False}))
+
+    def _side_activated(self, player: int) -> bool:
+        """Whether a model of ``player`` has activated in the turn under way."""
+        for ev in reversed(self.events):
+            if ev.kind == "turn":
+                return False
+            if ev.kind == "activate" and ev.data.get("player") == player:
+                return True
+        return False
+
+    def orochi_refusal(self, m: ModelState | None, action: Action) -> str | None:
+        """Why ``Action("orochi", model, models=...)`` may not be taken now, or None: it is
+        the Main phase, ``model`` is the active player's, no model of that side has
+        activated in this turn, the side's pool has tokens, each id is a friendly Ito model
+        on the table (:meth:`orochi_recipients`) named at most twice, and the ids are no
+        more than the pool."""
+        st = self.state
+        if m is None or not m.alive:
+            return f"no model {action.model!r} on the table"
+        if st.phase != "main" or st.exchange is not None or st.interception is not None:
+            return "Blood of Orochi's tokens are given again only in the Main phase, with nothing waiting"
+        if m.player != st.active:
+            return f"{m.id} is not the active player's model"
+        if self._side_activated(m.player):
+            return f"player {m.player} has activated a model this turn: the tokens stay where they are ({PAGE_OROCHI})"
+        pool = self.orochi_pool(m.player)
+        if pool <= 0:
+            return f"player {m.player}'s models create no Blood of Orochi tokens ({PAGE_OROCHI})"
+        ok = set(self.orochi_recipients(m.player))
+        count = Counter(action.models)
+        bad = [x for x in count if x not in ok]
+        if bad:
+            return f"{', '.join(map(str, bad))}: not a friendly Ito model on the table ({PAGE_OROCHI})"
+        many = [x for x, n in count.items() if n > OROCHI_MAX]
+        if many:
+            return f"{', '.join(many)}: a model takes at most {OROCHI_MAX} tokens ({PAGE_OROCHI})"
+        if len(action.models) > pool:
+            return f"the pool holds {pool} token(s), {len(action.models)} given ({PAGE_OROCHI})"
+        return None
+
+    def orochi_offers(self, player: int | None) -> list[Action]:
+        """The re-allocations offered to ``player`` before its side's first activation: for
+        each recipient, the default order with that model first (only those that differ
+        from the tokens now)."""
+        if player not in (1, 2):
+            return []
+        recips = self.orochi_recipients(player)
+        pool = self.orochi_pool(player)
+        if pool <= 0 or not recips or self.state.phase != "main" or self._side_activated(player):
+            return []
+        giver = next((m.id for m in self.state.alive(player) if self._trait(m.id, "blood_of_orochi")[0]),
+                     recips[0])
+        now = Counter({m.id: self.orochi_tokens(m.id) for m in self.state.alive(player) if self.orochi_tokens(m.id)})
+        out = []
+        for first in recips:
+            order = [first] + [r for r in recips if r != first]
+            tokens: list[str] = []
+            for mid in order:
+                take = min(OROCHI_MAX, pool - len(tokens))
+                if take <= 0:
+                    break
+                tokens += [mid] * take
+            if Counter(tokens) != now:
+                a = Action("orochi", giver, models=tuple(tokens))
+                if a not in out:
+                    out.append(a)
+        return out
+
+
+    def _legal_orochi(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        why = self.orochi_refusal(m, action)
+        return (False, why) if why else (True, "")
+
+    def _resolve_orochi(self, action: Action) -> None:
+        m = self.state.models.get(action.model or "")
+        why = self.orochi_refusal(m, action)
+        if why or m is None:
+            self._unmark()
+            raise GameError(why or "no model")
+        self._orochi_give(m.player, list(action.models), "gives the tokens again")
+
+    # the kinds of this module, registered where they are defined
+    register(
+        ActionKind("orochi", _legal_orochi, _resolve_orochi),
+    )
