@@ -20,7 +20,8 @@ def with_traits(mid: str, *traits: str, table=TABLE):
     card = dataclasses.replace(base, id=f"{base.id}-h7-{'-'.join(traits).lower()}", bs_id=None,
                                traits=base.traits + extra)
     add_profile_source({card.id: card}, key=("test_weapon_rules", card.id))
-    models = tuple(dataclasses.replace(m, profile=card.id) if m.id == mid else m for m in table.models)
+    models = tuple(dataclasses.replace(m, profile=card.id, traits=m.traits + tuple(t.keyword for t in extra))
+                   if m.id == mid else m for m in table.models)  # (the table's copy, as a loaded table has)
     return dataclasses.replace(table, models=models, _scene=[])
 
 
@@ -250,3 +251,30 @@ def test_a_melee_wound_with_disease_gives_the_diseased_condition():
             assert "disease" not in m.markers
             return
     raise AssertionError("no seed lets Kenta wound Masunagi")
+
+
+# ------------------------------------------------------------------ Agile (p.48)
+def _agile_kokkio_in_contact():
+    """Kokkio (Agile) at (18, 4), Masunagi in base contact north of it; Kokkio's player acts."""
+    k, m = TABLE.model("kokkio"), TABLE.model("masunagi")
+    t = moved(TABLE, kokkio=((18.0, 4.0), 90.0), masunagi=((18.0, 4.0 + k.radius + m.radius), 270.0),
+              akira=((2.0, 2.0), 0.0))
+    return _game(with_traits("kokkio", "Agile", table=t))
+
+
+def test_agile_leaves_contact_or_takes_a_contact_action():
+    # p.48: "Проворный (Agile): Когда эта модель активируется, она может игнорировать вражеские
+    # модели в контакте при объявлении своего действия. Эта модель может выйти из контакта с
+    # вражескими моделями без необходимости выполнять действие Выход из боя. Если не объявляет
+    # Выход из боя, Умение Ки, применимое в рукопашной, Вставание или Рукопашный бой - она
+    # должна выйти из контакта со всеми вражескими моделями, с которыми находится в контакте."
+    g = _agile_kokkio_in_contact()
+    assert g.is_legal(Action("walk", "kokkio", point=(18.0, 1.5)))[0]  # away, out of contact
+    ok, why = g.is_legal(Action("walk", "kokkio", point=(18.205, 4.018)))  # a shuffle round its base
+    assert not ok and "Agile" in why
+    for a in (Action("wait", "kokkio"), Action("focus", "kokkio")):
+        ok, why = g.is_legal(a)
+        assert not ok and "must leave contact" in why
+    assert g.is_legal(Action("melee", "kokkio", target="masunagi"))[0]
+    offered = {a.kind for a in g.legal_actions() if a.model == "kokkio"}
+    assert "wait" not in offered and "walk" in offered

@@ -108,7 +108,7 @@ class Activation(GamePart):
                 res = self.charge(mid, action.target, boost=action.boost or 0)
             except movement.MoveError:
                 return None  # the Charge's own check says why
-            return why if set(res.contacts) & set(foes) else None
+            return why if res.legal and set(res.contacts) & set(foes) else None  # (else its own check says why)
         if end is None:
             return why
         table = self._table_now()
