@@ -5,9 +5,11 @@ and ``pop``."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from models.profiles import get_profile
+from models.profiles import add_profile_source, get_profile
 from sim.rules.effects import effect_problem, effective_profile
 from sim.rules.game import Game, GameError
 from sim.table import load_table
@@ -118,3 +120,35 @@ def test_bad_effects_are_refused_with_one_line():
     pos["models"][mid]["effects"] = [{"source": "x", "until": "game", "traits": ["Tough ("]}]
     with pytest.raises(GameError, match=r"effects\[0\]: traits: cannot read the trait"):
         g.set_position(pos)
+
+
+def test_fire_poison_and_bleed_gained_by_an_effect_are_markers_with_a_value():
+    """Bleed, Poisoned and On Fire are markers with a value (p.43-45): an effect's condition
+    gain puts them in ModelState.markers (never silently dropped), and they add up."""
+    g = Game(TABLE, seed=2, length=("fixed", 3))
+    g.gain_condition("masunagi", "on_fire", 2, value=2)
+    g.gain_condition("masunagi", "poisoned", 1)
+    g.gain_condition("masunagi", "on_fire", 1, value=1)
+    assert g.state.models["masunagi"].markers == {"fire": [2, 2, 1], "poison": [1]}
+    assert g.position()["models"]["masunagi"]["markers"]["fire"] == [2, 2, 1]
+
+
+def test_a_pulse_feat_sets_models_on_fire():
+    """The catalogue feat Inferno (a Simple Ki feat, Pulse 2": every other model in it gains
+    an On Fire (2) marker) places the markers in play: a ``markers`` event per model."""
+    base = get_profile("takashi-akira")
+    card = dataclasses.replace(base, id="akira-inferno", bs_id="test-akira-inferno", feats=("Inferno",))
+    add_profile_source({card.id: card}, key=("test_effects", card.id))
+    models = tuple(dataclasses.replace(m, profile=card.id) if m.id == "akira" else m for m in TABLE.models)
+    g = Game(dataclasses.replace(TABLE, models=models, _scene=[]), seed=2, length=("fixed", 3))
+    pos = g.position()
+    a, m = g.table_now().model("akira"), g.table_now().model("masunagi")
+    pos["active"] = 1
+    pos["models"]["akira"].update(position=[12.0, 12.0], ki=4, counters=2)
+    pos["models"]["masunagi"].update(position=[12.0 + a.radius + m.radius + 1.0, 12.0])
+    g.set_position(pos)
+    feat = next(x for x in g.legal_actions() if x.model == "akira" and x.feat == "Inferno")
+    g.push(feat)
+    marks = [e for e in g.events if e.kind == "markers"]
+    assert any(e.data["model"] == "masunagi" and e.data["add"] == [2] for e in marks)
+    assert g.state.models["masunagi"].markers.get("fire") == [2]

@@ -121,6 +121,29 @@ class Cards(GamePart):
             out += ["frightened", "poisoned", "bleed"]
         return tuple(out)
 
+    def _marker_gain_events(self, mid: str, name: str, n: int, value=None) -> list[Event] | None:
+        """The ``markers`` event by which ``mid`` gains ``n`` Bleed, Poisoned or On Fire
+        markers of value ``value`` (default 1; none when it is immune, p.43-45), or None
+        when ``name`` is not one of those."""
+        key = conditions.canonical(name)
+        if key not in conditions.DAMAGING:
+            return None
+        if n <= 0 or any(conditions.canonical(str(i)) == key for i in self._immunities(mid)):
+            return []
+        v = int(value) if isinstance(value, int) and not isinstance(value, bool) else 1
+        return [Event("markers", {"model": mid, "kind": conditions.DAMAGING[key], "add": [v] * int(n)})]
+
+    def _lose_markers(self, mid: str, name: str, n: int | None) -> bool:
+        """Remove ``n`` (None: every) Bleed, Poisoned or On Fire markers of ``mid``, the
+        highest first (a ``markers`` event); False when ``name`` is not one of those."""
+        key = conditions.canonical(name)
+        if key not in conditions.DAMAGING:
+            return False
+        kind = conditions.DAMAGING[key]
+        if self.state.models[mid].markers.get(kind):
+            self._emit(Event("markers", {"model": mid, "kind": kind, "remove": "all" if n is None else int(n)}))
+        return True
+
     def _set_conditions(self, mid: str, new: dict) -> None:
         """Emit the condition events that turn the model's conditions into ``new`` (a
         mapping as :mod:`sim.rules.conditions` returns it). Markers that wound (Bleed,
@@ -144,8 +167,15 @@ class Cards(GamePart):
         return out
 
     def _gain(self, mid: str, name: str, n: int = 1, value=None) -> None:
-        """``mid`` gains ``n`` markers of condition ``name`` (immunities respected)."""
+        """``mid`` gains ``n`` markers of condition ``name`` (immunities respected). Bleed,
+        Poisoned and On Fire are markers with a value (``value``, default 1) kept in
+        ``ModelState.markers`` (a ``markers`` event, p.43-45)."""
         m = self.state.models[mid]
+        marks = self._marker_gain_events(mid, name, n, value)
+        if marks is not None:
+            for ev in marks:
+                self._emit(ev)
+            return
         new = conditions.gain_condition(conditions.from_model(m), name, n, value=value, immune=self._immunities(mid))
         self._set_conditions(mid, new)
 

@@ -242,10 +242,12 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         passes here."""
         if self._memo:
             self._memo = {}  # every memoised answer is about the state before this event
+        alive = [m for m in self.state.models.values() if m.alive] if ev.kind != "position" else []
         apply_event(self.state, ev)
         self.events.append(ev)
-        if ev.kind == "killed":  # triggered Ki feats (sim.rules.game.feat_triggers, p.46)
-            self.feat_kill_triggers(ev.data["model"])
+        for m in alive:  # a model killed: triggered Ki feats (sim.rules.game.feat_triggers, p.46)
+            if not m.alive:
+                self.feat_kill_triggers(m.id)
         return ev
 
     def table_now(self):
@@ -338,6 +340,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         m = self.state.models.get(model)
         if m is None:
             raise GameError(f"no model {model!r} on the table")
+        marks = self._marker_gain_events(model, name, n, value)
+        if marks is not None:  # Bleed, Poisoned, On Fire: markers with a value (p.43-45)
+            self._edit(marks)
+            return
         new = conditions.gain_condition(conditions.from_model(m), name, n, value=value, immune=self._immunities(model))
         self._edit(self._condition_events(model, new))
 
@@ -485,6 +491,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                     return st.models[mid].player
         if st.interception is not None:
             return st.models[st.interception["target"]].player
+        answer = self.answer_player()  # Bodyguard: the target's player answers (answer_traits, p.49)
+        if answer is not None:
+            return answer
         trig = self.trigger_player()  # a triggered Ki feat waits (sim.rules.game.feat_triggers)
         return trig if trig is not None else st.active
 
@@ -509,12 +518,14 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return ACTION_KINDS["intercept"].legal(self, None, action)
         if st.interception is not None:
             return False, "a shot waits for the target's player to assign an interceptor (or none)"
+        if self.answers_pending():  # Bodyguard: the target's player answers first (answer_traits, p.49)
+            return self.answer_legal(action)
         why = self.trigger_refusal(action) if st.exchange is None else None  # a triggered Ki feat waits
         if why:
             return False, why
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
-        if action.kind in ("fortune", "oni_rage", "group_fight"):  # choices (p.52, p.55)
+        if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry"):  # choices (p.50-55)
             return ACTION_KINDS[action.kind].legal(self, st.models.get(action.model or ""), action)
         if self.starting_choices_pending():
             return False, (f"player {st.active} first chooses for Fortune / Oni Rage, or the order of a Group's "
@@ -580,6 +591,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         self._rolls.append([])
         p = st.active
         kind = ACTION_KINDS.get(action.kind)
+        if self.answers_pending() and not self.answer_legal(action)[0]:  # Bodyguard (answer_traits, p.49)
+            self._unmark()
+            raise GameError(self.answer_legal(action)[1])
         if kind is not None and kind.timing == "answer":  # an allocation, an interceptor, an Instant/Active feat
             kind.resolve(self, action)
             return self.events[start:]
@@ -627,8 +641,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                                                                               spent))
             self._after_action()
             self._command_done(m.id)  # a commanded model has acted (Command, p.50)
+            self._cavalry_done(m.id, ok)  # Cavalry: a move after the action, its player's choice (p.50)
         if (not self.is_over() and st.exchange is None and st.interception is None
-                and not self._group_step(p)):  # a Group's activation goes on (p.52)
+                and not self.answers_pending() and not self._group_step(p)):  # a Group's activation goes on (p.52)
             assert p is not None  # a player is active from the first Starting phase on
             self._next_active(3 - p)
         return self.events[start:]

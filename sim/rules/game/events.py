@@ -270,6 +270,33 @@ def _pass_token_gained(state: GameState, d: dict) -> None:
     state.pass_tokens[p] = state.pass_tokens.get(p, 0) + int(d["n"])
 
 
+def _markers(state: GameState, d: dict) -> None:
+    """Bleed, Poison or Fire markers placed (``add``: their values) or removed (``remove``:
+    how many, highest first; ``"all"``) by an effect (a Ki feat, p.43-47)."""
+    m = state.models[d["model"]]
+    values = sorted(m.markers.get(d["kind"], []), reverse=True)
+    if d.get("add"):
+        values += list(d["add"])
+    rem = d.get("remove")
+    if rem == "all":
+        values = []
+    elif rem:
+        values = sorted(values, reverse=True)[int(rem):]
+    if values:
+        m.markers[d["kind"]] = values
+    else:
+        m.markers.pop(d["kind"], None)
+
+
+def _describe_markers(d: dict) -> str:
+    what = {"fire": "On Fire", "poison": "Poisoned", "bleed": "Bleed"}.get(d["kind"], d["kind"])
+    src = f" ({d['source']})" if d.get("source") else ""
+    if d.get("add"):
+        return f"  {d['model']} gains {len(d['add'])} {what} marker(s) of value {'/'.join(map(str, d['add']))}{src}"
+    n = "every" if d.get("remove") == "all" else str(d.get("remove"))
+    return f"  {d['model']} loses {n} {what} marker(s){src}"
+
+
 def _effect(state: GameState, d: dict) -> None:
     """A model gains an effect with a duration (:mod:`sim.rules.effects`)."""
     effect = {k: v for k, v in d.items() if k != "model"}
@@ -403,6 +430,8 @@ _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this t
 
 def _describe_condition(d: dict) -> str:
     name = _MARK_NAMES.get(d["name"], d["name"].replace("_", " "))
+    if d["name"].startswith("feat_trigger:"):  # sim.rules.game.feat_triggers (p.46)
+        name = f"the choice to use {d['name'].split(':', 1)[1]}" + (f" ({d['value']} was killed)" if d["on"] else "")
     if d["on"] and isinstance(d.get("value"), int) and not isinstance(d.get("value"), bool) and d["value"] > 1:
         name += f" ({d['value']})"
     return f"  {d['model']} {'gains' if d['on'] else 'loses'} {name}"
@@ -522,6 +551,8 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("manual_step", ("model", "source", "text"), None,
               lambda d: f"  MANUAL STEP for {d['model']} ({d['source']}): {d['text']}",
               "a card's effect the engine does not apply: the players apply it by hand (p.46)"),
+    EventKind("markers", ("model", "kind", "add?", "remove?", "source?"), _markers, _describe_markers,
+              "Bleed, Poison or Fire markers placed or removed by an effect (p.43-47)"),
     EventKind("effect", ("model", "source", "until", "traits?", "lose?", "weapon_traits?", "weapon?", "stats?"),
               _effect, lambda d: f"  {d['model']}: {describe_effect(d)}",
               "a model gains traits, loses traits or has a statistic changed for a time (p.46-48)"),

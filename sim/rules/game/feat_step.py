@@ -11,14 +11,17 @@ A base of :class:`~sim.rules.game.ki_step.KiStep` (a mixin of
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from sim.rules import conditions, ki
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
 from sim.rules.feat_effects import FeatEffect, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
-from sim.rules.game.part import GamePart
+from sim.rules.game.feat_moves import FeatMoves
+from sim.rules.game.feat_triggers import FeatTriggers
 from sim.rules.game.state import ModelState
 
 #: ``when`` values offered during the active player's turn, outside melee exchanges.
@@ -28,7 +31,7 @@ _MAIN_WHEN = ("action", "any")
 _FOREVER = "game"
 
 
-class FeatStep(GamePart):
+class FeatStep(FeatTriggers, FeatMoves):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -59,13 +62,17 @@ class FeatStep(GamePart):
             return []
         xs: list[int | None] = [None]
         if f.variable:
-            top = max(1, min(m.ki, f.max_x or 3))
+            top = max(1, min(m.ki, entry.max_x or f.max_x or 3))
             xs = [1] if top == 1 else [1, top]
         scene = self._table_now().scene()
         out: list[Action] = []
+        moves = "move" in entry.ops
         for x in xs:
             if f.area != "target":
-                out.append(Action(kind, m.id, feat=f.name, x=x))
+                a = Action(kind, m.id, feat=f.name, x=x)
+                if moves or entry.max_affected is not None:  # the models it reaches, where they move
+                    a = self._with_choices(m, f, entry, a)
+                out.append(a)
                 continue
             for t in self._feat_targets(m, f, entry):
                 d = scene.distance(m.id, t.id)
@@ -74,18 +81,59 @@ class FeatStep(GamePart):
                 facing = None
                 if "facing" in entry.ops:  # its back to the user (the useful choice; any is legal)
                     facing = self._facing_away(t.id, m.id)
-                out.append(Action(kind, m.id, feat=f.name, target=t.id, x=x, facing=facing))
+                a = Action(kind, m.id, feat=f.name, target=t.id, x=x, facing=facing)
+                out.append(self._with_choices(m, f, entry, a) if moves else a)
         return out
+
+    def _with_choices(self, m: ModelState, f: ki.Feat, entry: FeatEffect, a: Action) -> Action:
+        """``a`` with the models it names (the nearest ``max_affected`` of the area) and,
+        for a move the player points, a destination for each
+        (:meth:`~sim.rules.game.feat_moves.FeatMoves.suggested_points`); ``a`` unchanged
+        when none is found (nobody moves)."""
+        movers = self.feat_affected(m, f, entry, a)
+        op = self._move_op(entry)
+        if op is None or op.kind in ("push", "away", "toward"):
+            return replace(a, models=tuple(movers)) if f.area in ("pulse", "aura") else a
+        pts = self.suggested_points(m, f, entry, movers, a)
+        if not pts:
+            return a
+        if f.area in ("pulse", "aura"):
+            return replace(a, models=tuple(movers), path=tuple(pts))
+        return replace(a, point=pts[0])
 
     def _feat_targets(self, m: ModelState, f: ki.Feat, entry: FeatEffect) -> list[ModelState]:
         """The models a Target feat may be declared at: enemies (``target_enemy``),
         other friendly models (``target_friend``), any other model (``target``, ``self``)."""
         st = self.state
         if entry.affects == "target_enemy":
-            return st.alive(3 - m.player)
-        if entry.affects == "target_friend":
-            return [x for x in st.alive(m.player) if x.id != m.id]
-        return [x for x in st.alive() if x.id != m.id]
+            out = st.alive(3 - m.player)
+        elif entry.affects == "target_friend":
+            out = [x for x in st.alive(m.player) if x.id != m.id]
+        else:
+            out = [x for x in st.alive() if x.id != m.id]
+        return [x for x in out if self.feat_reaches(m.id, entry, x.id) is None]
+
+    def feat_reaches(self, user: str, entry: FeatEffect, mid: str) -> str | None:
+        """Why the feat of ``entry`` used by ``user`` may not reach model ``mid`` because of
+        the entry's restrictions (None when it may): ``target_keywords`` -- ``mid`` must be
+        one of them (:func:`sim.rules.card_keywords.keyword_matches`: type, faction, name,
+        trait, condition); ``target_rice`` -- its rice cost must be lower / higher than the
+        user's (a model without a rice cost on its card is refused)."""
+        st = self.state
+        t = st.models[mid]
+        if entry.target_keywords:
+            view = view_of(self.profile(mid), friendly=t.player == st.models[user].player, conditions=t.conditions)
+            if not keyword_matches(", ".join(entry.target_keywords), view):
+                return f"{mid} is not {' or '.join(entry.target_keywords)} ({entry.name})"
+        if entry.target_rice:
+            mine = getattr(self.profile(user), "rice", None)
+            theirs = getattr(self.profile(mid), "rice", None)
+            if not isinstance(mine, int) or not isinstance(theirs, int):
+                return f"{entry.name} compares rice costs: {user} or {mid} has none on its card"
+            ok = theirs < mine if entry.target_rice == "lower" else theirs > mine
+            if not ok:
+                return f"{entry.name} needs a model of {entry.target_rice} rice cost than {user} ({mine})"
+        return None
 
     def _facing_away(self, mid: str, other: str) -> float:
         """The facing (degrees) that turns ``mid``'s back to ``other``."""
@@ -106,13 +154,21 @@ class FeatStep(GamePart):
                 return f"{f.name} is used in a melee exchange {m.id} fights (before allocating its dice)"
             if m.id in ex["allocations"]:
                 return f"{m.id} has allocated its dice: too late for {f.name} (p.33, step 4)"
+        elif entry.when not in _MAIN_WHEN:
+            if not self.feat_trigger_allows(m, f, entry, action):  # sim.rules.game.feat_triggers
+                return f"{f.name} is used {entry.when.replace('_', ' ')}: not now"
+        if entry.max_x is not None and action.x is not None and action.x > entry.max_x:
+            return f"{f.name}: X is at most {entry.max_x}"
         t = self.state.models.get(action.target or "")
         if t is not None and f.area == "target":
             if entry.affects == "target_enemy" and t.player == m.player:
                 return f"{f.name} targets an enemy model"
             if entry.affects == "target_friend" and t.player != m.player:
                 return f"{f.name} targets a friendly model"
-        return None
+            why = self.feat_reaches(m.id, entry, t.id)
+            if why:
+                return why
+        return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
 
     # ------------------------------------------------------------ effects
     def feat_affected(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> list[str]:
@@ -127,10 +183,25 @@ class FeatStep(GamePart):
             return [t.id] if t is not None and t.alive else []
         if f.area not in ("pulse", "aura"):
             return [m.id] if entry.affects == "friends_and_self" else []
+        out = self.area_models(m, f, entry)
+        if action.models:  # the models the user's player named (max_affected, a move's points)
+            return [mid for mid in action.models if mid in out]
+        if entry.max_affected is not None:
+            return out[:entry.max_affected]
+        return out
+
+    def area_models(self, m: ModelState, f: ki.Feat, entry: FeatEffect) -> list[str]:
+        """The models of ``m``'s Pulse or Aura now that ``entry`` reaches (``affects``:
+        friends, enemies, any other model, friends and the user; the restrictions of
+        :meth:`feat_reaches`), nearest first."""
+        st = self.state
         scene = self._table_now().scene()
         inside = ki.targets_in_area(scene, m.id, f, [x.id for x in st.alive()])
+        inside = sorted(inside, key=lambda i: 0.0 if i == m.id else scene.distance(m.id, i))
         out = []
         for mid in inside:
+            if mid != m.id and self.feat_reaches(m.id, entry, mid) is not None:
+                continue
             x = st.models[mid]
             if entry.affects == "friends_and_self" and x.player == m.player:
                 out.append(mid)
@@ -143,6 +214,13 @@ class FeatStep(GamePart):
             elif entry.affects == "models":
                 out.append(mid)
         return out
+
+    def _killed_ki(self, mid: str, feat: str) -> int:
+        """The Ki statistic of the model whose death opened triggered feat ``feat`` of
+        ``mid`` (``target_ki``; 0 when no kill opened it)."""
+        killed = self.trigger_source(mid, feat)
+        k = self.state.models.get(killed or "")
+        return int(k.ki_stat) if k is not None else 0
 
     def _stat_of(self, mid: str, stat: str) -> int:
         """A statistic of ``mid`` for a gate test (Ki: its Ki statistic now)."""
@@ -165,6 +243,9 @@ class FeatStep(GamePart):
         if gate.stat == "ki":  # a Ki test: Spirit, Soulless (sim.rules.game.rolls_step, p.58)
             got = self._ki_challenge(who, gate.tn, purpose, active=who == m.id and m.player == self.state.active)
             passed, why = got.passed, got.why()
+        elif gate.stat == "size":  # a Size test: dice by Size, Strong, Weak, Swarm (p.28)
+            size = self._size_roll(who, gate.tn, purpose)
+            passed, why = size.passed, size.why()
         else:
             passed = challenge_test(self._stat_of(who, gate.stat), gate.tn, 0, self._roller, purpose=purpose).success
         self._emit(Event("test", {"model": who, "test": gate.stat, "passed": passed, "tn": gate.tn,
@@ -202,22 +283,24 @@ class FeatStep(GamePart):
             elif kind == "grant_weapon":
                 self.grant(mid, f.name, until, weapon_traits=op.traits, weapon=op.weapon)
             else:
-                self.grant(mid, f.name, until, stats=dict(op.changes))
+                self.grant(mid, f.name, until, stats={k: x if v == "X" else int(v) for k, v in op.changes.items()})
         elif kind == "condition":
             n = x if op.n == "X" else int(op.n)
             self._gain(mid, op.name, n, value=op.value)
         elif kind == "remove_condition":
+            if self._lose_markers(mid, op.name, None if op.n == "all" else int(op.n)):
+                return
             cur = conditions.from_model(self.state.models[mid])
             new = conditions.remove_condition(cur, op.name, None if op.n == "all" else int(op.n))
             self._set_conditions(mid, new)
         elif kind == "wound":
             self._wound(mid, x if op.n == "X" else int(op.n))
         elif kind == "heal":
-            n = x if op.n == "X" else (int(action.x or 0) if op.n == "target_ki" else int(op.n))
+            n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
             if n > 0 and self.state.models[mid].damage > 0:
                 self._emit(Event("healed", {"model": mid, "n": n, "source": f.name}))
         elif kind == "ki":
-            n = x if op.n == "X" else int(op.n)
+            n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
             if n:
                 self._emit(Event("ki_change", {"model": mid, "delta": n}))
         elif kind == "counter":
@@ -235,6 +318,10 @@ class FeatStep(GamePart):
                 t = self.state.models[mid]
                 self._emit(Event("move", {"model": mid, "move": f"turned by {f.name}", "to": list(t.position),
                                           "facing": float(action.facing) % 360.0, "cost": 0.0}))
+        elif kind == "move":  # sim.rules.game.feat_moves
+            self.apply_move(m, f, op, mid, action)
+        elif kind == "no_specials":
+            self.apply_no_specials(mid, f.name, op.until)
         else:
             self._emit(Event("manual_step", {"model": mid, "source": f.name,
                                              "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))
