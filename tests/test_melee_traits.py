@@ -420,3 +420,14 @@ def test_a_split_attack_waiting_for_allocations_survives_position_replay_and_pop
     assert g.replay().snapshot() == g.snapshot()
     g.pop()
     assert g.state.exchange is None
+
+
+def test_the_greedy_bot_uses_split_attack_against_the_enemies_it_touches():
+    """Bots use traits sensibly (issue #13): Yatsumata (Melee 4, Split Attack) touching
+    Akira and Kenta fights both at -1 die each."""
+    from sim.rules.bots import GreedyBot
+
+    dead = _only("yatsumata", "akira", "kenta")
+    g = _game({}, {"yatsumata": (11.0, 12.66), "akira": (10.2, 11.3), "kenta": (11.8, 11.3)}, dead=dead, active=2)
+    act = GreedyBot(2).choose(g)
+    assert act.kind == "melee" and act.model == "yatsumata" and len(act.models) == 1, act

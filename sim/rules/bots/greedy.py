@@ -32,7 +32,7 @@ from sim.rules.bots.estimates import (
 from sim.rules.bots.exchange import exchange_context
 from sim.rules.bots.feat_value import best_feat
 from sim.rules.bots.greedy_melee import GreedyAllocation
-from sim.rules.game import Action, Game, ModelState
+from sim.rules.game import Action, Game, ModelState, melee_traits
 from sim.rules.ranged import has_trait
 from sim.rules.scenario import interaction_refusal, zone_contains_base, zone_controller
 
@@ -92,6 +92,8 @@ class GreedyBot(GreedyAllocation):
             return feat or self.allocate(game)
         if st.interception is not None:
             return self.intercept(game)
+        if game.answers_pending():  # Bodyguard (p.49): protect the more valuable model
+            return game.answer_choice()
         if game.due_arrivals():  # Flank models arrive first (p.52): one of the offered places
             return fallback_action(game, self.rng)
         if game.intimidate_pending():  # Intimidate (p.54): the enemy with the lowest Ki, never a Soulless one
@@ -190,7 +192,24 @@ class GreedyBot(GreedyAllocation):
         fts = [table.model(e.id) for e in foes]
         keyed = [((k[0] > 0 and not clear_line(table, table.model(m.id), table.model(e.id), fts),) + k, m, e)
                  for k, m, e in opts]
-        return self._first_legal(game, table, keyed, "melee", max_blocked=1)
+        return self._split_attack(game, table, self._first_legal(game, table, keyed, "melee", max_blocked=1))
+
+    @staticmethod
+    def _split_attack(game: Game, table, a: Action | None) -> Action | None:
+        """A Melee by a Split Attack model (p.58) that already touches other enemies fights
+        them too when its pool keeps three dice or more after -1 per extra exchange."""
+        if a is None or a.target is None or a.model is None:
+            return a
+        card = game.profile(a.model)
+        if card is None or not melee_traits.trait_entries(card, "split_attack"):
+            return a
+        me = table.model(a.model)
+        others = tuple(e.id for e in game.state.alive(3 - game.state.models[a.model].player)
+                       if e.id != a.target and gap(me, table.model(e.id)) <= CONTACT + SLACK)
+        if not others or card.melee - len(others) < 3:
+            return a
+        split = Action("melee", a.model, target=a.target, models=others)
+        return split if game.is_legal(split)[0] else a
 
     def _sight(self, table, scene, a_id: str, b_id: str, at_a=None, at_b=None, cover: bool = False):
         """:meth:`Scene.los` (``cover``: ``(los, Scene.cover)``) from ``a_id`` to ``b_id``,
