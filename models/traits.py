@@ -156,9 +156,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Blood of Orochi", 49, 1499, "automated", (_GAME,),
        "Blood of Orochi (X): Starting phase pool of X tokens, up to 2 per friendly Ito model (default "
        "highest Melee first; re-given before the side's first activation); weapons gain Poison (1/Y)"),
-    _t("Bodyguard", 49, 1505, "partly", (_GAME,),
-       "Bodyguard [K] (X\"): may swap places with a friendly [K] model within X inches that an "
-       "enemy charges or shoots (who may is judged and logged as a manual step; the swap is by hand)"),
+    _t("Bodyguard", 49, 1505, "automated", (_GAME,),
+       "Bodyguard [K] (X\"): before an enemy's Charge/Melee into, or Shoot at, a friendly [K] model "
+       "within X inches and LoS, its player may swap them (Fear test, bases fit); the bodyguard is the target"),
     _t("Booted", 50, 1535, "automated", (_GAME,),
        "may Walk at once when it arrives from a Flank (the arrival's declared Walk, judged from its arrival point)"),
     _t("Bravery", 50, 1537, "automated", (_GAME, _R + "test_traits"),
@@ -170,7 +170,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Camouflage (X\"): with cover from an enemy starting its activation over X inches away, "
        "that enemy may not target or contact it (Shoot, Charge, Melee, Target Ki feats; "
        "Sixth Sense ignores it)"),
-    _t("Cavalry", 50, 1557, "manual", (), "Cavalry (X\"): may move X inches before or after any action"),
+    _t("Cavalry", 50, 1557, "automated", (_GAME,),
+       "Cavalry (X\"): may move X inches (Walk rules) before its action, or after it (a choice the game waits "
+       "for); a move before may bring it into contact with an objective for a Scenario action"),
     _t("Channel", 50, 1559, "automated", (_GAME,),
        "Channel (X/Y\"): once a turn, in its activation, gives up to X of its Ki tokens to friends within Y "
        "inches (a free step naming one friend per token; not to a Kami)"),

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Channel, Virtue; p.50-59).
 _SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtue"}
 #: The card actions and free steps of sim.rules.game.turn_traits (Heal, Jump Up, Cultist; p.50-54).
-_TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight"}
+_TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry"}
 
 
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
@@ -62,7 +62,8 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert Action("allocate", "a").counters == 0 and Action("fly", "a").counters == 1  # unknown: Simple
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
     assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
-                                "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight"}
+                                "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight",
+                                "cavalry"}
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

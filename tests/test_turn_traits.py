@@ -434,3 +434,31 @@ def test_group_models_all_move_before_any_exchange_in_the_order_their_player_cho
         g.push(next(a for a in g.legal_actions() if a.kind in ("allocate", "group_fight")))
     assert order == ["asp-2", "asp"]
     assert sum(1 for e in g.events if e.kind == "exchange") == 2 and g.state.active == 1
+
+
+# ---------------------------------------------------------------- Cavalry (X") (p.50)
+def test_cavalry_moves_x_before_or_after_its_action():
+    # p.50: "Кавалерия (Cavalry)(X"): до или после того, как эта модель выполнит какое-либо
+    # действие, она может пройти X"."
+    cav = Trait("cavalry", 3, None, 'Cavalry (3")')
+    g = _at(Game(_with({"matsu": [cav]}), seed=13, length=("fixed", 3)), matsu={"counters": 2})
+    before = [a for a in g.legal_actions() if a.kind == "cavalry"]
+    assert before and all(a.model == "matsu" and a.point is not None for a in before)
+    assert not g.is_legal(Action("cavalry", "matsu", point=(4.5, 10.0)))[0]  # 4": more than X
+    g.push(Action("cavalry", "matsu", point=(4.5, 8.5)))
+    assert g.state.models["matsu"].position == (4.5, 8.5) and g.state.active == 1
+    assert not g.is_legal(Action("cavalry", "matsu", point=(4.5, 9.0)))[0]  # once before the action
+    assert not g.is_legal(Action("wait", "kokkio"))[0]  # matsu's activation has started
+    g.push(Action("wait", "matsu"))
+    # after the action: its player chooses a move of X" or none, and the game waits for it
+    assert g.to_move() == 1 and Action("cavalry", "matsu") in g.legal_actions()
+    assert not g.is_legal(Action("wait", "kokkio"))[0]
+    g.push(Action("cavalry", "matsu", point=(4.5, 6.0)))
+    assert g.state.models["matsu"].position == (4.5, 6.0) and g.state.active == 2
+
+
+def test_a_model_without_cavalry_has_no_cavalry_move():
+    g = _at(Game(TABLE, seed=13, length=("fixed", 3)), matsu={"counters": 2})
+    assert not any(a.kind == "cavalry" for a in g.legal_actions())
+    g.push(Action("wait", "matsu"))
+    assert g.state.active == 2

@@ -82,6 +82,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("feat", "Ki feat (Instant or Active)", "p.46", 0, "answer", "ki"),
     ActionRule("arrive", "Flank arrival from Elsewhere", "p.52, p.5", 0, "answer"),
     ActionRule("intimidate", "Intimidate (trait): a Starting phase choice", "p.54", 0, "answer"),
+    ActionRule("bodyguard", "Bodyguard (trait): the target's player swaps it with a bodyguard, or not", "p.49", 0,
+               "answer"),
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
                "p.49", 0, "answer"),
     ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),
@@ -92,6 +94,7 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("oni_rage", "Oni Rage (trait): a Starting phase choice (become Berserk)", "p.55", 0, "answer"),
     ActionRule("group_fight", "Group (trait): the next of the group's exchanges, in the order chosen", "p.52", 0,
                "answer"),
+    ActionRule("cavalry", "Cavalry (trait): a move of X inches before or after the action", "p.50", 0, "answer"),
     # card actions of traits that move Ki and give other models actions (sim.rules.game.support_step)
     ActionRule("command", "Command (trait)", "p.50, p.24", 1, "activation"),
     ActionRule("order", "Order (trait)", "p.55", 2, "activation"),

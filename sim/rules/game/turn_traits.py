@@ -62,7 +62,11 @@ ONI_OFFER = "oni_rage_offer"
 #: A won or lost Fortune toss (``"won"``/``"lost"``), until the Ki generation it changes.
 FORTUNE = "fortune"
 #: The answer kinds of the choices the game waits for (Starting phase, a Group's exchanges).
-CHOICE_KINDS = ("fortune", "oni_rage", "group_fight")
+CHOICE_KINDS = ("fortune", "oni_rage", "group_fight", "cavalry")
+#: Cavalry (X") (p.50): the model moved X" before its action in this activation.
+CAVALRY_DONE = "cavalry_moved"
+#: Cavalry (X"): the model may move X" after the action it just performed (its player's choice).
+CAVALRY_AFTER = "cavalry_after"
 #: A Group model that activates in the activation under way (p.52).
 GROUP_PENDING = "group_pending"
 #: A Group model's exchange held back until the card's models have moved; its value is the
@@ -192,6 +196,97 @@ class TurnTraits(GamePart):
             return "a Group's activation is under way (p.52)"
         return None
 
+    # ------------------------------------------------------------ Cavalry (X") (p.50)
+    def _cavalry_x(self, mid: str) -> float:
+        has, xv = self._trait(mid, "cavalry")
+        if not has:
+            return 0.0
+        prof = self.profile(mid)
+        t = prof.trait("cavalry") if prof is not None else None
+        for v in (getattr(t, "range", None), xv, getattr(t, "text", None)):
+            got = re.search(r"(\d+(?:\.\d+)?)", str(v)) if v is not None else None
+            if got:
+                return float(got.group(1))
+        return 0.0
+
+    def _cavalry_table(self, mid: str):
+        """The table now with ``mid``'s Move set to its Cavalry X (the move's length)."""
+        from dataclasses import replace as dc_replace
+
+        from sim.table import Table
+
+        now = self._table_now()
+        x = self._cavalry_x(mid)
+        models = tuple(dc_replace(t, move=x) if t.id == mid else t for t in now.models)
+        return Table(now.name, now.width, now.depth, now.terrain, models, now.source)
+
+    def _cavalry_points(self, m: ModelState, samples: int = 8) -> list[Action]:
+        """Cavalry moves offered to ``m``: ``samples`` directions at its full X (legal ones)."""
+        x = self._cavalry_x(m.id)
+        table = self._cavalry_table(m.id)
+        out = []
+        for i in range(samples):
+            ang = 2 * math.pi * i / samples
+            pt = (m.position[0] + x * math.cos(ang), m.position[1] + x * math.sin(ang))
+            if movement.check_walk(table, m.id, [pt]).legal:
+                out.append(Action("cavalry", m.id, point=pt))
+        return out
+
+    def _legal_cavalry(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        st = self.state
+        if m is None or not m.alive:
+            return False, f"no model {action.model!r} on the table"
+        if not self._trait(m.id, "cavalry")[0]:
+            return False, f"{m.id} does not have Cavalry (p.50)"
+        if CAVALRY_AFTER not in m.conditions:
+            why = self._start_kind_refusal(m, action)
+            if why:
+                return False, why
+            if CAVALRY_DONE in m.conditions:
+                return False, f"{m.id} has made its Cavalry move before this action (p.50)"
+            if action.point is None and not action.path:
+                return False, "Cavalry: the move before the action needs a point"
+        elif m.player != st.active or st.exchange is not None:
+            return False, "Cavalry: its player chooses the move after the action first"
+        if action.point is None and not action.path:
+            return True, ""  # no move after the action
+        pts = walk_points(action)
+        assert pts is not None
+        return verdict(movement.check_walk(self._cavalry_table(m.id), m.id, pts, facing=action.facing))
+
+    def _resolve_cavalry(self, action: Action) -> None:
+        """A Cavalry move (p.50): before the model's action (it starts the activation) or
+        after it (the choice the game waited for; none without a point)."""
+        m = self.state.models.get(action.model or "")
+        ok, why = self._legal_cavalry(m, action)
+        if not ok or m is None:
+            self._unmark()
+            raise GameError(why)
+        after = CAVALRY_AFTER in m.conditions
+        pts = walk_points(action)
+        if pts is not None:
+            self._emit(Event("note", {"text": f"{m.id} makes its Cavalry move of up to {self._cavalry_x(m.id):g}\" "
+                                              f"{'after' if after else 'before'} its action (p.50)"}))
+            self._move(m.id, movement.check_walk(self._cavalry_table(m.id), m.id, pts, facing=action.facing))
+        if after:
+            self._emit(Event("condition", {"model": m.id, "name": CAVALRY_AFTER, "on": False}))
+            p = m.player
+            if not self.is_over() and self.state.exchange is None and not self._group_step(p):
+                self._next_active(3 - p)
+            return
+        self._emit(Event("condition", {"model": m.id, "name": CAVALRY_DONE, "on": True}))
+        if ACTIVATING not in m.conditions:
+            self._emit(Event("condition", {"model": m.id, "name": ACTIVATING, "on": True, "value": 0}))
+
+    def _cavalry_done(self, mid: str, legal: bool) -> None:
+        """After a Cavalry model's (legal) action: its player may move it X" (p.50); the
+        game waits for that choice."""
+        m = self.state.models.get(mid)
+        if m is None or not m.alive or not legal or not self._trait(mid, "cavalry")[0]:
+            return
+        if CAVALRY_AFTER not in m.conditions:
+            self._emit(Event("condition", {"model": mid, "name": CAVALRY_AFTER, "on": True}))
+
     # ------------------------------------------------------------ Group (p.52)
     def group_mates(self, mid: str) -> list[str]:
         """The other models of ``mid``'s profile card when it has Group (p.52): the models
@@ -253,6 +348,10 @@ class TurnTraits(GamePart):
         the turn passes as usual."""
         if player not in (1, 2):
             return False
+        if any(CAVALRY_AFTER in m.conditions for m in self.state.alive(player)):
+            if self.state.active != player:  # Cavalry: its player chooses the move after the action (p.50)
+                self._emit(Event("active", {"player": player}))
+            return True
         if self.group_pending(player):
             if self.state.active != player:
                 self._emit(Event("active", {"player": player}))
@@ -311,8 +410,9 @@ class TurnTraits(GamePart):
     def _end_activation_marks(self) -> None:
         """After a declared action: the activation that a free action started is over."""
         for x in self.state.alive():
-            if ACTIVATING in x.conditions:
-                self._emit(Event("condition", {"model": x.id, "name": ACTIVATING, "on": False}))
+            for mark in (ACTIVATING, CAVALRY_DONE):
+                if mark in x.conditions:
+                    self._emit(Event("condition", {"model": x.id, "name": mark, "on": False}))
 
     def _start_kind_refusal(self, m: ModelState, action: Action) -> str | None:
         """The checks of a free action at the start of an activation: the active player's
@@ -417,6 +517,9 @@ class TurnTraits(GamePart):
             a = Action("jump_up", m.id)
             if self.is_legal(a)[0]:
                 out.append(a)
+        if self._trait(m.id, "cavalry")[0] and CAVALRY_DONE not in m.conditions and not self._start_kind_refusal(
+                m, Action("cavalry", m.id)):
+            out += self._cavalry_points(m)
         if self._trait(m.id, "cultist")[0]:
             for t in self.state.alive(m.player):
                 if self.cultist_room(m.id, t.id) > 0:
@@ -558,6 +661,10 @@ class TurnTraits(GamePart):
         """The models of ``player`` (default: any) whose Starting phase choice the game
         waits for: Fortune's coin toss (p.52) or Oni Rage's Berserk (p.55)."""
         st = self.state
+        if st.phase == "main" and st.exchange is None and st.interception is None:
+            after = [m.id for m in st.alive(player) if CAVALRY_AFTER in m.conditions]
+            if after:  # Cavalry: a move after the action, or none (p.50)
+                return after
         if st.phase == "main" and st.exchange is None and not self.group_pending(player):
             fights = self.group_fights(player)  # a Group's exchanges: their order is its player's choice (p.52)
             return fights if len(fights) > 1 else []
@@ -575,7 +682,9 @@ class TurnTraits(GamePart):
                 out += [Action("fortune", mid, special="toss"), Action("fortune", mid)]
             if ONI_OFFER in m.conditions:
                 out += [Action("oni_rage", mid, special="berserk"), Action("oni_rage", mid)]
-            if GROUP_FIGHT in m.conditions and self.state.phase == "main":
+            if CAVALRY_AFTER in m.conditions:
+                out += [Action("cavalry", mid)] + self._cavalry_points(m)
+            elif GROUP_FIGHT in m.conditions and self.state.phase == "main":
                 out.append(Action("group_fight", mid))
         return out
 
@@ -793,5 +902,6 @@ class TurnTraits(GamePart):
         ActionKind("fortune", _legal_choice, _resolve_choice),
         ActionKind("oni_rage", _legal_choice, _resolve_choice),
         ActionKind("group_fight", _legal_group_fight, _resolve_group_fight),
+        ActionKind("cavalry", _legal_cavalry, _resolve_cavalry),
     )
 
