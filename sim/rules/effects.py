@@ -80,6 +80,15 @@ def _fmt(num: float) -> str:
     return f"{num:g}"
 
 
+def _second_part(t: Trait) -> str | None:
+    """The ``Y`` of a printed ``(X/Y)`` value that is not a distance (``Poison (1/2)``:
+    ``"2"``), else None."""
+    m = re.search(r"\(([^)]*)\)", t.text)
+    if m is None or "/" not in m.group(1) or '"' in m.group(1):
+        return None
+    return m.group(1).split("/", 1)[1].strip() or None
+
+
 def _merged(group: list[Trait]) -> Trait:
     """One trait from every instance of one trait (same key and qualifier), p.48."""
     if len(group) == 1 and not _is_modifier(group[0]):
@@ -95,10 +104,13 @@ def _merged(group: list[Trait]) -> Trait:
             value += m.value
         if m.range is not None and rng is not None:
             rng += m.range
-    first = base[0] if base else group[0]
+    first = max(base, key=lambda t: t.value if t.value is not None else -999) if base else group[0]
     name = _name(first)
     q = f" [{first.qualifier.title()}]" if first.qualifier else ""
-    if value is not None and rng is not None:
+    second = _second_part(first) if rng is None else None  # Poison (X/Y): Y is the markers' value
+    if value is not None and second is not None:
+        text = f"{name}{q} ({value}/{second})"
+    elif value is not None and rng is not None:
         text = f"{name}{q} ({value}/{_fmt(rng)}\")"
     elif value is not None:
         text = f"{name}{q} ({value})"
@@ -141,6 +153,10 @@ def merge_weapon_traits(printed: Sequence[str], gained: Sequence[str]) -> tuple[
 
         >>> merge_weapon_traits(("Pierce (1)", "Reach"), ("Pierce (+1)",))
         ('Pierce (2)', 'Reach')
+        >>> merge_weapon_traits(("Reach",), ("Fire (+1/1)",))      # gained at 0, then +1; Y kept
+        ('Reach', 'Fire (1/1)')
+        >>> merge_weapon_traits(("Poison (1/2)",), ("Poison (+1/2)",))
+        ('Poison (2/2)',)
     """
     if not gained:
         return tuple(printed)
