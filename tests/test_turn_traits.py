@@ -376,7 +376,7 @@ def test_bots_play_a_game_with_the_turn_traits_and_it_replays():
     cards = {"akira": [T("banzai", text="Banzai!"), T("fortune")], "matsu": [T("jump_up"), T("heal", 1)],
              "kokkio": [T("cultist", 1)], "kazuha": [T("cultist", 2), T("regenerate", 1)],
              "ishi": [T("oni_rage"), T("rise", 4)], "masunagi": [T("kami")], "asp": [T("last_stand")],
-             "nanako": [T("impetuous", 1)],
+             "nanako": [T("impetuous", 1)], "kenta": [Trait("cavalry", 3, None, 'Cavalry (3")')],
              "kaihime": [Trait("strategy", None, "+1 ki token", "Strategy [+1 Ki Token]")]}
     for bots in ((GreedyBot(1), GreedyBot(2)), (RandomBot(3), GreedyBot(4))):
         g = Game(_with(cards), seed=11, length=("fixed", 3))
@@ -462,3 +462,18 @@ def test_a_model_without_cavalry_has_no_cavalry_move():
     assert not any(a.kind == "cavalry" for a in g.legal_actions())
     g.push(Action("wait", "matsu"))
     assert g.state.active == 2
+
+
+def test_bots_play_a_game_with_a_group_card_and_it_replays():
+    from sim.rules.bots import GreedyBot, RandomBot, play
+    from sim.rules.invariants import game_problems
+
+    asp = next(m for m in TABLE.models if m.id == "asp")
+    asp2 = dataclasses.replace(asp, id="asp-2", position=(8.0, 22.5))
+    table = dataclasses.replace(TABLE, models=TABLE.models + (asp2,), _scene=[])
+    for bots in ((GreedyBot(1), GreedyBot(2)), (RandomBot(5), RandomBot(6))):
+        g = Game(table, seed=14, length=("fixed", 3))
+        play(g, bots)
+        assert g.is_over() and not game_problems(g)
+        assert any(e.kind == "condition" and e.data["name"] == "group_pending" for e in g.events)
+        assert g.replay().snapshot() == g.snapshot()
