@@ -93,3 +93,93 @@ def test_blood_of_orochi_tokens_given_again_before_the_first_activation_only():
     # the position keeps the tokens
     g2 = Game(TABLE, seed=1, length=("fixed", 3), position=g.position())
     assert g2.orochi_tokens("kaihime") == 1 and "Poison (1/1)" in g2.profile("kaihime").weapons[0].traits
+
+
+# ---------------------------------------------------------------- Bodyguard [K] (X") (p.49)
+def _guard_table():
+    """No terrain; Masunagi (player 2) has Bodyguard [Friendly] (3"), faces player 1 (270
+    degrees); Ishi in front of it, Kaihime behind it, Nanako far away, the Asp in contact
+    with Akira; Kokkio (player 1, Arquebus) faces them from 7.5" away."""
+    t = _with({"masunagi": [T("bodyguard", qualifier="Friendly", rng=3.0, text='Bodyguard [Friendly] (3")')]})
+    t = dataclasses.replace(t, terrain=(), _scene=[])
+    r_asp = t.model("asp").radius + t.model("akira").radius
+    spots = {"kokkio": ((12.0, 4.0), 90.0), "masunagi": ((12.0, 14.0), 270.0), "ishi": ((12.0, 11.5), 270.0),
+             "kaihime": ((12.0, 16.5), 270.0), "nanako": ((19.0, 11.0), 270.0), "asp": ((6.0, 12.0), 270.0),
+             "akira": ((6.0, 12.0 - r_asp), 90.0), "ton": ((2.0, 1.5), 90.0), "matsu": ((22.0, 1.5), 90.0),
+             "kenta": ((12.0, 8.0), 90.0), "kazuha": ((18.0, 2.0), 90.0), "yatsumata": ((21.0, 22.0), 270.0)}
+    models = tuple(dataclasses.replace(m, position=spots[m.id][0], facing=spots[m.id][1]) for m in t.models)
+    return dataclasses.replace(t, models=models, _scene=[])
+
+
+def _guard_game(seed: int = 3) -> Game:
+    g = Game(_guard_table(), seed=seed, length=("fixed", 3))
+    return _at(g, active=1, **{m: {"counters": 2} for m in g.state.models})
+
+
+def test_bodyguard_worked_example_who_may_guard():
+    # p.49, "Пример": "Модель A имеет свойство Телохранитель. Модель B объявляет действие дальней
+    # атаки. Если целью является модель C, то модель A может использовать «Телохранитель». Если
+    # целью является модель D, то она не может ..., так как модель A не имеет прямой видимости к
+    # модели D ... Модель E не входит в зону действия «Телохранитель». Если целью является модель
+    # F, она не может ..., поскольку модель F находится в VtV с моделью G."
+    g = _guard_game()
+    assert g.bodyguards("ishi") == ["masunagi"]  # C: in front, within 3"
+    assert g.bodyguards("kaihime") == []  # D: behind A, out of its LoS
+    assert g.bodyguards("nanako") == []  # E: out of range
+    assert g.bodyguards("asp") == []  # F: in base contact with G (Akira)
+    g.push(Action("shoot", "kokkio", target="ishi"))
+    assert g.to_move() == 2 and g.state.active == 1
+    offered = g.legal_actions()
+    assert set(offered) == {Action("bodyguard", "ishi", target="masunagi"), Action("bodyguard", "ishi")}
+    assert not g.is_legal(Action("wait", "kenta"))[0]  # the answer first
+    with pytest.raises(GameError):
+        g.push(Action("wait", "kenta"))
+    assert g.state.models["kokkio"].counters == 1  # the declared Shoot spent its counter
+
+
+def test_bodyguard_swap_places_and_becomes_the_target_of_the_shot():
+    # p.49: "эта модель может поменяться местами с той дружественной моделью прежде начала
+    # действия ... Затем отыгрывается действие противника, и эта модель объявляется целью."
+    g = _guard_game()
+    g.push(Action("shoot", "kokkio", target="ishi"))
+    events = g.push(Action("bodyguard", "ishi", target="masunagi"))
+    assert g.state.models["masunagi"].position == (12.0, 11.5) and g.state.models["ishi"].position == (12.0, 14.0)
+    if g.state.interception is not None:  # friends of the new target may intercept (p.30): none
+        events += g.push(Action("intercept"))
+    shot = [e for e in events if e.kind == "shot"]
+    assert shot and "masunagi" in " ".join(shot[0].data["summary"]) and "ishi" not in shot[0].data.get("wounds", {})
+    assert g.to_move() == 2 and g.state.active == 2  # the turn goes on as after any action
+
+
+def test_bodyguard_declined_the_action_goes_on_at_the_first_target():
+    g = _guard_game()
+    g.push(Action("shoot", "kokkio", target="ishi"))
+    events = g.push(Action("bodyguard", "ishi"))
+    assert g.state.models["masunagi"].position == (12.0, 14.0)
+    if g.state.interception is not None:
+        events += g.push(Action("intercept"))
+    assert any(e.kind == "shot" for e in events) and g.state.active == 2
+
+
+def test_bodyguard_swap_before_a_charge_the_bodyguard_fights():
+    # p.49: "Если вражеская модель объявляет действие, которое переместит её в контакт с
+    # дружественной моделью [Ключевое слово] ... эта модель может поменяться местами"
+    g = _guard_game()
+    g.push(Action("charge", "kenta", target="ishi"))
+    assert g.to_move() == 2
+    g.push(Action("bodyguard", "ishi", target="masunagi"))
+    ex = g.state.exchange
+    assert ex is not None and ex["attacker"] == "kenta" and ex["defender"] == "masunagi"
+    assert g.state.models["kenta"].counters == 0
+
+
+def test_bodyguard_greedy_bot_answers_and_game_replays():
+    from sim.rules.bots import GreedyBot
+
+    g = _guard_game()
+    g.push(Action("shoot", "kokkio", target="ishi"))
+    a = GreedyBot(seed=1).choose(g)
+    assert a.kind == "bodyguard" and a.model == "ishi"
+    g.push(a)
+    again = Game(_guard_table(), seed=3, length=("fixed", 3), events=g.events)
+    assert again.position() == g.position()

@@ -21,11 +21,14 @@ _SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtu
 #: The card actions and free steps of sim.rules.game.turn_traits (Heal, Jump Up, Cultist; p.50-54).
 _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry"}
 
+#: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard; p.49).
+_ANSWER_KINDS = {"orochi", "bodyguard"}
+
 
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
-                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS
+                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS | _ANSWER_KINDS
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)
@@ -63,7 +66,7 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
     assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
                                 "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight",
-                                "cavalry"}
+                                "cavalry"} | _ANSWER_KINDS
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

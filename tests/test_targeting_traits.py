@@ -222,13 +222,13 @@ def test_shots_at_a_kumo_model_ignore_its_size():
 BODYGUARD = Trait("bodyguard", None, "samurai", 'Bodyguard [Samurai] (3")', 3.0)
 
 
-def test_bodyguard_rulebook_example_logs_the_swap_as_a_manual_step():
+def test_bodyguard_rulebook_example_offers_the_swap():
     """p.49, Пример: "Модель A имеет свойство Телохранитель. Модель B объявляет действие
     дальней атаки. Если целью является модель C, то модель A может использовать
     «Телохранитель»." The conditions: "дружественная модель находится в пределах X" и в
     зоне видимости ... эта модель не в контакте с вражеской моделью - эта модель не
-    изнурена и не сбита с ног". The swap is the target's player's choice: logged as a
-    manual step naming the rule (not yet offered as an action)."""
+    изнурена и не сбита с ног". The swap is the target's player's choice, offered as an
+    answer (``Action("bodyguard", ...)``)."""
     a = card("ton", "guard-ton", [BODYGUARD])
     assert "samurai" in get_profile("takashi-kenta").types
     add_profile_source({a.id: a})
@@ -239,8 +239,9 @@ def test_bodyguard_rulebook_example_logs_the_swap_as_a_manual_step():
     g = Game(t, seed=1, length=("fixed", 2))
     set_active(g, 1)
     assert g.bodyguards("C") == ["A"] and g.bodyguards("far") == []
-    g.push(Action("shoot", "B", target="C"))
-    assert any("manual step: A has Bodyguard" in line and "p.49" in line for line in g.log())
+    g.push(Action("shoot", "B", target="C"))  # the swap is offered to the target's player (H13)
+    assert g.to_move() == 2 and Action("bodyguard", "C", target="A") in g.legal_actions()
+    assert any("Bodyguard (p.49): A may swap places with C" in line for line in g.log())
     pos = g.position()
     pos["models"]["A"]["conditions"] = {"prone": 1}
     g.set_position(pos)

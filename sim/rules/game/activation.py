@@ -131,7 +131,14 @@ class Activation(GamePart):
                 return False
         if not self._immobilised_test(m, action):
             return False
-        self.bodyguard_notes(m.id, action.kind, action.target)  # Bodyguard [K] (p.49): a manual step
+        if self.bodyguard_window(m.id, action):  # Bodyguard [K] (p.49): the target's player answers first
+            return False
+        self._declared_go(m, action)
+        return True
+
+    def _declared_go(self, m: ModelState, action: Action) -> None:
+        """The last steps before a declared action resolves: the target it Surprises (p.31)
+        and the Ki of its boost (p.10)."""
         surprised = self.surprised_target(action)
         if surprised:
             self._emit(Event("condition", {"model": surprised, "name": "surprised", "on": True}))
@@ -141,7 +148,6 @@ class Activation(GamePart):
             assert bought is not None  # a boost was declared and judged legal
             stat, b = bought
             self._emit(Event("boost", {"model": m.id, "stat": stat, "steps": action.boost, "cost": b.cost}))
-        return True
 
     def _after_action(self) -> None:
         """Checks after every action: Surprised ends with the action (an exchange ends it

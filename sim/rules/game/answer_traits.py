@@ -21,13 +21,16 @@ A mixin of :class:`~sim.rules.game.Game`; its kinds are registered at the end of
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from dataclasses import replace as dc_replace
 
-from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameError, ModelState
-from sim.rules.game.targeting import keyword_matches
+from sim.rules.game.targeting import PAGE_BODYGUARD, keyword_matches
+from sim.table import Table, placement_problems
 
 #: The condition key of a model's Blood of Orochi tokens (value: how many, 1 or 2).
 OROCHI = "blood_of_orochi"
@@ -35,6 +38,13 @@ OROCHI = "blood_of_orochi"
 OROCHI_MAX = 2
 #: The page of Blood of Orochi.
 PAGE_OROCHI = "p.49"
+#: The mark on a model an enemy's declared action waits at for its player's Bodyguard
+#: answer (p.49); its value is JSON: the declared action and the bodyguards that may swap.
+BODYGUARD_OFFER = "bodyguard_offer"
+#: The action kinds Bodyguard answers (p.49): those that move into contact, and shots.
+BODYGUARD_KINDS = ("charge", "melee", "shoot")
+#: The answer kinds of this module (the game waits for one of them).
+ANSWER_KINDS = ("bodyguard",)
 
 
 def _x(value, default: int = 1) -> int:
@@ -200,6 +210,145 @@ class AnswerTraits(GamePart):
         return out
 
 
+    # ------------------------------------------------------------ the answer window
+    def answers_pending(self) -> list[str]:
+        """The models at which a declared enemy action waits for their player's answer
+        (Bodyguard, p.49)."""
+        return [m.id for m in self.state.alive() if BODYGUARD_OFFER in m.conditions]
+
+    def answer_player(self) -> int | None:
+        """The player who answers now (the guarded model's), or None when nothing waits."""
+        waiting = self.answers_pending()
+        return self.state.models[waiting[0]].player if waiting else None
+
+    def answer_legal(self, action: Action) -> tuple[bool, str]:
+        """While an answer waits: only the answer kinds (:data:`ANSWER_KINDS`), judged by
+        their kind; anything else is refused."""
+        if action.kind not in ANSWER_KINDS:
+            who = ", ".join(self.answers_pending())
+            return False, (f"an enemy's declared action at {who} waits for its player's Bodyguard answer "
+                           f"({PAGE_BODYGUARD})")
+        return ACTION_KINDS[action.kind].legal(self, self.state.models.get(action.model or ""), action)
+
+    def answer_actions(self) -> list[Action]:
+        """The answers offered while one waits: for the guarded model, a swap with each
+        bodyguard that may, and declining (no target)."""
+        out = []
+        for mid in self.answers_pending():
+            data = json.loads(str(self.state.models[mid].conditions[BODYGUARD_OFFER]))
+            out += [Action("bodyguard", mid, target=b) for b in data["candidates"]]
+            out.append(Action("bodyguard", mid))
+            break
+        return out
+
+    def answer_choice(self) -> Action:
+        """The greedy answer: the bodyguard swaps when the guarded model is worth more
+        (rice, then wounds left) than the cheapest bodyguard offered; else none."""
+        offered = self.answer_actions()
+        decline = next(a for a in offered if a.target is None)
+        guarded = self.printed_profile(decline.model or "")
+
+        def worth(mid: str) -> tuple[int, int]:
+            card = self.printed_profile(mid)
+            m = self.state.models[mid]
+            return ((card.rice or 0) if card is not None else 0, m.wounds - m.damage)
+
+        swaps = [a for a in offered if a.target is not None]
+        if not swaps or guarded is None:
+            return decline
+        best = min(swaps, key=lambda a: (worth(a.target or ""), a.target))
+        return best if worth(best.target or "") <= worth(decline.model or "") else decline
+
+    # ------------------------------------------------------------ Bodyguard [K] (X") (p.49)
+    def _swap_fits(self, a: str, b: str) -> bool:
+        """Whether models ``a`` and ``b`` each fit where the other stands, moving no other
+        model (p.49): no overlap, Impassable terrain or table edge for either."""
+        table = self._table_now()
+        pa, pb = table.model(a).position, table.model(b).position
+        moved = tuple(dc_replace(x, position=pb) if x.id == a else dc_replace(x, position=pa) if x.id == b else x
+                      for x in table.models)
+        swapped = Table(table.name, table.width, table.depth, table.terrain, moved, table.source)
+        return not any(p.model in (a, b) or getattr(p, "other", None) in (a, b) for p in placement_problems(swapped))
+
+    def bodyguard_window(self, mid: str, action: Action) -> bool:
+        """When model ``mid`` declares a Charge or Melee into contact with, or a Shoot at,
+        an enemy that friends may guard (:meth:`~sim.rules.game.Game.bodyguards`, and both
+        bases fit in each other's place), the action waits for the target's player (a
+        ``bodyguard_offer`` mark on the target, p.49: "прежде начала действия"): True; the
+        action's counters are spent as declared. False: the action goes on."""
+        if action.kind not in BODYGUARD_KINDS or not action.target:
+            return False
+        t = self.state.models.get(action.target)
+        if t is None or not t.alive or t.player == self.state.models[mid].player:
+            return False
+        cands = [b for b in self.bodyguards(t.id) if self._swap_fits(b, t.id)]
+        if not cands:
+            return False
+        value = json.dumps({"action": action.to_json(), "candidates": cands}, sort_keys=True)
+        self._emit(Event("condition", {"model": t.id, "name": BODYGUARD_OFFER, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"Bodyguard ({PAGE_BODYGUARD}): {', '.join(cands)} may swap places with "
+                                          f"{t.id} before {mid}'s {action.kind}; player {t.player} answers"}))
+        return True
+
+    def _legal_bodyguard(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        if m is None or BODYGUARD_OFFER not in m.conditions:
+            return False, f"no enemy action waits at {action.model!r} for a Bodyguard answer ({PAGE_BODYGUARD})"
+        data = json.loads(str(m.conditions[BODYGUARD_OFFER]))
+        if action.target is not None and action.target not in data["candidates"]:
+            return False, (f"{action.target!r} may not guard {m.id} ({PAGE_BODYGUARD}); may: "
+                           + ", ".join(data["candidates"]))
+        return True, ""
+
+    def _resolve_bodyguard(self, action: Action) -> None:
+        """The guarded model's player swaps it with the bodyguard ``action.target`` (its
+        Fear test against a Fear enemy passed; its Disguised marker removed) or declines;
+        then the waiting action is played, against the bodyguard after a swap (p.49)."""
+        st = self.state
+        m = st.models.get(action.model or "")
+        ok, why = self._legal_bodyguard(m, action)
+        if not ok or m is None:
+            self._unmark()
+            raise GameError(why)
+        data = json.loads(str(m.conditions[BODYGUARD_OFFER]))
+        declared = Action.from_json(data["action"])
+        self._emit(Event("condition", {"model": m.id, "name": BODYGUARD_OFFER, "on": False}))
+        attacker = st.models[declared.model or ""]
+        b = action.target
+        if b is not None and "disguised" in st.models[b].conditions:  # "немедленно удалите этот маркер"
+            self._emit(Event("condition", {"model": b, "name": "disguised", "on": False}))
+        if b is not None and self._trait(attacker.id, "fear")[0]:
+            tn = int(self._trait(attacker.id, "fear")[1] or 0)
+            res, whys = self._fear_roll(b, tn, attacker.id, f"Bodyguard, TN {tn}")
+            why_s = f" ({', '.join(whys)})" if whys else ""
+            self._emit(Event("test", {"model": b, "test": "fear", "tn": tn, "passed": res.passed,
+                                      "text": f"{b} takes a Fear test (TN {tn}){why_s} to guard {m.id} against "
+                                              f"{attacker.id} and {'passes' if res.passed else 'fails: no swap'}"}))
+            if not res.passed:
+                b = None
+        if b is None:
+            self._emit(Event("note", {"text": f"no Bodyguard swap: {attacker.id}'s {declared.kind} goes on at {m.id}"}))
+        else:
+            pm, pb = st.models[m.id], st.models[b]
+            to_m, to_b = list(pb.position), list(pm.position)
+            fm, fb = pm.facing, pb.facing
+            self._emit(Event("move", {"model": b, "move": "Bodyguard swap", "to": to_b, "facing": fb, "cost": 0.0}))
+            self._emit(Event("move", {"model": m.id, "move": "Bodyguard swap", "to": to_m, "facing": fm, "cost": 0.0}))
+            self._emit(Event("note", {"text": f"Bodyguard ({PAGE_BODYGUARD}): {b} swaps places with {m.id} and is "
+                                              f"now the target of {attacker.id}'s {declared.kind}"}))
+            declared = dc_replace(declared, target=b)
+        kind = ACTION_KINDS[declared.kind]
+        ok, why = kind.legal(self, attacker, declared)
+        if ok:
+            self._declared_go(attacker, declared)
+            kind.resolve(self, declared)
+        else:
+            self._emit(Event("note", {"text": f"{attacker.id}'s {declared.kind} can no longer be made ({why}): "
+                                              "it ends without effect"}))
+        self._after_action()
+        if (not self.is_over() and st.exchange is None and st.interception is None and not self.answers_pending()
+                and not self._group_step(attacker.player)):
+            self._next_active(3 - attacker.player)
+
     def _legal_orochi(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
         why = self.orochi_refusal(m, action)
         return (False, why) if why else (True, "")
@@ -215,4 +364,5 @@ class AnswerTraits(GamePart):
     # the kinds of this module, registered where they are defined
     register(
         ActionKind("orochi", _legal_orochi, _resolve_orochi),
+        ActionKind("bodyguard", _legal_bodyguard, _resolve_bodyguard),
     )

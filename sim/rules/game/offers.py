@@ -36,6 +36,8 @@ class Offers(GamePart):
             return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])
         if st.interception is not None:
             return [Action("intercept")] + [Action("intercept", target=c) for c in st.interception["candidates"]]
+        if self.answers_pending():  # Bodyguard: the target's player answers (p.49)
+            return self.answer_actions()
         if self.triggers_pending():  # a triggered Ki feat waits for its player (p.46)
             return self.trigger_actions()
         if self.starting_choices_pending():  # the Starting phase waits for Fortune / Oni Rage (p.52, p.55)
@@ -140,7 +142,7 @@ class Offers(GamePart):
         Wait when nothing else is found."""
         st = self.state
         if (st.exchange is not None or st.interception is not None or st.due_arrivals() or self.commanded()
-                or self.triggers_pending()
+                or self.triggers_pending() or self.answers_pending()
                 or self.intimidate_pending() or self.starting_choices_pending()):
             return rng.choice(self.legal_actions())
         p = st.active
