@@ -152,3 +152,21 @@ def test_a_pulse_feat_sets_models_on_fire():
     marks = [e for e in g.events if e.kind == "markers"]
     assert any(e.data["model"] == "masunagi" and e.data["add"] == [2] for e in marks)
     assert g.state.models["masunagi"].markers.get("fire") == [2]
+
+
+def test_a_variable_cost_x_plus_n_costs_x_plus_n_and_once_per_activation_holds():
+    """A printed cost ``X+1`` costs the chosen X plus one Ki; the catalogues' OpA limitation
+    (once per activation) is kept until the activation ends."""
+    from sim.rules import ki
+
+    f = ki.Feat("Dark Fire", cost="X", x_plus=1, once_per_activation=True)
+    assert ki.feat_cost(f, x=3) == 4
+    ok, why = ki.can_use(f, None, in_btb=False, moved_this_activation=False, used_this_turn=False,
+                         used_this_game=False, ki_available=9, phase="main", is_active_model=True, x=1,
+                         used_this_activation=True)
+    assert not ok and any("Once per activation" in r for r in why)
+    card = type("Card", (), {"name": "Dark Fire", "cost": None, "cost_text": "X+1", "timing": "simple",
+                             "area": "personal", "range": None, "range_text": None, "opposed": False,
+                             "limitation": "OpA", "description": ""})()
+    built = ki.feat_from_card(card)
+    assert built is not None and built.x_plus == 1 and built.once_per_activation

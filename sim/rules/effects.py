@@ -211,6 +211,8 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
              "exchange": "until the end of the melee exchange", "end_phase": "until the End phase",
              "turn": "until the end of the turn", "game": "for the rest of the game"}[effect["until"]]
     src = f" ({effect['source']})" if effect.get("source") else ""
+    if not parts and effect.get("source"):
+        return f"{effect['source']} {until}"
     return f"{', '.join(parts) or 'no change'} {until}{src}"
 
 

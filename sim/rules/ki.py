@@ -219,13 +219,15 @@ class Feat:
         timing: ``instant`` (I), ``active`` (A), ``simple`` (S), ``complex`` (C).
         area: ``personal`` (Pe), ``target`` (Ta), ``aura`` (Au), ``pulse`` (Pu).
         range: X inches of Target/Aura/Pulse (edge to edge).
-        once_per_turn, once_per_game, no_btb, no_movement: the icons.
+        once_per_turn, once_per_game, no_btb, no_movement: the icons;
+            once_per_activation: the OpA limitation of the catalogues.
         opposed: OKi, an opposed Ki test with the target (p.47).
         challenge: TN of a Ki challenge test the user must pass, if any (card text).
         needs_los: the card asks for LoS to the target (the Target definition does not).
         boost: a Ki boost (Instant, Personal, Main phase only, p.47).
         special: Sp icon.
         effect: the card's effect, for the log.
+        x_plus: a variable cost ``X+N`` costs the chosen X plus ``x_plus`` (N).
     """
 
     name: str
@@ -245,6 +247,8 @@ class Feat:
     min_x: int = 1
     max_x: int | None = None
     effect: str = ""
+    x_plus: int = 0
+    once_per_activation: bool = False
 
     def __post_init__(self) -> None:
         if self.timing not in TIMINGS:
@@ -307,10 +311,16 @@ def feat_cost(feat: Feat, *, x: int | None = None, modifier: int = 0, explicit_z
         if x < feat.min_x or (feat.max_x is not None and x > feat.max_x):
             top = feat.max_x if feat.max_x is not None else "any"
             raise KiError(f"{feat.name}: X must be between {feat.min_x} and {top}")
-        base = x
+        base = x + feat.x_plus
     else:
         base = int(feat.cost)
     return _floor_cost(base, modifier, explicit_zero)
+
+
+def _x_plus(cost_text: Any) -> int:
+    """N of a printed variable cost ``X+N`` (0 for ``X``, ``Rank N`` and numbers)."""
+    m = re.fullmatch(r"\s*X\s*\+\s*(\d+)\s*", str(cost_text or ""), flags=re.I)
+    return int(m.group(1)) if m else 0
 
 
 def in_target_range(feat: Feat, distance: float) -> bool:
@@ -324,7 +334,8 @@ def can_use(feat: Feat, user_state: Any, *, in_btb: bool, moved_this_activation:
             controller_is_active: bool | None = None, surprised: bool = False,
             x: int | None = None, cost_modifier: int = 0, explicit_zero: bool = False,
             strict_range: bool = True, target_conditions: Mapping[str, Any] | None = None,
-            user_ki_stat: int | None = None, elsewhere: bool = False) -> tuple[bool, list[str]]:
+            user_ki_stat: int | None = None, elsewhere: bool = False,
+            used_this_activation: bool = False) -> tuple[bool, list[str]]:
     """May the model use ``feat`` now? Returns ``(ok, reasons)`` (every reason, not only
     the first).
 
@@ -374,6 +385,8 @@ def can_use(feat: Feat, user_state: Any, *, in_btb: bool, moved_this_activation:
         reasons.append("Once per turn: already used this turn (p.46)")
     if feat.once_per_game and used_this_game:
         reasons.append("Once per game: already used (p.46)")
+    if feat.once_per_activation and used_this_activation:
+        reasons.append("Once per activation: already used in this activation (card limitation)")
     # timing
     if feat.boost and phase != "main":
         reasons.append("Ki boosts are used in the Main phase (p.47)")
@@ -592,8 +605,8 @@ def feat_from_card(card: Any) -> Feat | None:
     Variable costs (``X``, ``X+1``, ``Rank 1``) become ``"X"``; a ``BtB`` range is 0" (edge
     to edge, so only models in contact); ``∞`` is any distance; ``X"`` ranges are not
     modelled (None). Limitations: ``noBtB`` -> No BtB, ``noWalk`` -> No movement, ``OpT`` ->
-    Once per turn, ``OpG`` -> Once per game. ``OpA`` (once per activation) is kept in the
-    effect text only. The effect is the card's text: the engine does not automate it.
+    Once per turn, ``OpG`` -> Once per game, ``OpA`` -> once per activation. ``X+N`` costs
+    X plus N. The effect is the card's text.
     """
     timing, area = getattr(card, "timing", None), getattr(card, "area", None)
     if timing not in TIMINGS or area not in AREAS:
@@ -613,7 +626,8 @@ def feat_from_card(card: Any) -> Feat | None:
         return Feat(card.name, cost=cost, timing=timing, area=area, range=rng if area != "personal" else None,
                     once_per_turn="once_per_turn" in lim, once_per_game="once_per_game" in lim,
                     no_btb="no_btb" in lim, no_movement="no_movement" in lim, opposed=bool(card.opposed),
-                    effect=card.description or "")
+                    effect=card.description or "", x_plus=_x_plus(getattr(card, "cost_text", "")),
+                    once_per_activation="once_per_activation" in lim)
     except ValueError:
         return None
 
@@ -646,7 +660,8 @@ def feat_from_entry(name: str, *, card_text: str | None = None) -> Feat | None:
         return Feat(name, cost=cost, timing=entry.timing, area=area, range=rng,
                     once_per_turn="once_per_turn" in lim, once_per_game="once_per_game" in lim,
                     no_btb="no_btb" in lim, no_movement="no_move" in lim, opposed=entry.opposed,
-                    effect=card_text or entry.summary)
+                    effect=card_text or entry.summary, x_plus=_x_plus(entry.cost),
+                    once_per_activation="once_per_activation" in lim)
     except ValueError:
         return None
 

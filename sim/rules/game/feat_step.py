@@ -62,7 +62,7 @@ class FeatStep(FeatTriggers, FeatMoves):
             return []
         xs: list[int | None] = [None]
         if f.variable:
-            top = max(1, min(m.ki, entry.max_x or f.max_x or 3))
+            top = max(1, min(m.ki - f.x_plus, entry.max_x or f.max_x or 3))
             xs = [1] if top == 1 else [1, top]
         scene = self._table_now().scene()
         out: list[Action] = []

@@ -54,6 +54,7 @@ class KiStep(FeatStep):
         self._emit(Event("note", {"text": f"player {st.models[action.model].player}: "
                                           f"{action.model} uses {action.feat}"}))
         self._use_feat(st.models[action.model], action)
+        self.trigger_done(action.model or "", action.feat or "")  # a triggered feat's mark (feat_triggers)
         self._after_action()
 
     # ------------------------------------------------------------ feats and boosts
@@ -158,6 +159,8 @@ class KiStep(FeatStep):
             return False, str(exc)
         ok, reasons = ki.can_use(f, m, in_btb=in_btb, moved_this_activation=action.walk is not None,
                                  used_this_turn=f.name in usage["turn"], used_this_game=f.name in usage["game"],
+                                 used_this_activation=any(e.get("source") == f"once per activation: {f.name}"
+                                                          for e in m.effects),
                                  ki_available=m.ki - spent - (1 if m.kami else 0),  # Kami: never its last Ki (p.54)
                                  phase=st.phase,
                                  is_active_model=m.player == st.active and st.exchange is None,
@@ -192,6 +195,8 @@ class KiStep(FeatStep):
         cost = ki.feat_cost(f, x=action.x, modifier=self.feat_cost_modifier(m.id))  # Believer, Disturb Flow
         self._emit(Event("feat_used", {"model": m.id, "feat": f.name, "cost": cost, "target": action.target,
                                        "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
+        if f.once_per_activation:  # OpA: marked on the model until its activation ends
+            self.grant(m.id, f"once per activation: {f.name}", "activation")
         scene = self._table_now().scene()
         if f.area == "target":
             assert target is not None  # judged legal: a Target feat names a model on the table
