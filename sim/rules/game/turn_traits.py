@@ -551,7 +551,7 @@ class TurnTraits(GamePart):
         t = self.state.models.get(target)
         if t is None or not t.alive:
             return False, f"no model {target!r} on the table"
-        if self._trait(target, "soulless")[0]:
+        if target != m.id and self._trait(target, "soulless")[0]:  # "другой не-Бездушной модели"
             return False, f"{target} is Soulless: it cannot be healed by Heal (p.52)"
         why = self.heal_refusal(target)
         if why:
