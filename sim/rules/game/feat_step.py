@@ -11,6 +11,7 @@ A base of :class:`~sim.rules.game.ki_step.KiStep` (a mixin of
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -276,12 +277,13 @@ class FeatStep(FeatTriggers, FeatMoves):
         kind = op.op
         if kind in ("grant", "lose", "grant_weapon", "stat"):
             until = op.until or _FOREVER
+            texts = [_with_x(t, x) for t in op.traits] if kind != "stat" else []
             if kind == "grant":
-                self.grant(mid, f.name, until, traits=op.traits)
+                self.grant(mid, f.name, until, traits=texts)
             elif kind == "lose":
                 self.grant(mid, f.name, until, lose=op.traits)
             elif kind == "grant_weapon":
-                self.grant(mid, f.name, until, weapon_traits=op.traits, weapon=op.weapon)
+                self.grant(mid, f.name, until, weapon_traits=texts, weapon=op.weapon)
             else:
                 self.grant(mid, f.name, until, stats={k: x if v == "X" else int(v) for k, v in op.changes.items()})
         elif kind == "condition":
@@ -325,3 +327,9 @@ class FeatStep(FeatTriggers, FeatMoves):
         else:
             self._emit(Event("manual_step", {"model": mid, "source": f.name,
                                              "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))
+
+
+def _with_x(text: str, x: int) -> str:
+    """A trait text of a feat with the X its user paid put in its brackets: ``Armour (X)``
+    with X = 2 is ``Armour (2)`` (a variable feat, p.46)."""
+    return re.sub(r"\(([^)]*)\)", lambda m: "(" + re.sub(r"\bX\b", str(x), m.group(1)) + ")", text)
