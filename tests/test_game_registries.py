@@ -24,11 +24,15 @@ _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group
 #: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard; p.49).
 _ANSWER_KINDS = {"orochi", "bodyguard"}
 
+#: The answer to a triggered Ki feat (sim.rules.game.feat_triggers; p.46).
+_FEAT_KINDS = {"decline_feat"}
+
 
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
-                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS | _ANSWER_KINDS
+                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS | _ANSWER_KINDS \
+        | _FEAT_KINDS
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)
@@ -66,7 +70,7 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
     assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
                                 "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight",
-                                "cavalry"} | _ANSWER_KINDS
+                                "cavalry"} | _ANSWER_KINDS | _FEAT_KINDS
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

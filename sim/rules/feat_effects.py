@@ -76,11 +76,11 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
 SUPPORTED_OPS: frozenset[str] = frozenset({
     "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
-    "pass_token", "facing",
+    "pass_token", "facing", "move", "no_specials",
 })
 
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
-SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange"})
+SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within"})
 
 
 class FeatDataError(ValueError):
@@ -129,10 +129,10 @@ class LoseOp(_Traits):
 
 
 class StatOp(_Strict):
-    """Statistic changes ``{melee: +1}`` until ``until``."""
+    """Statistic changes ``{melee: +1}`` until ``until`` (``X``: the feat's chosen X)."""
 
     op: Literal["stat"]
-    changes: dict[Literal["melee", "ranged", "move", "ki", "strength"], int]
+    changes: dict[Literal["melee", "ranged", "move", "ki", "strength"], Union[int, Literal["X"]]]
     until: Until | None = None
 
     @field_validator("changes")
@@ -176,10 +176,11 @@ class HealOp(_Strict):
 
 
 class KiOp(_Strict):
-    """Gain (lose, negative) ``n`` Ki tokens, within the Ki limit."""
+    """Gain (lose, negative) ``n`` Ki tokens, within the Ki limit (``X``; ``target_ki``:
+    the killed model's Ki statistic, for a ``trigger:killed_enemy_within`` feat)."""
 
     op: Literal["ki"]
-    n: Count = 1
+    n: Union[int, Literal["X", "target_ki"]] = 1
 
 
 class CounterOp(_Strict):
@@ -203,10 +204,15 @@ class FacingOp(_Strict):
 
 
 class MoveOp(_Strict):
-    """The affected model moves up to ``distance`` inches (the action's ``point``)."""
+    """The affected model moves up to ``distance`` inches (``Move``: its Move statistic);
+    the point is chosen by the user's player (the action's ``point`` for one affected
+    model, its ``path`` in the order of ``models`` for several). ``walk``: a Walk by the
+    movement rules (not a Walk action: no counter); ``free``: straight, ignoring terrain
+    and models' ZoC; ``push``/``away``: straight away from the user; ``toward``: straight
+    toward the user; ``place``: put anywhere within the distance."""
 
     op: Literal["move"]
-    distance: float = Field(ge=0, le=48)
+    distance: Union[Annotated[float, Field(ge=0, le=48)], Literal["Move", "X"]]
     kind: Literal["walk", "free", "push", "toward", "away", "place"] = "walk"
 
 
@@ -242,13 +248,22 @@ class Gate(_Strict):
     ``by: target`` the effects apply when it FAILS, with ``by: self`` when the user passes."""
 
     kind: Literal["challenge"] = "challenge"
-    stat: Literal["ki", "melee", "ranged", "move", "strength"] = "ki"
+    stat: Literal["ki", "melee", "ranged", "move", "strength", "size"] = "ki"
     tn: int = Field(ge=1, le=20)
     by: Literal["target", "self"] = "target"
 
 
 class FeatEffect(_Strict):
-    """One feat's entry (see the module docstring and ``/work/notes/feat_schema.md``)."""
+    """One feat's entry (see the module docstring and ``/work/notes/feat_schema.md``).
+
+    Extensions beyond the first schema (read by :mod:`sim.rules.game.feat_step`):
+    ``target_keywords`` -- the target (or each model of the area) must be one of these
+    keywords (:func:`sim.rules.card_keywords.keyword_matches`); ``target_rice`` -- its rice
+    cost must be ``lower`` / ``higher`` than the user's; ``target_surprised`` -- the target
+    counts as Surprised in the feat's opposed test (it buys no Ki boosts); ``max_x`` -- the
+    highest X the player may choose; ``max_affected`` -- at most this many models of the
+    area are affected, those the user's player names (the action's ``models``).
+    """
 
     name: str = ""
     cost: Union[int, Annotated[str, Field(min_length=1, max_length=20)]]
@@ -262,6 +277,11 @@ class FeatEffect(_Strict):
     affects: Literal["self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend",
                      "target_enemy"] = "self"
     test: Gate | None = None
+    target_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    target_rice: Literal["lower", "higher"] | None = None
+    target_surprised: bool = False
+    max_x: int | None = Field(default=None, ge=1, le=12)
+    max_affected: int | None = Field(default=None, ge=1, le=20)
     effects: list[Op] = []
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None

@@ -1,0 +1,141 @@
+"""Ki feats used when something happens (p.46-47): the ``trigger:killed_enemy_within``
+feats of the data file (Consume Soul, Soul Thirst: "when an enemy model is killed within
+X"...").
+
+When a model is killed (a ``killed`` event), every living model with such a feat (its
+entry applied by the engine, :func:`sim.rules.feat_effects.entry_status`) for which the
+killed model is an enemy within the feat's range (edge to edge, from where it stood) gets
+the mark ``feat_trigger:<feat>`` (a condition key whose value is the killed model's id;
+kept in positions and saves, never a condition of p.43-45). While a mark waits, the game
+waits for its model's player (:meth:`FeatTriggers.trigger_player` is
+:meth:`~sim.rules.game.Game.to_move`): :meth:`~sim.rules.game.Game.legal_actions` offers
+``Action("feat", model, feat=name)`` (the Instant feat, paid and applied as any other,
+``target_ki`` read from the killed model's Ki statistic) when it is legal, and
+``Action("decline_feat", model, feat=name)``; any other action is refused until the
+marks are answered (models in the order of the table, the active player's first).
+
+A mixin of :class:`~sim.rules.game.Game` (through
+:class:`~sim.rules.game.feat_step.FeatStep`); the ``decline_feat`` kind is registered at
+the end of the module.
+"""
+
+from __future__ import annotations
+
+import math
+
+from sim.rules import ki
+from sim.rules.feat_effects import entry_status, feat_effect
+from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+
+#: The prefix of the mark of a trigger waiting for its feat's player.
+TRIGGER_MARK = "feat_trigger:"
+#: The ``when`` value of the kill trigger.
+KILLED_WITHIN = "trigger:killed_enemy_within"
+
+
+class FeatTriggers(GamePart):
+    """Triggered feats: marks on a kill, the wait, the answers."""
+
+    def feat_kill_triggers(self, killed: str) -> None:
+        """After model ``killed`` is removed (p.38): mark each living enemy of it that has
+        a ``trigger:killed_enemy_within`` feat with it in range (edge to edge, from where it
+        stood) and Ki to pay the feat's cost; the game then waits for those choices."""
+        st = self.state
+        dead = st.models.get(killed)
+        if dead is None:
+            return
+        try:
+            r_dead = self.table.model(killed).radius
+        except KeyError:
+            return
+        for m in st.alive(3 - dead.player):
+            if m.elsewhere is not None:
+                continue
+            for f in self.feats(m.id).values():
+                entry = feat_effect(f.name)
+                if entry is None or entry.when != KILLED_WITHIN or not entry_status(entry)[0]:
+                    continue
+                cost = f.cost if isinstance(f.cost, int) else 1
+                if m.ki < cost:
+                    continue
+                d = math.dist(m.position, dead.position) - self.table.model(m.id).radius - r_dead
+                if d > f.reach + 1e-6:
+                    continue
+                self._emit(Event("condition", {"model": m.id, "name": TRIGGER_MARK + f.name, "on": True,
+                                               "value": killed}))
+
+    def triggers_pending(self) -> list[tuple[str, str, str]]:
+        """``(model, feat, killed model)`` of every waiting trigger mark, the active
+        player's models first, then in table order."""
+        st = self.state
+        out = []
+        for m in st.alive():
+            for k, v in m.conditions.items():
+                if k.startswith(TRIGGER_MARK):
+                    out.append((m.id, k[len(TRIGGER_MARK):], str(v)))
+        out.sort(key=lambda t: st.models[t[0]].player != st.active)
+        return out
+
+    def trigger_player(self) -> int | None:
+        """The player whose triggered feat waits for a choice now, or None."""
+        got = self.triggers_pending()
+        return self.state.models[got[0][0]].player if got else None
+
+    def trigger_actions(self) -> list[Action]:
+        """The choices while a trigger waits: its feat (when legal) and declining it."""
+        got = self.triggers_pending()
+        if not got:
+            return []
+        mid, feat, _ = got[0]
+        out = [a for a in (Action("feat", mid, feat=feat),) if self.is_legal(a)[0]]
+        f = self.feats(mid).get(feat)
+        if not out and f is not None and f.variable:
+            out = [a for a in (Action("feat", mid, feat=feat, x=1),) if self.is_legal(a)[0]]
+        return out + [Action("decline_feat", mid, feat=feat)]
+
+    def trigger_source(self, mid: str, feat: str) -> str | None:
+        """The id of the killed model whose death opened feat ``feat`` of ``mid``, or None."""
+        v = self.state.models[mid].conditions.get(TRIGGER_MARK + feat)
+        return str(v) if v is not None else None
+
+    def feat_trigger_allows(self, m: ModelState, f: ki.Feat, entry, action: Action) -> bool:
+        """Whether a feat whose ``when`` is not the main one may be used now: a trigger feat
+        while its mark waits, the first of the waiting marks."""
+        got = self.triggers_pending()
+        return bool(got) and got[0][:2] == (m.id, f.name)
+
+    def decline_trigger(self, action: Action) -> None:
+        """Resolve a legal ``Action("decline_feat", model, feat=name)``: the mark goes."""
+        assert action.model is not None and action.feat is not None  # judged legal
+        self._emit(Event("note", {"text": f"{action.model} does not use {action.feat}"}))
+        self.trigger_done(action.model, action.feat)
+
+    def trigger_done(self, mid: str, feat: str) -> None:
+        """Remove the mark of feat ``feat`` of ``mid`` (used or declined)."""
+        if TRIGGER_MARK + feat in self.state.models[mid].conditions:
+            self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": False}))
+
+    def trigger_refusal(self, action: Action) -> str | None:
+        """Why ``action`` may not be declared while a trigger waits (None when none waits,
+        or ``action`` answers it)."""
+        got = self.triggers_pending()
+        if not got:
+            return None
+        mid, feat, killed = got[0]
+        if action.kind in ("feat", "decline_feat") and action.model == mid and action.feat == feat:
+            return None
+        return (f"{mid} may first use {feat} ({killed} was killed within its range) or decline it "
+                "(p.46)")
+
+
+def _legal_decline(game: FeatTriggers, m: ModelState | None, action: Action) -> tuple[bool, str]:
+    got = game.triggers_pending()
+    if m is None or not got or got[0][:2] != (m.id, action.feat):
+        return False, f"no triggered feat {action.feat!r} of {action.model!r} waits"
+    return True, ""
+
+
+register(ActionKind("decline_feat", _legal_decline, lambda game, action: game.decline_trigger(action)))
