@@ -464,7 +464,11 @@ ACTION_STATUS: Mapping[str, Status] = {
     "complex_ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
     "feat": Status("partly", "a card feat is paid and logged; its effect is the players'"),
     "scenario": _AUTO, "complex_scenario": _AUTO, "allocate": _AUTO, "intercept": _AUTO,
-    "arrive": Status("automated", "a Booted model's Walk on arriving is the players' (manual adjustment)"),
+    "arrive": Status("automated", "a Booted model may Walk at once from its arrival point (p.50)"),
+    # card steps of issue #13 (traits offered as choices by legal_actions)
+    **{k: _AUTO for k in ("orochi", "bodyguard", "intimidate", "decline_feat", "jump_up", "cultist", "heal",
+                          "fortune", "oni_rage", "group_fight", "cavalry", "leech", "channel", "virtue",
+                          "spend_virtue", "order", "command", "pack")},
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).

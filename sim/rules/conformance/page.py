@@ -33,6 +33,7 @@ from sim.rules.conformance.data import (
     SPECIAL_STATUS,
     TRAIT_PROBES,
     Example,
+    Status,
 )
 from sim.rules.game import ACTION_KINDS, Game
 from sim.rules.ki import GENERIC_FEATS, Feat
@@ -99,7 +100,7 @@ def _counters(n: int) -> str:
 def _action_rows() -> list[Row]:
     out = []
     for key, kind in ACTION_KINDS.items():
-        st = ACTION_STATUS[key]
+        st = ACTION_STATUS.get(key, Status("manual", "NO STATUS RECORDED in sim.rules.conformance.data.ACTION_STATUS"))
         what = f"counters {_counters(kind.counters)}, timing {kind.timing}"
         what += f", Ki boost: {kind.boost}" if kind.boost else ""
         what += f"; {st.note}" if st.note else ""
