@@ -5,6 +5,7 @@ Cultist, Impetuous, Banzai!. Each test quotes the card text of the Russian ruleb
 from __future__ import annotations
 
 import dataclasses
+import json
 
 from models.profiles import Trait, add_profile_source, get_profile
 from sim.rules.game import Action, Game
@@ -383,6 +384,8 @@ def test_bots_play_a_game_with_the_turn_traits_and_it_replays():
         play(g, bots)
         assert g.is_over() and not game_problems(g)
         assert g.replay().snapshot() == g.snapshot()
+        loaded = Game.from_save(json.loads(json.dumps(g.to_json())))  # verified: every action re-simulated
+        assert loaded.verified and loaded.snapshot() == g.snapshot()
 
 
 # ---------------------------------------------------------------- Group (p.52)
