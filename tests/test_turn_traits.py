@@ -428,6 +428,8 @@ def test_group_models_all_move_before_any_exchange_in_the_order_their_player_cho
     assert g.state.exchange is None and g.to_move() == 2
     assert set(g.legal_actions()) == {Action("group_fight", "asp"), Action("group_fight", "asp-2")}
     assert not g.is_legal(Action("wait", "ishi"))[0]
+    pos = g.position()  # the held-back exchanges are part of the position
+    assert Game(g.table, seed=12, length=("fixed", 3), position=pos).position() == pos
     g.push(Action("group_fight", "asp-2"))  # its player fights asp-2's exchange first
     assert g.state.exchange is not None and g.state.exchange["attacker"] == "asp-2"
     order = ["asp-2"]
@@ -480,3 +482,4 @@ def test_bots_play_a_game_with_a_group_card_and_it_replays():
         assert g.is_over() and not game_problems(g)
         assert any(e.kind == "condition" and e.data["name"] == "group_pending" for e in g.events)
         assert g.replay().snapshot() == g.snapshot()
+        assert Game.from_save(json.loads(json.dumps(g.to_json()))).snapshot() == g.snapshot()
