@@ -483,3 +483,14 @@ def test_bots_play_a_game_with_a_group_card_and_it_replays():
         assert any(e.kind == "condition" and e.data["name"] == "group_pending" for e in g.events)
         assert g.replay().snapshot() == g.snapshot()
         assert Game.from_save(json.loads(json.dumps(g.to_json()))).snapshot() == g.snapshot()
+
+
+def test_the_melee_exchange_counts_a_kamis_ki_and_never_kills_last_stand_or_rise_at_once():
+    # p.54 (Kami): "камы считает свои жетоны Ки, как если бы они были неотмеченными клетками
+    # ран"; Last Stand and Rise act after the exchange (the model is not removed at once).
+    g = _at(Game(_with({"matsu": [T("kami")], "kokkio": [T("last_stand")], "kazuha": [T("rise", 3)]}),
+                 seed=15, length=("fixed", 3)), matsu={"ki": 3})
+    assert g.combatant("matsu", False).wounds_left == 3
+    assert g.combatant("kokkio", False).wounds_left is None
+    assert g.combatant("kazuha", False).wounds_left is None
+    assert g.combatant("akira", False).wounds_left == g.state.models["akira"].wounds
