@@ -299,8 +299,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "activation counter each"),
     _t("Overwhelm", 55, 1708, "automated", (_R + "test_traits", _GAME),
        "Overwhelm (X): when active, its opponent in an opposed Ki test drops its X highest dice"),
-    _t("Pack", 55, 1712, "manual", (),
-       "Pack (X/Y): activates up to X Pack friends within Y inches, all attacking one target"),
+    _t("Pack", 55, 1712, "automated", (_GAME,),
+       "Pack (X/Y): activates up to X non-Exhausted Pack friends within Y inches with it; each must "
+       "Melee, Charge or Shoot one target; all moves before the exchanges, fought in the player's order"),
     _t("Parry", 56, 1720, "automated", (_MELEE,), "Parry (X): adds X to its defence result in exchanges"),
     _t("Pierce", 56, 1722, "automated", (_MELEE, _RANGED, _R + "bots"),
        "Pierce (X): the target's Armour is X lower against its successful attacks", weapon=True),

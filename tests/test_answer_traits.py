@@ -183,3 +183,42 @@ def test_bodyguard_greedy_bot_answers_and_game_replays():
     g.push(a)
     again = Game(_guard_table(), seed=3, length=("fixed", 3), events=g.events)
     assert again.position() == g.position()
+
+
+# ---------------------------------------------------------------- Pack (X/Y) (p.55)
+def _pack_game() -> Game:
+    t = _with({"kenta": [T("pack", 2, rng=6.0, text='Pack (2/6")')], "akira": [T("pack", 0, rng=0.0, text="Pack")],
+               "matsu": [T("pack", 0, rng=0.0, text="Pack")]})
+    spots = {"kenta": ((12.0, 8.0), 90.0), "akira": ((9.0, 11.5), 0.0), "matsu": ((15.0, 11.5), 180.0),
+             "ishi": ((12.0, 11.5), 270.0), "masunagi": ((20.0, 20.0), 270.0), "kaihime": ((4.0, 20.0), 270.0),
+             "nanako": ((21.0, 14.0), 270.0), "asp": ((2.0, 22.0), 270.0), "yatsumata": ((22.0, 22.0), 270.0),
+             "kokkio": ((2.0, 2.0), 90.0), "ton": ((6.0, 2.0), 90.0), "kazuha": ((20.0, 2.0), 90.0)}
+    models = tuple(dataclasses.replace(m, position=spots[m.id][0], facing=spots[m.id][1]) for m in t.models)
+    t = dataclasses.replace(t, terrain=(), models=models, _scene=[])
+    g = Game(t, seed=4, length=("fixed", 3))
+    return _at(g, active=1, **{m: {"counters": 2} for m in g.state.models})
+
+
+def test_pack_friends_activate_against_the_same_target_moves_before_exchanges():
+    # p.55: "Когда эта модель активируется, вы также можете выбрать до X не Изнуренных дружественных
+    # моделей со свойством Стая в пределах Y", чтобы также активировать. Эта модель и каждая
+    # выбранная модель обязаны объявлять действия Рукопашной, Стрельбы или Нападения против одной и
+    # той же цели. Каждая модель выполняет любое движение до того, как будут выполнены Обмены
+    # ударами. Обмены ударами затем выполняются в порядке, выбранном контролирующим игроком."
+    g = _pack_game()
+    call = Action("pack", "kenta", target="ishi", models=("akira", "matsu"))
+    assert call in g.legal_actions()
+    assert not g.is_legal(Action("pack", "kenta", target="ishi", models=("akira", "matsu", "ton")))[0]  # X = 2
+    g.push(call)
+    assert not g.is_legal(Action("walk", "akira", point=(10.0, 9.0)))[0]  # must attack Ishi
+    assert not g.is_legal(Action("wait", "kokkio"))[0]  # the pack activates first
+    assert all(a.target == "ishi" for a in g.legal_actions()
+               if a.model in ("kenta", "akira", "matsu") and a.kind != "feat")  # Instant feats stay free
+    g.push(Action("melee", "kenta", target="ishi"))
+    assert g.state.exchange is None and g.state.active == 1  # held back: the others move first
+    g.push(Action("melee", "akira", target="ishi"))
+    g.push(Action("melee", "matsu", target="ishi"))
+    offered = g.legal_actions()
+    assert offered and {a.kind for a in offered} == {"group_fight"}  # the player's order
+    g.push(Action("group_fight", "matsu"))
+    assert g.state.exchange is not None and g.state.exchange["attacker"] == "matsu"

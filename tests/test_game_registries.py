@@ -21,8 +21,8 @@ _SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtu
 #: The card actions and free steps of sim.rules.game.turn_traits (Heal, Jump Up, Cultist; p.50-54).
 _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry"}
 
-#: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard; p.49).
-_ANSWER_KINDS = {"orochi", "bodyguard"}
+#: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard, Pack; p.49, p.55).
+_ANSWER_KINDS = {"orochi", "bodyguard", "pack"}
 
 #: The answer to a triggered Ki feat (sim.rules.game.feat_triggers; p.46).
 _FEAT_KINDS = {"decline_feat"}
@@ -31,8 +31,8 @@ _FEAT_KINDS = {"decline_feat"}
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
-                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS | _ANSWER_KINDS \
-        | _FEAT_KINDS
+                                 "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS \
+        | _ANSWER_KINDS | _FEAT_KINDS
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)

@@ -84,6 +84,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("intimidate", "Intimidate (trait): a Starting phase choice", "p.54", 0, "answer"),
     ActionRule("bodyguard", "Bodyguard (trait): the target's player swaps it with a bodyguard, or not", "p.49", 0,
                "answer"),
+    ActionRule("pack", "Pack (trait): Pack friends activate with this model against one enemy", "p.55", 0,
+               "answer"),
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
                "p.49", 0, "answer"),
     ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),

@@ -57,6 +57,7 @@ class Activation(GamePart):
         if why:
             return why
         why = self.trait_refusal(m.id, action.kind) or self.agile_refusal(m.id, action)  # p.48, p.54, p.58
+        why = why or self.pack_refusal(m.id, action)  # Pack: one target for the pack (p.55, answer_traits)
         if why:
             return why
         if forced[0] in ("melee", "charge") and action.target != forced[1]:

@@ -43,6 +43,12 @@ PAGE_OROCHI = "p.49"
 BODYGUARD_OFFER = "bodyguard_offer"
 #: The action kinds Bodyguard answers (p.49): those that move into contact, and shots.
 BODYGUARD_KINDS = ("charge", "melee", "shoot")
+#: The mark of a Pack model that activates with its pack against one enemy (value: its id, p.55).
+PACK_TARGET = "pack_target"
+#: The page of Pack (X/Y).
+PAGE_PACK = "p.55"
+#: What a Pack model activated with its pack must declare (p.55).
+PACK_KINDS = ("charge", "melee", "shoot")
 #: The answer kinds of this module (the game waits for one of them).
 ANSWER_KINDS = ("bodyguard",)
 
@@ -349,6 +355,112 @@ class AnswerTraits(GamePart):
                 and not self._group_step(attacker.player)):
             self._next_active(3 - attacker.player)
 
+    # ------------------------------------------------------------ Pack (X/Y) (p.55)
+    def pack_mates(self, mid: str) -> list[str]:
+        """The friendly Pack models model ``mid``'s Pack (X/Y) may activate with it: not
+        Exhausted, on the table, within Y" (edge to edge), the closest first (p.55)."""
+        prof = self.profile(mid)
+        rule = prof.trait("pack") if prof is not None else None
+        m = self.state.models[mid]
+        if rule is None or _x(rule.value, 0) <= 0:
+            return []
+        reach = float(rule.range if rule.range is not None else 0.0)
+        scene = self._table_now().scene()
+        out = []
+        for x in self.state.alive(m.player):
+            if x.id == mid or x.exhausted or x.elsewhere is not None or not self._trait(x.id, "pack")[0]:
+                continue
+            d = scene.distance(mid, x.id)
+            if d <= reach + 1e-9:
+                out.append((d, x.id))
+        return [x for _, x in sorted(out)]
+
+    def pack_refusal(self, mid: str, action: Action) -> str | None:
+        """Why a Pack model activated with its pack (the marks ``pack_target`` and
+        ``group_pending``) may not declare ``action``: p.55 "обязаны объявлять действия
+        Рукопашной, Стрельбы или Нападения против одной и той же цели"; None otherwise."""
+        from sim.rules.game.turn_traits import GROUP_PENDING
+
+        m = self.state.models.get(mid)
+        if m is None or PACK_TARGET not in m.conditions or GROUP_PENDING not in m.conditions:
+            return None
+        if action.kind in ("jump_up", "cultist", "feat"):
+            return None
+        t = str(m.conditions[PACK_TARGET])
+        if action.kind not in PACK_KINDS or action.target != t:
+            return f"Pack: {mid} activates with its pack and must Melee, Charge or Shoot {t} ({PAGE_PACK})"
+        return None
+
+    def pack_offers(self, out: list[Action]) -> list[Action]:
+        """``Action("pack", leader, target=enemy, models=mates)`` for each Pack leader with
+        mates and each enemy it is offered a Melee, Charge or Shoot at in ``out``: the X
+        closest mates (p.55)."""
+        extra: list[Action] = []
+        for a in out:
+            if a.kind not in PACK_KINDS or a.model is None or a.target is None or a.models:
+                continue
+            mates = self.pack_mates(a.model)
+            if not mates:
+                continue
+            prof = self.profile(a.model)
+            rule = prof.trait("pack") if prof is not None else None
+            n = _x(rule.value, 0) if rule is not None else 0
+            p = Action("pack", a.model, target=a.target, models=tuple(mates[:n]))
+            if p not in extra and self.is_legal(p)[0]:
+                extra.append(p)
+        return extra
+
+    def _legal_pack(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
+        st = self.state
+        if m is None or not m.alive:
+            return False, f"no model {action.model!r} on the table"
+        if st.phase != "main" or st.exchange is not None or m.player != st.active or m.exhausted:
+            return False, f"{m.id} may call its pack only when it activates ({PAGE_PACK})"
+        why = self.activation_lock(m.id)
+        if why or self.group_pending(m.player):
+            return False, why or "another activation is under way"
+        t = st.models.get(action.target or "")
+        if t is None or not t.alive or t.player == m.player:
+            return False, f"Pack: name the enemy every model attacks ({PAGE_PACK})"
+        prof = self.profile(m.id)
+        rule = prof.trait("pack") if prof is not None else None
+        n = _x(rule.value, 0) if rule is not None else 0
+        if n <= 0:
+            return False, f"{m.id} has no Pack (X/Y) with X above 0 ({PAGE_PACK})"
+        mates = self.pack_mates(m.id)
+        if not action.models or len(action.models) > n or len(set(action.models)) != len(action.models):
+            return False, f"Pack: name 1 to {n} different Pack friends ({PAGE_PACK})"
+        bad = [x for x in action.models if x not in mates]
+        if bad:
+            return False, (f"{', '.join(map(str, bad))}: not a non-Exhausted friendly Pack model within reach "
+                           f"({PAGE_PACK})")
+        return True, ""
+
+    def _resolve_pack(self, action: Action) -> None:
+        """The leader and the chosen Pack models activate together (the Group machinery of
+        :mod:`sim.rules.game.turn_traits`: each in turn, every move before any exchange, the
+        exchanges in the order the player chooses), all against ``action.target`` (p.55)."""
+        from sim.rules.game.turn_traits import GROUP_PENDING
+
+        m = self.state.models.get(action.model or "")
+        ok, why = self._legal_pack(m, action)
+        if not ok or m is None:
+            self._unmark()
+            raise GameError(why)
+        for x in (m.id, *action.models):
+            self._emit(Event("condition", {"model": x, "name": GROUP_PENDING, "on": True}))
+            self._emit(Event("condition", {"model": x, "name": PACK_TARGET, "on": True, "value": action.target}))
+        self._emit(Event("note", {"text": f"Pack ({PAGE_PACK}): {m.id} activates with {', '.join(action.models)}; "
+                                          f"each must Melee, Charge or Shoot {action.target}; every move comes "
+                                          "before any exchange"}))
+
+    def _answer_traits_end(self) -> None:
+        """End phase: Blood of Orochi tokens and stale Pack marks removed."""
+        self._orochi_end()
+        for m in self.state.models.values():
+            if PACK_TARGET in m.conditions:
+                self._emit(Event("condition", {"model": m.id, "name": PACK_TARGET, "on": False}))
+
     def _legal_orochi(self, m: ModelState | None, action: Action) -> tuple[bool, str]:
         why = self.orochi_refusal(m, action)
         return (False, why) if why else (True, "")
@@ -365,4 +477,5 @@ class AnswerTraits(GamePart):
     register(
         ActionKind("orochi", _legal_orochi, _resolve_orochi),
         ActionKind("bodyguard", _legal_bodyguard, _resolve_bodyguard),
+        ActionKind("pack", _legal_pack, _resolve_pack),
     )

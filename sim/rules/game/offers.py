@@ -113,6 +113,8 @@ class Offers(GamePart):
         out = self._support_offers(out)  # Leech, Channel, Virtue, Order, Command (p.50-59)
         out += self.orochi_offers(p)  # Blood of Orochi: tokens given again before the first activation (p.49)
         out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
+        out = [a for a in out if a.model is None or not self.pack_refusal(a.model, a)]  # Pack: one target (p.55)
+        out += self.pack_offers(out)  # Pack (X/Y): friends activate with it (p.55)
         if st.pass_tokens.get(p, 0) > 0:
             out.append(Action("pass"))
         if not out:  # a model must activate but can declare nothing legal (e.g. Held and

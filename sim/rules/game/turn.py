@@ -162,7 +162,7 @@ class TurnPhases(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
                 else:
                     self._emit(Event("condition", {"model": m.id, "name": name, "on": True, "value": count - n}))
-        self._orochi_end()  # Blood of Orochi tokens removed (p.49)
+        self._answer_traits_end()  # Blood of Orochi tokens removed (p.49), Pack marks
         if st.auras or any(u["turn"] for u in st.feat_usage.values()):
             self._emit(Event("end_phase_reset", {}))
         self._end_effects("turn")
