@@ -83,9 +83,10 @@ def game(*feats: str, seed: int = 1, places: dict | None = None, enemy_feats: tu
     """Hanso (Akira's card with ``feats``), two Spearmen (Ashigaru), Kenta (a Samurai),
     Masunagi and Ishi (player 2; Masunagi with ``enemy_feats``)."""
     akira = get_profile("takashi-akira")
-    hanso = replace(akira, id="h9-hanso", name="Hanso", bs_id="test-h9-hanso", feats=tuple(feats))
+    key = "-".join(sorted(feats) + sorted(enemy_feats)).lower().replace(" ", "").replace("!", "")
+    hanso = replace(akira, id=f"h9-hanso-{key}", name="Hanso", bs_id=f"test-h9-hanso-{key}", feats=tuple(feats))
     spear = replace(get_profile("kokkio"), id="h9-spear", name="Spearman", bs_id="test-h9-spear", feats=())
-    masu = replace(get_profile("ito-masunagi"), id="h9-masu", name="Masunagi", bs_id="test-h9-masu",
+    masu = replace(get_profile("ito-masunagi"), id=f"h9-masu-{key}", name="Masunagi", bs_id=f"test-h9-masu-{key}",
                    feats=tuple(enemy_feats))
     add_profile_source({hanso.id: hanso, spear.id: spear, masu.id: masu})  # conftest removes them after
     y = YAML.replace("HANSO", hanso.id).replace("SPEAR", spear.id)
@@ -260,3 +261,24 @@ def test_target_keywords_rice_and_max_x():
     ok, why = g.is_legal(Action("ki_feat", "hanso", feat="Test Wound", target="ishi", x=3))
     assert not ok and "at most 2" in why
     assert {a.x for a in g.legal_actions() if a.feat == "Test Wound"} == {1, 2}
+
+
+# ------------------------------------------------------------------ bots
+def test_bots_answer_a_trigger_and_value_the_new_ops():
+    """The greedy bot uses Consume Soul after a kill in range when it heals (worth its Ki),
+    declines it when unhurt; Move It! with points is worth more than without; Dirty
+    Fighting is worth more in base contact with an enemy (sim.rules.bots.feat_value)."""
+    from sim.rules.bots import GreedyBot
+    from sim.rules.bots.feat_value import feat_value
+
+    for hurt, kind in ((3, "feat"), (0, "decline_feat")):
+        g = game("Test Wound", "Consume Soul", places={"ishi": (10, 13.5), "spear1": (20, 20)})
+        set_model(g, "hanso", damage=hurt)
+        _kill_ishi(g)
+        assert GreedyBot(1).choose(g).kind == kind
+    g = game("Move It!", "Dirty Fighting")
+    offer = next(a for a in g.legal_actions() if a.feat == "Move It!")
+    assert feat_value(g, offer) > feat_value(g, replace(offer, models=(), path=()))
+    far = feat_value(g, Action("feat", "hanso", feat="Dirty Fighting"))
+    g = game("Dirty Fighting", places={"masunagi": (11.19, 10), "spear2": (20, 20)})
+    assert feat_value(g, Action("feat", "hanso", feat="Dirty Fighting")) > far

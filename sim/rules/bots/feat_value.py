@@ -34,8 +34,11 @@ def _is_penalty(text: str) -> bool:
     return any(w in t for w in _WEAK) or "(-" in t
 
 
-def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool) -> float:
-    """The value of one operation on model ``mid`` for the side of ``user``."""
+def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, killed_ki: int = 0,
+              action: Action | None = None) -> float:
+    """The value of one operation on model ``mid`` for the side of ``user`` (``killed_ki``:
+    the Ki statistic of the model whose death opened a triggered feat; ``action``: the
+    feat's action, for the models and points of a move)."""
     st = game.state
     me, m = st.models[user], st.models[mid]
     friend = m.player == me.player
@@ -56,11 +59,11 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool) 
         v = _BAD.get(op.name, 1.0)
         return v if friend else -v
     if kind == "heal":
-        n = x if op.n == "X" else (0 if op.n == "target_ki" else int(op.n))
+        n = x if op.n == "X" else (killed_ki if op.n == "target_ki" else int(op.n))
         v = 1.5 * min(n, m.damage)
         return v if friend else -v
     if kind == "ki":
-        n = x if op.n == "X" else int(op.n)
+        n = x if op.n == "X" else (killed_ki if op.n == "target_ki" else int(op.n))
         v = 0.8 * min(max(n, 0), m.ki_limit - m.ki) if n > 0 else 0.8 * n
         return v if friend else -v
     if kind == "counter":
@@ -70,11 +73,18 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool) 
         return 1.0 * op.n if friend else -1.0
     if kind == "facing":
         return 0.0 if friend else 1.0
+    if kind == "move":  # a friend carried toward the enemy (a point chosen), an enemy pushed off
+        if op.kind in ("push", "away", "toward"):
+            return 0.0 if friend else (1.0 if op.kind != "toward" else 0.5)
+        chosen = action is not None and (action.point is not None or mid in action.models)
+        return (1.0 if chosen else 0.0) if friend else 0.0
+    if kind == "no_specials":  # worth most when an enemy can fight it now
+        return (1.5 if fighting or game.enemies_in_contact(mid) else 0.3) if friend else -0.5
     if kind in ("grant", "grant_weapon", "lose", "stat"):
         lasting = op.until in ("end_phase", "game", None)
         base = 2.0 if fighting else 1.5 if lasting else 0.3
         if kind == "stat":
-            delta = sum(op.changes.values())
+            delta = sum(x if v == "X" else int(v) for v in op.changes.values())
             v = base * max(-2.0, min(2.0, float(delta)))
             return v if friend else -v
         if kind == "lose":
@@ -106,10 +116,12 @@ def feat_value(game: Game, action: Action, *, fighting: bool = False) -> float:
         return 0.0
     affected = game.feat_affected(game.state.models[user], f, entry, action)
     x = int(action.x or 1)
+    killed = game.state.models.get(game.trigger_source(user, f.name) or "")
+    killed_ki = int(killed.ki_stat) if killed is not None else 0
     total = 0.0
     for mid in affected:
         for op in entry.effects:
-            total += _op_value(game, user, op, mid, x, fighting and mid == user)
+            total += _op_value(game, user, op, mid, x, fighting and mid == user, killed_ki, action)
     if entry.test is not None or f.opposed:
         total *= 0.5
     return total

@@ -92,6 +92,9 @@ class GreedyBot(GreedyAllocation):
             return feat or self.allocate(game)
         if st.interception is not None:
             return self.intercept(game)
+        if game.triggers_pending():  # a triggered Ki feat (p.46): use it when worth its Ki, else decline
+            offered = game.legal_actions()
+            return best_feat(game, offered) or next(a for a in offered if a.kind == "decline_feat")
         if game.answers_pending():  # Bodyguard (p.49): protect the more valuable model
             return game.answer_choice()
         if game.due_arrivals():  # Flank models arrive first (p.52): one of the offered places
