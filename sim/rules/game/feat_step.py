@@ -299,7 +299,10 @@ class FeatStep(FeatTriggers, FeatMoves):
             self._wound(mid, x if op.n == "X" else int(op.n))
         elif kind == "heal":
             n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
-            if n > 0 and self.state.models[mid].damage > 0:
+            why = self.heal_refusal(mid)  # Kami, Last Stand at 0, no wound (p.54)
+            if why:
+                self._emit(Event("note", {"text": f"{f.name}: no healing: {why}"}))
+            elif n > 0:
                 self._emit(Event("healed", {"model": mid, "n": n, "source": f.name}))
         elif kind == "ki":
             n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
