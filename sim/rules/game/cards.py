@@ -119,6 +119,8 @@ class Cards(GamePart):
             out += ["poisoned", "on_fire", "bleed", "diseased"]
         if "soulless" in out:  # Soulless: Immune [Frightened, Poisoned, Bleed] (p.58)
             out += ["frightened", "poisoned", "bleed"]
+        if mid in self.vim_ids():  # a VIM cannot gain Disguised (p.63)
+            out.append("disguised")
         return tuple(out)
 
     def _marker_gain_events(self, mid: str, name: str, n: int, value=None) -> list[Event] | None:

@@ -79,6 +79,19 @@ class ScenarioStep(GamePart):
         state starts. Objectives overlapping terrain or a model are refused."""
         st, notes = self._scenario_initial()
         self._emit(Event("scenario", {"state": st.to_json(), "notes": notes}))
+        for mid in sorted(self.vim_ids()):  # a VIM loses Disguised and cannot gain it (p.63)
+            if "disguised" in self.state.models[mid].conditions:
+                self._emit(Event("condition", {"model": mid, "name": "disguised", "on": False}))
+                self._emit(Event("note", {"text": f"{mid} is a VIM: it loses its Disguised marker (p.63)"}))
+
+    def vim_ids(self) -> frozenset[str]:
+        """The ids of the scenario's VIMs (p.63), of both sides; empty without a VIM
+        scenario. A VIM loses the Disguised condition and cannot gain it (lines 1962-1966:
+        "теряет свойство Фланговый обход и состояние Неузнаваемый и не может их получить")."""
+        st = self.scenario_state()
+        if st is None:
+            return frozenset()
+        return frozenset(m for ids in st.vims.values() for m in (ids or ()) if m)
 
     def _scenario_initial(self):
         """The scenario's initial state and the set-up notes (``(ScenarioState, [str])``),
