@@ -170,3 +170,15 @@ def test_a_variable_cost_x_plus_n_costs_x_plus_n_and_once_per_activation_holds()
                              "limitation": "OpA", "description": ""})()
     built = ki.feat_from_card(card)
     assert built is not None and built.x_plus == 1 and built.once_per_activation
+
+
+def test_losing_a_trait_also_takes_it_off_the_weapons():
+    """An effect that makes a model lose a trait takes it off its weapons too (weapon
+    traits are the model's while it fights with them, p.48)."""
+    printed = next(get_profile(m.profile) for m in TABLE.models
+                   if m.profile and any(w.traits for w in get_profile(m.profile).weapons))
+    w = next(w for w in printed.weapons if w.traits)
+    name = w.traits[0].split("(")[0].strip()
+    card = effective_profile(printed, [{"source": "x", "until": "game", "lose": [name]}])
+    w2 = next(x for x in card.weapons if x.name == w.name)
+    assert all(not t.startswith(name) for t in w2.traits) and len(w2.traits) == len(w.traits) - 1

@@ -15,7 +15,8 @@ An effect is a mapping (the keys of :data:`EFFECT_KEYS`):
 * ``source``: what gave it (a feat's name, a trait), for the log;
 * ``until``: when it ends (:data:`DURATIONS`);
 * ``traits``: printed trait texts gained (``"Tough (+1)"``, ``"Camouflage (2\\")"``);
-* ``lose``: trait names lost (``"Insignificant"``);
+* ``lose``: trait names lost (``"Insignificant"``), by the model and by its weapons
+  (``"Reach"``);
 * ``weapon_traits``: weapon trait texts its weapons gain, ``weapon``: which weapons
   (``melee``, ``ranged`` or ``all``);
 * ``stats``: statistic changes, ``{"melee": +1}`` (``melee``, ``ranged``, ``move``, ``ki``,
@@ -216,6 +217,11 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
     return f"{', '.join(parts) or 'no change'} {until}{src}"
 
 
+def _text_key(text: str) -> str:
+    """The trait key of a printed weapon trait (``"Pierce (2)"`` -> ``pierce``)."""
+    return trait_key(re.split(r"[\[(]", text, maxsplit=1)[0])
+
+
 def _weapon_applies(w: Weapon, which: str) -> bool:
     return which == "all" or w.kind == which
 
@@ -247,11 +253,13 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
                 stats[k] = stats.get(k, 0) + int(v)
     traits = merge_traits(list(profile.traits) + gained, lose)
     weapons = []
+    gone = {trait_key(n) for n in lose}
     for w in profile.weapons:
         extra = tuple(t for which, t in weapon_gain if _weapon_applies(w, which))
         dstr = sum(v for which, v in strength if _weapon_applies(w, which))
-        if extra or dstr:
-            w = replace(w, traits=merge_weapon_traits(w.traits, extra),
+        kept = tuple(t for t in w.traits if _text_key(t) not in gone) if gone else w.traits
+        if extra or dstr or kept != w.traits:
+            w = replace(w, traits=merge_weapon_traits(kept, extra),
                         strength=None if w.strength is None else w.strength + dstr)
         weapons.append(w)
     changes: dict[str, Any] = {"traits": traits, "weapons": tuple(weapons)}
