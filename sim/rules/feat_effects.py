@@ -57,10 +57,17 @@ UNTIL = ("action", "activation", "exchange", "end_phase", "turn", "game")
 #: it fights, when it shoots or is shot, at the start or in the End phase, on a trigger,
 #: any time its player may act.
 WHEN = ("action", "exchange", "shot", "start_phase", "end_phase", "trigger:killed_enemy_within",
-        "trigger:targeted", "trigger:wounded", "any")
+        "trigger:targeted", "trigger:wounded", "trigger:enemy_contact", "trigger:scenario_action",
+        "trigger:failed_fear_test", "trigger:exchange_resolved", "any")
 
 #: Who the effects reach.
-AFFECTS = ("self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend", "target_enemy")
+AFFECTS = ("self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend", "target_enemy",
+           "self_and_target", "models_and_self", "enemies_and_self")
+
+#: The ``affects`` values of a Target feat (``area: target``).
+TARGET_AFFECTS = ("target", "target_friend", "target_enemy", "self_and_target")
+#: The ``affects`` values that reach the models of a Pulse or Aura.
+AREA_AFFECTS = ("friends", "enemies", "models", "friends_and_self", "models_and_self", "enemies_and_self")
 
 #: Limitation icons (p.46).
 LIMITS = ("once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move")
@@ -70,7 +77,8 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 
 #: Every operation name of the vocabulary.
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
-       "pass_token", "facing", "move", "summon", "no_specials", "manual_step")
+       "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
+       "choice", "range_bands", "reroll", "tokens")
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -230,6 +238,45 @@ class NoSpecialsOp(_Strict):
     until: Until | None = None
 
 
+class RangeBandsOp(_Strict):
+    """Its ranged weapons' range bands become ``bands`` (inches, Short/Medium/Long upper
+    values, nearest first) or each band grows by ``add`` inches, until ``until`` (p.10)."""
+
+    op: Literal["range_bands"]
+    bands: Annotated[list[Annotated[float, Field(gt=0, le=72)]], Field(min_length=1, max_length=3)] | None = None
+    add: Annotated[float, Field(ge=-24, le=24)] | None = None
+    until: Until | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "RangeBandsOp":
+        if (self.bands is None) == (self.add is None):
+            raise ValueError("range_bands needs exactly one of 'bands' and 'add'")
+        if self.bands is not None and list(self.bands) != sorted(self.bands):
+            raise ValueError("range_bands 'bands' go nearest first (increasing)")
+        return self
+
+
+class RerollOp(_Strict):
+    """It may re-roll up to ``n`` of its dice in ``test`` tests until ``until``: the trait
+    ``Prowess [test] (n)`` (p.55) is granted (``test``: Melee, Attack, Defence, Ranged, Ki,
+    Fear, Move, Strength, Size, Damage or another keyword; ``X``: the feat's X)."""
+
+    op: Literal["reroll"]
+    test: Annotated[str, Field(min_length=1, max_length=30)]
+    n: Count = 1
+    until: Until | None = None
+
+
+class TokensOp(_Strict):
+    """``n`` named tokens (``Doom``, ``Virtue`` ...) placed on (negative: removed from) the
+    model, kept in the game state (``all``: every such token removed); their effect is a
+    logged manual step unless the rulebook defines the token (p.5 Virtue)."""
+
+    op: Literal["tokens"]
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    n: Union[int, Literal["X", "all"]] = 1
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -237,9 +284,33 @@ class ManualStepOp(_Strict):
     text_ref: str = "card"
 
 
+class ChoiceOp(_Strict):
+    """One of ``options`` (each a list of ops) applies; the user's player picks it with the
+    action's ``option`` (0-based index; the offers give one action per option).
+    ``labels``: an optional short name per option for the log."""
+
+    op: Literal["choice"]
+    options: Annotated[list[list["Op"]], Field(min_length=2, max_length=6)]
+    labels: list[Annotated[str, Field(max_length=60)]] = []
+    by: Literal["user"] = "user"
+
+    @model_validator(mode="after")
+    def _flat(self) -> "ChoiceOp":
+        for opt in self.options:
+            if not opt:
+                raise ValueError("a choice option lists at least one op")
+            if any(getattr(o, "op", "") == "choice" for o in opt):
+                raise ValueError("a choice option may not hold another choice")
+        if self.labels and len(self.labels) != len(self.options):
+            raise ValueError("labels: one per option")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
-                     CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp],
+                     CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
+                     RangeBandsOp, RerollOp, TokensOp],
                Field(discriminator="op")]
+ChoiceOp.model_rebuild()
 
 
 class Gate(_Strict):
@@ -271,11 +342,11 @@ class FeatEffect(_Strict):
     area: Literal["personal", "target", "pulse", "aura", "special"]
     range: float | None = None
     btb: bool = False
-    opposed: bool = False
+    opposed: Union[bool, Literal["enemy"]] = False
     limits: list[Literal["once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move"]] = []
     when: str = "action"
     affects: Literal["self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend",
-                     "target_enemy"] = "self"
+                     "target_enemy", "self_and_target", "models_and_self", "enemies_and_self"] = "self"
     test: Gate | None = None
     target_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     target_rice: Literal["lower", "higher"] | None = None
@@ -311,9 +382,9 @@ class FeatEffect(_Strict):
 
     @model_validator(mode="after")
     def _coherent(self) -> "FeatEffect":
-        if self.affects in ("target", "target_friend", "target_enemy") and self.area != "target":
+        if self.affects in TARGET_AFFECTS and self.area != "target":
             raise ValueError(f"affects {self.affects!r} needs area 'target', not {self.area!r}")
-        if self.area == "target" and self.affects in ("friends", "enemies", "models", "friends_and_self"):
+        if self.area == "target" and self.affects in AREA_AFFECTS:
             raise ValueError(f"a target feat cannot affect {self.affects!r} (an area's models)")
         return self
 
@@ -325,8 +396,18 @@ class FeatEffect(_Strict):
 
     @property
     def ops(self) -> tuple[str, ...]:
-        """The op names of ``effects``, in order."""
-        return tuple(e.op for e in self.effects)
+        """The op names of ``effects`` and of every option of a ``choice``, in order."""
+        out: list[str] = []
+        for e in self.effects:
+            out.append(e.op)
+            if isinstance(e, ChoiceOp):
+                out += [o.op for opt in e.options for o in opt]
+        return tuple(out)
+
+    @property
+    def choice(self) -> "ChoiceOp | None":
+        """The entry's ``choice`` op (the first), or None."""
+        return next((e for e in self.effects if isinstance(e, ChoiceOp)), None)
 
 
 class _File(_Strict):
