@@ -634,6 +634,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                 spent = self.action_counters(action)  # Banzai!: a Simple Charge (p.49)
                 if self._before_resolve(m, action):
                     self._resolve(action)
+                spent = self.fear_counter_cost(m.id, spent)  # a failed Fear test on contact: one (p.29)
                 if st.models[m.id].alive:
                     self._emit(Event("counter", {"model": m.id, "n": spent}))
             if st.models[m.id].alive and "impetuous" in st.models[m.id].conditions:

@@ -425,7 +425,8 @@ def describe_adjust(d: dict) -> str:
 #: Log words for the one-turn marks the engine keeps beside the conditions.
 _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
                "stood_up": "the mark 'stood up this turn'",
-               "intimidate_offer": "the Starting phase choice 'Intimidate' (p.54)"}
+               "intimidate_offer": "the Starting phase choice 'Intimidate' (p.54)",
+               "fear_failed": "the mark 'failed a Fear test: one counter for the action' (p.29)"}
 
 
 def _describe_condition(d: dict) -> str:

@@ -70,6 +70,10 @@ def around_paths(start, r: float, pivot, target, step_deg: float = 5.0) -> list[
     return sorted(out, key=len)
 
 
+#: The mark of a model whose Fear test on contact failed in the action under way (p.29):
+#: that action removes one activation counter, whatever it is (cleared as it is paid).
+FEAR_FAILED = "fear_failed"
+
 #: The specials whose direction the allocating model may choose (p.41).
 DIRECTED_SPECIALS = ("throw-attack", "throw-defence", "sidestep-attack", "sidestep-defence")
 
@@ -247,10 +251,22 @@ class MeleeStep(GamePart):
                 continue
             if chk.on_fail is FearOutcome.LOSE_ACTIVATION:
                 self._emit(Event("note", {"text": f"{who} is too afraid: its activation ends"}))
+                self._emit(Event("condition", {"model": who, "name": FEAR_FAILED, "on": True}))
                 go_on = False
             else:
                 self._gain(who, "frightened", value=chk.target_number)
         return go_on
+
+    def fear_counter_cost(self, mid: str, spent: int) -> int:
+        """The activation counters ``mid``'s declared action removes: ``spent``, or one when
+        a Fear test on contact failed during it (p.29: "удалите один счетчик активации,
+        независимо от объявленного действия"), e.g. a Charge (Complex) that fails costs one.
+        Clears the mark the failed test left."""
+        m = self.state.models.get(mid)
+        if m is None or FEAR_FAILED not in m.conditions:
+            return spent
+        self._emit(Event("condition", {"model": mid, "name": FEAR_FAILED, "on": False}))
+        return 1
 
     def combatant(self, mid: str, active: bool, charge: bool = False, boost: int | None = None,
                   weapon: str | None = None):

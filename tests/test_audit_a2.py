@@ -1,0 +1,69 @@
+"""Audit A2 of issue 13: the rulebook's Tests, Ranged Attacks, Melee Attacks, Wound Table
+and Special Abilities chapters (p.27-42) against the engine, through the public
+:class:`~sim.rules.game.Game` API. Each test quotes the line it checks (seeds/000)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import replace
+
+from models.profiles import Trait, add_profile_source, get_profile
+from sim.rules.game import Action, Game
+from sim.table import load_table
+from tests.conftest import set_active
+
+TABLE = load_table()
+
+
+def _moved(table, **where):
+    """``table`` with models placed: ``kenta=((x, y), facing)``."""
+    models = tuple(dataclasses.replace(m, position=where[m.id][0], facing=where[m.id][1]) if m.id in where else m
+                   for m in table.models)
+    return dataclasses.replace(table, models=models, _scene=[])
+
+
+def _with_card(table, mid: str, base: str, new_id: str, traits=()):
+    """``table`` with model ``mid`` given a copy of card ``base`` (as ``new_id``) plus
+    ``traits``; the conftest fixture removes the added card after the test."""
+    card = get_profile(base)
+    add_profile_source({new_id: replace(card, id=new_id, name=new_id, bs_id="test-" + new_id,
+                                        traits=tuple(card.traits) + tuple(traits))})
+    models = tuple(dataclasses.replace(m, profile=new_id) if m.id == mid else m for m in table.models)
+    return dataclasses.replace(table, models=models, _scene=[])
+
+
+def _game(table, seed: int, active: int = 1) -> Game:
+    g = Game(table, seed=seed, length=("fixed", 6))
+    set_active(g, active)
+    return g
+
+
+# ------------------------------------------------------------------ Fear tests (p.29)
+
+def test_a_charge_that_fails_its_fear_test_costs_one_counter():
+    """p.29: "Активная модель объявляет действие или эффект, который приводит её в контакт
+    со Страшной вражеской моделью. Если активная модель не прошла проверку Страха, удалите
+    один счетчик активации, независимо от объявленного действия ..., и её активация
+    завершается. Она не получает состояние «Испугана»." A Charge is Complex (two counters)
+    but a failed Fear test removes one; a passed one pays the Charge's two."""
+    table = _with_card(TABLE, "masunagi", "ito-masunagi", "fearsome-masunagi",
+                       traits=(Trait("fear", 6, None, "Fear (6)"),))
+    table = _moved(table, matsu=((2.0, 1.5), 0.0), masunagi=((5.5, 1.5), 180.0))
+    failed = passed = 0
+    for seed in range(12):
+        g = _game(table, seed)
+        assert g.state.models["matsu"].counters == 2
+        events = g.push(Action("charge", "matsu", target="masunagi"))
+        texts = [e.data.get("text", "") for e in events if e.kind == "note"]
+        if any("matsu takes a Fear test" in t and t.endswith("fails") for t in texts):
+            failed += 1
+            assert g.state.models["matsu"].counters == 1
+            assert g.state.exchange is None
+            assert "frightened" not in g.state.models["matsu"].conditions
+            assert g.state.active == 2  # the activation ended
+        else:
+            passed += 1
+            assert g.state.models["matsu"].counters == 0
+        assert "fear_failed" not in g.state.models["matsu"].conditions
+        assert g.replay().snapshot() == g.snapshot()
+    assert failed and passed
