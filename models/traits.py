@@ -315,8 +315,10 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "[Defence] in exchanges, [Ranged] shots, [Tactical] Tactical tests (no [Move] test exists)"),
     _t("Ranged Defence", 56, 1732, "automated", (_RANGED,),
        "Ranged Defence (X): shots at it have their TN modified by X"),
-    _t("Rapid Fire", 56, 1734, "manual", (),
-       "Rapid Fire (X): up to X ranged attacks in one Shoot action", weapon=True),
+    _t("Rapid Fire", 56, 1734, "automated", (_RANGED, _GAME),
+       "Rapid Fire (X): a Shoot names up to X-1 more targets in order (Action.models), each a shot of its "
+       "own (Ammo, Reload, +1 TN); one counter; a card's variable X is the action's x, a manual step",
+       weapon=True),
     _t("Reach", 57, 1738, "automated", (_MELEE,),
        "Initiative in exchanges unless it was in contact at the start of the activation; nothing "
        "if both have it", weapon=True),

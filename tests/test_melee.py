@@ -256,7 +256,8 @@ def test_parse_special():
     s = parse_special("Slam Attack (1)")
     assert (s.key, s.kind, s.cost, s.rule.halves) == ("slam-attack", "attack", 1, True)
     assert parse_special("Eagle's Flight Defence (0)").key == "eagles-flight-defence"
-    assert parse_special("Dual Attack (1)").rule is None    # not in the rulebook: from the card
+    assert parse_special("Dual Attack (1)").rule is not None  # the catalogues' Dual Attack (issue 13, H14)
+    assert parse_special("Fancy Attack (1)").rule is None   # not in the rulebook: from the card
     with pytest.raises(MeleeError):
         parse_special("Slam Attack (X)")
 

@@ -16,6 +16,7 @@ from dataclasses import replace as dc_replace
 
 from sim.rules import conditions, movement, trait_actions
 from sim.rules.dice import RollKind, RollPurpose
+from sim.rules.game import weapon_specials
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -56,7 +57,9 @@ class Activation(GamePart):
                                           berserk_forced=forced[0])
         if why:
             return why
-        why = self.trait_refusal(m.id, action.kind) or self.agile_refusal(m.id, action)  # p.48, p.54, p.58
+        why = (self.trait_refusal(m.id, action.kind) or self.agile_refusal(m.id, action)  # p.48, p.54, p.58
+               or self.contact_refusal(m.id, action)  # No BtB actions in contact (p.24)
+               or weapon_specials.web_refusal(self, m.id, action))  # Web Defence (catalogue special)
         why = why or self.pack_refusal(m.id, action)  # Pack: one target for the pack (p.55, answer_traits)
         if why:
             return why
@@ -119,6 +122,41 @@ class Activation(GamePart):
             if math.dist(end, te.position) - me.radius - te.radius <= movement.CONTACT + 1e-9:
                 return why
         return None
+
+    #: Standard actions a model in base contact with an enemy may not declare (the No BtB
+    #: icon, p.24: "Модели в контакте с вражеской моделью не могут объявлять Действия или
+    #: Умения Ки со значком"); Walk and Run are judged by their moves (no leaving contact),
+    #: Shoot and the Scenario actions by their own rules (p.25).
+    NO_BTB_ACTIONS = frozenset({"charge", "wait", "focus"})
+
+    def contact_refusal(self, mid: str, action: Action) -> str | None:
+        """Why model ``mid`` may not declare ``action`` because it is in base contact with an
+        enemy (p.24), or None. In contact a model declares Melee, Disengage, Stand Up or a
+        Ki feat usable in contact (the list Agile names, p.48: "Если не объявляет Выход из
+        боя, Умение Ки, применимое в рукопашной, Вставание или Рукопашный бой"); Charge,
+        Wait and Focus carry the No BtB icon (a reading of the audit A1: catalogue
+        cards grant "may declare a Charge Action while in BtB" and "may declare Wait Actions
+        while in BtB" as exceptions). An Agile model ignores enemies in contact when it
+        declares (p.48, :meth:`agile_refusal`)."""
+        if action.kind not in self.NO_BTB_ACTIONS or self._trait(mid, "agile")[0]:
+            return None
+        foes = self.enemies_in_contact(mid)
+        if not foes:
+            return None
+        return (f"{mid} is in base contact with enemy {', '.join(foes)}: {action.kind.replace('_', ' ').title()} "
+                "may not be declared in contact (No BtB, p.24); Melee, Disengage, Stand Up or a Ki feat may")
+
+    def illegal_declaration_cost(self, mid: str) -> int:
+        """The activation counters model ``mid`` loses for a declared action that is
+        illegal (p.24): one ("Затем она теряет один счетчик активации, даже если заявленное
+        действие было Сложным"), or all of them when it can declare no legal action at
+        all ("Если выбранная для активации модель не может легально объявить какие-либо
+        действия ..., тогда она немедленно становится Изнурённой"). "Any action" is judged
+        on the actions :meth:`legal_actions` offers this model (a finite sample)."""
+        m = self.state.models[mid]
+        if any(a.model == mid and self.is_legal(a)[0] for a in self.legal_actions()):
+            return 1
+        return max(1, m.counters)
 
     def _before_resolve(self, m: ModelState, action: Action) -> bool:
         """What happens between declaring and resolving an action: Disguised markers lost

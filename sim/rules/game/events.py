@@ -252,6 +252,12 @@ def _aura(state: GameState, d: dict) -> None:
     state.auras.append({"feat": d["feat"], "source": d["source"], "player": d["player"]})
 
 
+def _terrain_removed(state: GameState, d: dict) -> None:
+    """A Destructible terrain piece leaves the table (p.16)."""
+    if d["piece"] not in state.removed_terrain:
+        state.removed_terrain.append(d["piece"])
+
+
 def _healed(state: GameState, d: dict) -> None:
     """Wounds removed; healing any wound also removes every Bleed marker (p.43)."""
     m = state.models[d["model"]]
@@ -324,6 +330,7 @@ def _scenario(state: GameState, d: dict) -> None:
 def _interception_open(state: GameState, d: dict) -> None:
     state.interception = {key: d[key] for key in ("attacker", "target", "weapon", "moved", "boost", "walk_after",
                                                   "candidates")}
+    state.interception.update({k: d[k] for k in ("special", "direction", "rest") if d.get(k)})  # p.39, p.56
 
 
 def _intercept(state: GameState, d: dict) -> None:
@@ -472,7 +479,8 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("game_over", ("result", "turn", "winner?", "vp?"), _game_over,
               lambda d: f"=== Game over: {d['result']} ===", "the end of the game and its result (p.21, p.63)"),
     EventKind("position", ("turn", "phase", "active", "first", "last_turn", "pass_tokens", "scores", "result",
-                           "models", "exchange", "interception", "feat_usage", "auras", "scenario"),
+                           "models", "exchange", "interception", "feat_usage", "auras", "scenario",
+                           "removed_terrain?"),
               apply_position,
               lambda d: (f"Position set: turn {d['turn']}, {d['phase']} phase"
                          + (f", player {d['active']} active" if d.get("active") else "")),
@@ -498,6 +506,9 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
               lambda d: f"  {d['model']}: {d['marker']} markers {d['removed']} removed, {d['wounds']} wound(s)",
               "Bleed, Poison or Fire markers removed and their wounds (End phase, p.43-45; Wait, p.25)"),
     EventKind("note", ("text",), None, lambda d: f"  {d['text']}", "a line for the log"),
+    EventKind("terrain_removed", ("piece", "model"), _terrain_removed,
+              lambda d: f"  {d['model']} removes the Destructible terrain piece {d['piece']} from the table",
+              "a Destructible terrain piece removed by a Wait and 2 Ki (p.16, p.25)"),
     EventKind("test", ("model", "test", "passed", "text", "tn?"), None, lambda d: f"  {d['text']}",
               "a test taken (Fear, Size, Ki, disguise; p.27-29)"),
     # ---- melee (p.33-39)
@@ -514,7 +525,8 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
                            "facings?", "counters?", "markers?"), _exchange, _describe_summary,
               "a resolved melee exchange and its outcome (p.33-39)"),
     # ---- ranged attacks (p.30-32)
-    EventKind("interception_open", ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates"),
+    EventKind("interception_open", ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates",
+                                    "special?", "direction?", "rest?"),
               _interception_open,
               lambda d: (f"  {d['target']}'s player may assign an interceptor for the shot of {d['attacker']}: "
                          + ", ".join(d["candidates"])),

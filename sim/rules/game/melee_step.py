@@ -17,7 +17,7 @@ from typing import Any
 from models.traits import has_trait
 from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, fear_test_needed
-from sim.rules.game import melee_traits
+from sim.rules.game import melee_traits, weapon_specials
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -507,6 +507,7 @@ class MeleeStep(GamePart):
                 for name in sorted(names):
                     self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
             self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
+            weapon_specials.web_defence_after_exchange(self, res)  # Web Defence (catalogue): no move this activation
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
             nxt = melee_traits.next_split_events(self, ex)  # Split Attack: the next exchange (p.58)
@@ -589,6 +590,9 @@ class MeleeStep(GamePart):
             self._emit(Event("note", {"text": f"{mid} is no longer Held: it disengaged from {enemy}"}))
         if point is None:
             self._emit(Event("note", {"text": f"{mid} disengages from {enemy} and stays"}))
+            return
+        if weapon_specials.webbed(self, mid):  # Web Defence (catalogue special): it may not move
+            self._emit(Event("note", {"text": f"{mid} disengages from {enemy} but may not move (Web Defence)"}))
             return
         walk = self._disengage_walk_check(mid, self._table_now(), point)
         if not walk.legal:

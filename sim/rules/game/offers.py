@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from sim.rules import movement
-from sim.rules.game import melee_traits
+from sim.rules.game import melee_traits, wait_options, weapon_specials
 from sim.rules.game.actions import Action
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
@@ -76,6 +76,7 @@ class Offers(GamePart):
             out.extend(self.scenario_actions(m.id))
             out.extend(self.heal_offers(m))  # Heal (X) (p.52)
             out.append(Action("wait", m.id))
+            out += wait_options.wait_offers(self, m)  # Destructible terrain (p.16), a friend's Fire (p.44)
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
             try:
@@ -105,13 +106,16 @@ class Offers(GamePart):
                         out.append(Action("melee", m.id, target=e.id))
                 if self.ranged_weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
                     out.append(Action("shoot", m.id, target=e.id))
+                    out += weapon_specials.shoot_special_offers(self, m.id, e.id, self._can_shoot)  # p.39
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= movement.CONTACT + 1e-9:
                     if self.is_legal(Action("disengage", m.id, target=e.id))[0]:
                         out.append(Action("disengage", m.id, target=e.id))
         out = [a for a in out if a.model is None  # Slow, Stupid, Insignificant, Agile in contact (p.48-58)
-               or not (self.trait_refusal(a.model, a.kind) or self.agile_refusal(a.model, a))]
+               or not (self.trait_refusal(a.model, a.kind) or self.agile_refusal(a.model, a)
+                       or self.contact_refusal(a.model, a))]  # No BtB in contact (p.24)
         out = self._support_offers(out)  # Leech, Channel, Virtue, Order, Command (p.50-59)
         out += self.orochi_offers(p)  # Blood of Orochi: tokens given again before the first activation (p.49)
+        out += self.tactical_offers(p)  # the Tactical test's winner may let the other player act first (p.29)
         out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
         out = [a for a in out if a.model is None or not self.pack_refusal(a.model, a)]  # Pack: one target (p.55)
         out += self.pack_offers(out)  # Pack (X/Y): friends activate with it (p.55)

@@ -45,7 +45,7 @@ from sim.rules.scenario import ScenarioError, ScenarioState
 
 #: The keys of a position (:meth:`Game.position`), in the order they are written.
 POSITION_KEYS = ("turn", "phase", "active", "first", "last_turn", "pass_tokens", "scores", "result", "models",
-                 "exchange", "interception", "feat_usage", "auras", "scenario")
+                 "exchange", "interception", "feat_usage", "auras", "scenario", "removed_terrain")
 
 #: The keys of a model's entry in a position.
 MODEL_KEYS = ("position", "facing", "damage", "counters", "ki", "conditions", "markers", "ammo", "alive",
@@ -57,12 +57,16 @@ PHASES = ("start", "main", "end", "over")
 #: What a key left out of a position means (``models`` and ``scenario``: see :func:`expand_position`).
 POSITION_DEFAULTS = {"turn": 1, "phase": "main", "active": 1, "first": None, "last_turn": False,
                      "pass_tokens": {"1": 0, "2": 0}, "scores": {"1": 0, "2": 0}, "result": None,
-                     "exchange": None, "interception": None, "feat_usage": {}, "auras": [], "scenario": None}
+                     "exchange": None, "interception": None, "feat_usage": {}, "auras": [], "scenario": None,
+                     "removed_terrain": []}
 
 _EXCHANGE_KEYS = ("attacker", "defender", "charge", "allocations", "disengage", "point", "boosts", "engaged",
                   "weapons", "split", "split_n")
 
 _INTERCEPTION_KEYS = ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates")
+#: Optional keys of a waiting shot: its special attack and direction (p.39), Rapid Fire's
+#: further shots (p.56).
+_INTERCEPTION_OPTIONAL = ("special", "direction", "rest")
 
 
 
@@ -107,7 +111,7 @@ def full_position(state: GameState) -> dict:
             "scores": {str(p): n for p, n in sorted(state.scores.items())}, "result": state.result,
             "models": models, "exchange": _json_copy(state.exchange), "interception": _json_copy(state.interception),
             "feat_usage": _json_copy(state.feat_usage), "auras": _json_copy(state.auras),
-            "scenario": _json_copy(state.scenario)}
+            "scenario": _json_copy(state.scenario), "removed_terrain": list(state.removed_terrain)}
 
 
 
@@ -180,6 +184,9 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
             raise bad(key, f"expected 1, 2 or null, got {short(out[key])}")
     if not isinstance(out["last_turn"], bool):
         raise bad("last_turn", f"expected true or false, got {short(out['last_turn'])}")
+    rt = out["removed_terrain"]
+    if not (isinstance(rt, list) and all(isinstance(t, str) and t for t in rt)):
+        raise bad("removed_terrain", f"expected a list of terrain piece ids, got {short(rt)}")
     for key in ("pass_tokens", "scores"):
         v = out[key]
         if not (isinstance(v, dict) and set(v) == {"1", "2"} and all(_whole(n, 0, 999) for n in v.values())):
@@ -269,13 +276,14 @@ def expand_position(position, base: GameState, scenario_default: dict | None = N
         out["exchange"] = {k: full[k] for k in _EXCHANGE_KEYS if k in full}
     ic = out["interception"]
     if ic is not None:
-        if not isinstance(ic, dict) or set(ic) != set(_INTERCEPTION_KEYS):
+        if not isinstance(ic, dict) or not set(_INTERCEPTION_KEYS) <= set(ic) <= set(_INTERCEPTION_KEYS
+                                                                                  + _INTERCEPTION_OPTIONAL):
             raise bad("interception",
                       f"expected null or a mapping with {', '.join(_INTERCEPTION_KEYS)}, got {short(ic)}")
         if ic["attacker"] not in ids or ic["target"] not in ids or not isinstance(ic["candidates"], list) \
                 or any(c not in ids for c in ic["candidates"]):
             raise bad("interception", f"attacker, target and candidates must be models of the table, got {short(ic)}")
-        out["interception"] = {k: ic[k] for k in _INTERCEPTION_KEYS}
+        out["interception"] = {k: ic[k] for k in _INTERCEPTION_KEYS + _INTERCEPTION_OPTIONAL if k in ic}
     usage = out["feat_usage"]
     if not (isinstance(usage, dict) and all(
             mid in ids and isinstance(u, dict) and set(u) == {"turn", "game"}
@@ -335,6 +343,7 @@ def apply_position(state: GameState, d: dict) -> None:
     state.feat_usage = _json_copy(d["feat_usage"])
     state.auras = _json_copy(d["auras"])
     state.scenario = _json_copy(d["scenario"])
+    state.removed_terrain = list(d.get("removed_terrain", []))  # older positions have no such key
     for mid, e in d["models"].items():
         m = state.models[mid]
         m.position, m.facing = (e["position"][0], e["position"][1]), e["facing"]

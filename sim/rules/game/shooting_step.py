@@ -14,7 +14,7 @@ from dataclasses import replace as dc_replace
 from models.traits import has_trait, trait_key
 from sim.rules import conditions, movement
 from sim.rules.dice import DiceError, modified_stat
-from sim.rules.game import melee_traits
+from sim.rules.game import melee_traits, weapon_specials
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -47,8 +47,19 @@ class ShootingStep(GamePart):
             if not res.legal:
                 return False, "the declared Walk: " + "; ".join(r.message for r in res.reasons)
             if action.walk == "before":
-                return self._can_shoot(m.id, action.target, action.weapon, at=res.end)
-        return self._can_shoot(m.id, action.target, action.weapon)
+                ok, why = self._can_shoot(m.id, action.target, action.weapon, at=res.end)
+                return self._shoot_extras_legal(m, action, ok, why, at=res.end)
+        ok, why = self._can_shoot(m.id, action.target, action.weapon)
+        return self._shoot_extras_legal(m, action, ok, why)
+
+    def _shoot_extras_legal(self, m: ModelState, action: Action, ok: bool, why: str, at=None) -> tuple[bool, str]:
+        """A special attack declared with the shot (p.39) and Rapid Fire's further shots
+        (p.56), judged by :mod:`sim.rules.game.weapon_specials`."""
+        if not ok:
+            return ok, why
+        why2 = (weapon_specials.special_pool_problem(self, m.id, action)
+                or weapon_specials.rapid_fire_problem(self, m.id, action, self._can_shoot, at=at))
+        return (False, why2) if why2 else (True, "")
 
     def _resolve_shoot(self, action: Action) -> None:
         m = self.state.models[action.model]
@@ -60,8 +71,13 @@ class ShootingStep(GamePart):
             assert point is not None
             self._move(m.id, movement.check_walk(table, m.id, [point]))
         after = list(point) if action.walk == "after" and point is not None else None
+        rest = [list(x) for x in weapon_specials.rapid_fire_shots(self, m.id, action)]  # Rapid Fire (p.56)
+        if action.models and weapon_specials.rapid_fire_x(self.ranged_weapon(m.id, action.weapon)) == "X":
+            self._emit(Event("manual_step", {"model": m.id, "source": "Rapid Fire (X)",
+                                             "text": f"the card sets X: {1 + len(rest)} Ranged attacks declared "
+                                                     f"with x={action.x}; check it against the card (p.56)"}))
         if self._shoot(m.id, target, action.weapon, moved=walked, boost=action.boost or 0,
-                       walk_after=after):
+                       walk_after=after, special=action.special, direction=action.direction, rest=rest):
             self._walk_after_shot(m.id, after)
 
     # ------------------------------------------------------------ interception (p.30 step 1d)
@@ -86,8 +102,10 @@ class ShootingStep(GamePart):
         ic = dict(st.interception)
         self._emit(Event("intercept", {"chosen": action.target}))
         shooter = st.models[ic["attacker"]]
-        self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
-                    interceptor=action.target or "")
+        if not self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
+                           interceptor=action.target or "", walk_after=ic["walk_after"],
+                           special=ic.get("special"), direction=ic.get("direction"), rest=ic.get("rest") or []):
+            return  # Rapid Fire: a further shot waits for its interceptor (p.56)
         self._walk_after_shot(shooter.id, ic["walk_after"])
         self._after_action()
         if not self.is_over():
@@ -143,11 +161,15 @@ class ShootingStep(GamePart):
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
-               interceptor: str | None = None, walk_after=None) -> bool:
+               interceptor: str | None = None, walk_after=None, special: str | None = None,
+               direction: float | None = None, rest=()) -> bool:
         """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
         ``interceptor`` is None, the shot waits for the target's player (an
         ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
-        ``interceptor=""`` means nobody intercepts. True once the shot is resolved."""
+        ``interceptor=""`` means nobody intercepts. True once the shot is resolved.
+        ``special``: a special attack of the weapon declared with it (p.39); ``rest``:
+        Rapid Fire's further shots, ``[target, weapon]`` in order (p.56), made after it
+        (False when one of them waits for its interceptor)."""
         w = self.ranged_weapon(mid, weapon)
         prof = self.profile(mid)
         infos = {}
@@ -170,28 +192,37 @@ class ShootingStep(GamePart):
             except (KeyError, ValueError):
                 cands = []
             if cands:
+                extra = {k: v for k, v in (("special", special), ("direction", direction), ("rest", list(rest)))
+                         if v}
                 self._emit(Event("interception_open", {"attacker": mid, "target": target, "weapon": weapon,
                                                        "moved": moved, "boost": boost, "walk_after": walk_after,
-                                                       "candidates": list(cands)}))
+                                                       "candidates": list(cands), **extra}))
                 return False
         # the shooter's own conditions (Stunned, Frightened: -1 Ranged) and Ki boosts
         mods = sum(v for _, v in conditions.pool_modifiers(conditions.from_model(s), "ranged")) + boost
         assert prof is not None  # judged legal: the shooter's card has the ranged weapon
         pool = modified_stat(prof.ranged or 0, mods)
+        option = weapon_specials.ranged_special(w, special)  # its cost comes off the pool (p.39)
+        if option is not None:
+            pool -= option.cost
         ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
         try:
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo,
+                                        special=option.key if option is not None and option.rule else None,
                                         **melee_traits.ranged_card_kwargs(self, mid, target, w))
         except DiceError:
             raise  # the dice source failed (no values given): no rule refused the shot
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
-            return True
+            return self._shoot_next(mid, rest, moved, walk_after)
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        sp = weapon_specials.apply_ranged_special(self._table_now(), mid, res, option, direction)  # p.39-41
+        summary += sp["summary"]
+        data.update({k: sp[k] for k in ("positions", "removed") if k in sp})
         marks = []
         if res.target and res.wounds > 0 and w is not None:
             # Poison, Fire, Bleed (X/Y), Disease, Ki Block of the weapon (p.48-59), as in melee
@@ -207,6 +238,12 @@ class ShootingStep(GamePart):
                 summary += [f"{mk.target} gains {mk.count} {mk.kind} marker(s)" + (f" ({mk.value})" if mk.value else "")
                             for mk in marks]
         self._emit(Event("shot", data))
+        for k, names in sorted(sp["gain"].items()):
+            for name in names:
+                if self.state.models[k].alive and name not in self.state.models[k].conditions:
+                    self._gain(k, name)
+        for ev in sp["events"]:
+            self._emit(ev)
         for mk in marks:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)
             if mk.kind in CONDITION_MARKERS and self.state.models[mk.target].alive:
                 self._gain(mk.target, CONDITION_MARKERS[mk.kind], mk.count)
@@ -218,6 +255,21 @@ class ShootingStep(GamePart):
                 self._emit(Event("ammo", {"model": mid, "weapon": w.name, "left": max(0, (left or 0) - 1)}))
             if getattr(res, "reloading_gained", 0):
                 self._gain(mid, "reloading", int(res.reloading_gained))
+        return self._shoot_next(mid, rest, moved, walk_after)
+
+    def _shoot_next(self, mid: str, rest, moved: bool, walk_after) -> bool:
+        """Rapid Fire (X) (p.56): the next of the further shots ``rest`` (``[target,
+        weapon]``), in the order the player named them; a shot that can no longer be made
+        (its target gone, out of LoS) is logged and skipped. True when all are resolved."""
+        rest = [list(x) for x in rest]
+        while rest and self.state.models[mid].alive:
+            (tid, wname), rest = rest[0], rest[1:]
+            ok, why = self._can_shoot(mid, tid, wname)
+            if not ok:
+                self._emit(Event("note", {"text": f"Rapid Fire: no shot at {tid} ({why})"}))
+                continue
+            self._emit(Event("note", {"text": f"Rapid Fire: {mid} shoots again, at {tid}"}))
+            return self._shoot(mid, tid, wname, moved=moved, walk_after=walk_after, rest=rest)
         return True
 
     def _walk_after_shot(self, mid: str, point) -> None:

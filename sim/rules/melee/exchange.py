@@ -218,7 +218,7 @@ class _Exchange:
             if rule is None:
                 self.add(10, f"{option.text} succeeds: its effect is on {A.id}'s card (not automated)")
         no_damage = alloc.attack == 0
-        powerful = halved = critical = combo = False
+        powerful = halved = critical = combo = dual = False
         if rule is not None:
             self.add(10, f"{rule.name} succeeds")
             if rule.removes == "enemy":
@@ -240,6 +240,7 @@ class _Exchange:
             halved = rule.halves and D.id not in self.halving_blocked
             critical = rule.key == "critical-attack"
             combo = rule.key == "combo-attack"
+            dual = rule.key == "dual-attack"  # catalogue: one more damage roll at the same level
         if A.weapon.has_trait("entangling") and not no_damage:
             no_damage = True
             if self.gain(D.id, "immobilised"):
@@ -251,8 +252,12 @@ class _Exchange:
             self.add(12, f"{rule.name if rule else 'the attack'}: no damage roll")
         elif D.id in self.removed:
             self.add(12, f"{D.id} is no longer on the table: no damage roll")
+        elif D.damage_cancelled:  # Sacrifice (p.57) / Protected (p.56): a friend removed instead
+            self.add(12, f"no damage roll against {D.id}: {D.damage_cancelled}")
         else:
             self.damage_roll(att, sl, "attack", powerful=powerful, halved=halved, critical=critical)
+            if dual and D.id not in self.removed:
+                self.damage_roll(att, sl, "dual")
             if combo:
                 level = sl - 2
                 while level >= 0 and D.id not in self.removed:
@@ -276,11 +281,16 @@ class _Exchange:
                         self.add(10, f"{A.id} allocated no attack dice: Counterstrike does nothing")
                     elif sl - 2 < 0:
                         self.add(10, f"success level {sl} - 2 < 0: no Counterstrike damage")
+                    elif A.damage_cancelled:  # Sacrifice (p.57) / Protected (p.56)
+                        self.add(12, f"no Counterstrike damage roll against {A.id}: {A.damage_cancelled}")
                     else:
                         self.damage_roll(dfn, sl - 2, "counterstrike")
                 elif rule.key == "eagles-flight-defence":
                     self.moves.append(PendingMove("eagles-flight", A.id, D.id))
                     self.add(10, f"{D.id} may move 3\" after the exchange")
+                elif rule.key == "web-defence":  # catalogue special: the enemy may not move
+                    self.moves.append(PendingMove("web-defence", A.id, D.id))
+                    self.add(10, f"{A.id} may not move until the end of the current activation")
                 self.enemy_effects(rule, att, dfn, A.id, allocs[dfn].direction)
         return self._goes_on(dfn)
 

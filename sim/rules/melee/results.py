@@ -99,7 +99,8 @@ class DamageEvent:
 @dataclass(frozen=True)
 class PendingMove:
     """A move made by a special ability. ``move``: a :data:`sim.rules.special.MOVES` name
-    (or ``"eagles-flight"``: the model may move 3" after the exchange); ``attacker`` and
+    (or ``"eagles-flight"``: the model may move 3" after the exchange; ``"web-defence"``:
+    ``attacker`` may not move until the activation ends, a catalogue special); ``attacker`` and
     ``defender``: the roles of :func:`sim.rules.special.special_move`; ``direction``: the
     chosen direction, degrees; ``result``: the :class:`~sim.rules.special.SpecialResult`
     when a table was given, else ``None`` (the game plays the move)."""

@@ -43,7 +43,10 @@ class SpecialRule:
     removes: str | None = None
 
 
-#: Special attacks and defences of the rulebook (p.39-42), by key.
+#: Special attacks and defences of the rulebook (p.39-42), by key, and the two the catalogues
+#: add (Dual Attack: one more damage roll at the same success level; Web Defence: the enemy
+#: may not move until the current activation ends: a ``web-defence``
+#: :class:`~sim.rules.melee.results.PendingMove` the game turns into an effect).
 SPECIAL_RULES: Mapping[str, SpecialRule] = {r.key: r for r in (
     SpecialRule("combo-attack", "attack", "Combo Attack"),
     SpecialRule("critical-attack", "attack", "Critical Attack"),
@@ -75,6 +78,9 @@ SPECIAL_RULES: Mapping[str, SpecialRule] = {r.key: r for r in (
     SpecialRule("throw-defence", "defence", "Throw Defence", move="throw-defence", mover="attacker",
                 breaks_contact=True, enemy_prone=True),
     SpecialRule("eagles-flight-defence", "defence", "Eagle's Flight Defence"),
+    # printed only in the catalogues' special abilities (not in the rulebook's list)
+    SpecialRule("dual-attack", "attack", "Dual Attack"),
+    SpecialRule("web-defence", "defence", "Web Defence"),
 )}
 
 

@@ -51,6 +51,9 @@ class RangedResult:
         ammo: the attacker's :class:`AmmoState` after the attack (unchanged when the
             attack ended at 1c or 1g). reloading_gained, ammo_spent: step 6.
         steps: the log, one :class:`Step` per rulebook step reached.
+        extra_damage: further damage rolls of a special attack (Combo, Dual), in order;
+            ``wounds`` counts them too. critical: a Critical Attack's damage roll was a
+            double: the game removes ``target`` from play (p.39-40).
     """
 
     outcome: str
@@ -75,6 +78,8 @@ class RangedResult:
     reloading_gained: int
     ammo_spent: bool
     steps: tuple[Step, ...]
+    extra_damage: tuple[DamageResult, ...] = ()
+    critical: bool = False
 
     @property
     def hit(self) -> bool:
@@ -96,7 +101,8 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
                           strong: bool = False, weak: bool = False,
                           strength: int | None = None, pierce: int | None = None, sharp: int | None = None,
                           damage_modifier: int = 0,
-                          options: RollOptions = RollOptions(), rerolls: Rerolls | None = None) -> RangedResult:
+                          options: RollOptions = RollOptions(), rerolls: Rerolls | None = None,
+                          special: str | None = None, damage_cancelled: str = "") -> RangedResult:
     """Resolve one ranged attack, steps 1a-7a (p.30-32), as far as geometry and dice go.
 
     1a ``weapon`` is the chosen ranged weapon. 1b ``target_id`` (an enemy in LoS; the
@@ -117,6 +123,19 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     spent, Reload (X) markers gained. 7 done.
 
     ``infos``: :class:`TargetInfo` by model id (missing: all defaults).
+
+    ``damage_cancelled``: why the hit model takes no damage roll (a friend removed by
+    Sacrifice [K] (X") p.57 or Protected [K] (X") p.56); step 5 is then logged, not rolled.
+
+    ``special``: the special attack declared with the shot (a
+    :data:`sim.rules.melee.SPECIAL_RULES` key; its cost already taken off
+    ``ranged_pool``, p.39: "Для Стрелковых атак вы можете выбрать только доступные
+    специальные атаки ... Просто удалите необходимое количество кубиков из пула атаки").
+    Its damage part is played here on a hit: Powerful +3 Strength; Sweep, Slam, Throw,
+    Forceback halve the wounds; Drag, Push, Sidestep, Grapple make no damage roll; Combo
+    rolls again at success level - 2 while >= 0 (once at level 0 after level 0 or 1);
+    Dual rolls once more at the same level; Critical: a double removes the target
+    (``critical``). Moves and conditions are the game's (:mod:`sim.rules.game.weapon_specials`).
 
     Raises:
         RangedAttackError: the attack cannot be declared (:func:`can_shoot` codes
@@ -238,17 +257,55 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
         steps.append(Step("5 damage", f"{name} has a special effect (Sp): no damage roll"))
         steps.append(step6)
         return finish("no-damage", hit, **common, **after)
+    if damage_cancelled:  # Sacrifice (p.57) / Protected (p.56): a friend removed instead
+        steps.append(Step("5 damage", f"no damage roll against {hit}: {damage_cancelled}"))
+        steps.append(step6)
+        return finish("no-damage", hit, **common, **after)
+    if special in _NO_DAMAGE_SPECIALS:
+        steps.append(Step("5 damage", f"{special}: no damage roll"))
+        steps.append(step6)
+        return finish("no-damage", hit, **common, **after)
+    if special == "powerful-attack":
+        w_strength += 3
     w_pierce = pierce if pierce is not None else (trait_value(weapon, "pierce", 0) or 0)
     w_sharp = sharp if sharp is not None else (trait_value(weapon, "sharp", 0) or 0)
     dmg_mod = damage_modifier + (1 if hit_info.death_sentence else 0)
-    dmg = resolve_damage(dice, sl, strength=w_strength, modifiers=dmg_mod,
-                         strong=strong or has_trait(weapon, "strong"), weak=weak or has_trait(weapon, "weak"),
-                         armour=hit_info.armour, pierce=w_pierce, tough=hit_info.tough, sharp=w_sharp,
-                         durable=hit_info.durable, purpose=RollPurpose(RollKind.DAMAGE, attacker_id, hit, name))
-    dr = dmg.roll
-    steps.append(Step("5 damage", f"damage roll {list(dr.dice)} keep {list(dr.kept)} {dr.modifier:+d} = {dr.total} "
+    halved = special in _HALVING_SPECIALS
+
+    def roll(level: int, source: str) -> DamageResult:
+        dmg = resolve_damage(dice, level, strength=w_strength, modifiers=dmg_mod,
+                             strong=strong or has_trait(weapon, "strong"), weak=weak or has_trait(weapon, "weak"),
+                             armour=hit_info.armour, pierce=w_pierce, tough=hit_info.tough, sharp=w_sharp,
+                             durable=hit_info.durable, halved=halved,
+                             purpose=RollPurpose(RollKind.DAMAGE, attacker_id, hit, name if source == "5 damage"
+                                                 else f"{name}, {source}"))
+        dr = dmg.roll
+        steps.append(Step(source, f"damage roll {list(dr.dice)} keep {list(dr.kept)} {dr.modifier:+d} = {dr.total} "
                                   f"(Strength {w_strength}, Armour {hit_info.armour} - Pierce {w_pierce}"
-                                  f"{f', {dmg_mod:+d}' if dmg_mod else ''}); column {sl}: {dmg.table_wounds} "
-                                  f"-> {dmg.wounds} wound(s) to {hit}"))
+                                  f"{f', {dmg_mod:+d}' if dmg_mod else ''}); column {level}: {dmg.table_wounds} "
+                                  f"-> {dmg.wounds} wound(s) to {hit}" + (" (halved)" if halved else "")))
+        return dmg
+
+    dmg = roll(sl, "5 damage")
+    critical = special == "critical-attack" and dmg.roll.is_double
+    if critical:
+        steps.append(Step("5 damage", f"Critical Attack: the dice match, {hit} is removed from play"))
+    extra: list[DamageResult] = []
+    if not critical and special == "dual-attack":
+        extra.append(roll(sl, "5 damage (Dual Attack)"))
+    elif not critical and special == "combo-attack":
+        level = sl - 2
+        while level >= 0:
+            extra.append(roll(level, "5 damage (Combo Attack)"))
+            level -= 2
+        if sl in (0, 1):
+            extra.append(roll(0, "5 damage (Combo Attack)"))
     steps.append(step6)
-    return finish("hit", hit, **common, **after, damage=dmg, wounds=dmg.wounds)
+    return finish("hit", hit, **common, **after, damage=dmg, wounds=dmg.wounds + sum(d.wounds for d in extra),
+                  extra_damage=tuple(extra), critical=critical)
+
+
+#: Special attacks with no damage roll, and those whose wounds are halved (p.39-40).
+_NO_DAMAGE_SPECIALS = frozenset({"drag-attack", "push-attack", "sidestep-attack", "grapple-attack",
+                                 "ivory-prison-attack", "gokusatsu-attack"})
+_HALVING_SPECIALS = frozenset({"forceback-attack", "slam-attack", "sweep-attack", "throw-attack"})
