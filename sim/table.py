@@ -111,6 +111,7 @@ class _Terrain(_Strict):
     rect: Optional[_Rect] = None
     center: Optional[Point] = None
     rotation: Optional[Angle] = None
+    traits: Optional[Annotated[list[Name], Field(max_length=MAX_ITEMS)]] = None
 
     @model_validator(mode="after")
     def _one_shape(self):
@@ -234,6 +235,8 @@ class Table:
                 entry["name"] = t.name
             entry.update(passage=t.passage.value, visibility=t.visibility.value, size=t.size.label, height=t.height)
             entry.update(t.footprint.to_dict())
+            if t.traits:
+                entry["traits"] = list(t.traits)
             terrain.append(entry)
         models = []
         for m in self.models:
@@ -429,6 +432,7 @@ def _build(doc: _File, raw: dict, src: str) -> Table:
                         else (preset.height if preset and not t.size else DEFAULT_HEIGHTS[size])),
                 preset=t.preset,
                 name=t.name,
+                traits=tuple(x.strip() for x in t.traits or ()),
             )
         )
     models: list[Model] = []

@@ -54,6 +54,8 @@ class TerrainPiece:
         height: drawing height, inches.
         preset: the preset it came from, if any.
         name: free text for labels.
+        traits: the piece's traits as printed on a terrain card (``Destructible``,
+            ``Fear (5)``; p.16), in the table file's spelling.
     """
 
     id: str
@@ -64,6 +66,13 @@ class TerrainPiece:
     height: float
     preset: str | None = None
     name: str | None = None
+    traits: tuple[str, ...] = ()
+
+    @property
+    def destructible(self) -> bool:
+        """True when the piece has the trait Destructible (p.16): a model in contact with
+        it and out of enemy ZoC may Wait and pay 2 Ki to remove it from the table."""
+        return any(t.strip().lower() == "destructible" for t in self.traits)
 
     def to_piece(self) -> Piece:
         """The geometry record for :class:`sim.geometry.Scene`."""

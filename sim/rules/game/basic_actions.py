@@ -11,6 +11,7 @@ import math
 from dataclasses import replace
 
 from sim.rules import conditions, movement
+from sim.rules.game import wait_options
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register, verdict, walk_points
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -74,6 +75,10 @@ class BasicActions(GamePart):
         player's choice among the enemies in contact; the first by id when none is named)."""
         m = self.state.models[action.model]
         self._emit(Event("condition", {"model": m.id, "name": "prone", "on": False}))
+        if action.facing is not None and abs((action.facing - m.facing + 180) % 360 - 180) > 1e-9:
+            # "и может изменить своё направление" (p.25): a turn on the spot
+            self._emit(Event("move", {"model": m.id, "move": "turn", "to": list(m.position),
+                                      "facing": action.facing % 360, "cost": 0.0}))
         # this exchange, and any later this turn: -1 Melee, normal Initiative (p.36, p.45)
         self._emit(Event("condition", {"model": m.id, "name": "stood_up", "on": True}))
         foes = self.enemies_in_contact(m.id)
@@ -88,7 +93,16 @@ class BasicActions(GamePart):
         return sorted(x.id for x in table.models if x.player != me.player and x.id != mid
                       and math.dist(x.position, me.position) - x.radius - me.radius <= movement.CONTACT + 1e-9)
 
+    def _legal_wait(self, m: ModelState, action: Action) -> tuple[bool, str]:
+        why = wait_options.wait_refusal(self, m, action)  # Destructible terrain (p.16), a friend's Fire (p.44)
+        return why is None, why or ""
+
     def _resolve_wait(self, action: Action) -> None:
+        extra = wait_options.wait_option_events(self, action)  # Destructible terrain (p.16), a friend's Fire (p.44)
+        if extra is not None:
+            for ev in extra:
+                self._emit(ev)
+            return
         m = self.state.models[action.model]
         opts = conditions.removed_by_wait(conditions.from_model(m))
         if opts:
@@ -145,7 +159,7 @@ class BasicActions(GamePart):
         ActionKind("walk", _legal_walk, _resolve_walk),
         ActionKind("run", _legal_run, _resolve_run),
         ActionKind("focus", _legal_always, _resolve_focus),
-        ActionKind("wait", _legal_always, _resolve_wait),
+        ActionKind("wait", _legal_wait, _resolve_wait),
         ActionKind("stand_up", _legal_stand_up, _resolve_stand_up),
         ActionKind("pass", _legal_pass, _spend_pass_token),
     )

@@ -91,6 +91,7 @@ class GameState:
     auras: list = field(default_factory=list)  # Aura feats in play: {"feat", "source", "player"}
     scenario: dict | None = None  # the scenario state (sim.rules.scenario.ScenarioState as JSON)
     interception: dict | None = None  # a shot waiting for the target's controller (step 1d)
+    removed_terrain: list = field(default_factory=list)  # Destructible pieces removed from the table (p.16)
 
     def alive(self, player: int | None = None) -> list[ModelState]:
         """Models still on the table (of ``player``, or of both)."""
