@@ -276,6 +276,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
                                   player=s.player, **({"traits": m.traits + marks} if marks else {})))
         terrain = self.table.terrain + self._objective_pieces()
+        if self.state.removed_terrain:  # Destructible pieces removed by a Wait (p.16)
+            terrain = tuple(t for t in terrain if t.id not in self.state.removed_terrain)
         return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)
 
     # ------------------------------------------------------------ positions
