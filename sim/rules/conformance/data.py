@@ -260,8 +260,13 @@ SECTIONS: tuple[Section, ...] = (
        "Max and Required checked when a warband is built; effects (and Traps) are the players'",
        ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
     _s("cards.terrain", "Terrain Cards", "p.16", 425, "TERRAIN CARDS", "partly",
-       "checked when a warband is built; terrain is placed by the table file, Destructible terrain is not "
-       "removed by the engine", ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
+       "checked when a warband is built; a terrain piece of the table file carries its card's traits, and a "
+       "Destructible piece is removed by a Wait for 2 Ki (in contact, out of enemy ZoC; offered by legal_actions); "
+       "the pieces of a warband's terrain cards are placed by the players in the table file, and terrain "
+       "traits other than Destructible (Fear (X) ...) are the players'",
+       ("models.warband", "sim.rules.game.wait_options"),
+       Probe(symbols=("models.warband.check_warband",), strings=("terrain_removed",),
+             titles=("*destructible*",))),
     _s("cards.theme", "Theme List Cards", "p.17", 445, "THEME LIST CARDS", "partly",
        "Permitted and Exclusion checked when a warband is built; theme effects are the players'",
        ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
@@ -414,7 +419,8 @@ SECTIONS: tuple[Section, ...] = (
        "objectives, VIM and zone control scenarios from `data/scenarios`", (_SCEN,),
        Probe(symbols=(f"{_SCEN}.load_scenario",))),
     _s("scenario.vim", "VIM (Very Important Models)", "p.63", 1944, "VIM", "automated",
-       "hidden, open or nominated VIMs (the legal model with the most rice by default); VP when killed",
+       "hidden, open or nominated VIMs (the legal model with the most rice by default); VP when killed; a VIM "
+       "loses its Disguised marker at the set-up and cannot gain one (`Game.vim_ids`)",
        (_SCEN,), Probe(strings=("vim",), symbols=(f"{_SCEN}.vim_refusal",))),
     _s("scenario.objectives", "Objectives", "p.63", 1972, "ЦЕЛИ (OBJECTIVES)", "automated",
        "placed on the table as Impassable, Blocking pieces", (_SCEN,),
@@ -432,9 +438,12 @@ SECTIONS: tuple[Section, ...] = (
        "variable (end on 4+ from turn X, always after turn 7) or fixed", ("sim.rules.game.turn",),
        Probe(strings=("game_length",), titles=("*game_length*",))),
     _s("scenario.deployment", "Deployment (Baseline, Corner Square, Corner Edge)", "p.63", 2040,
-       "DEPLOYMENT", "partly",
-       "baseline zones are used by the terrain set-up check; models are not checked against a deployment",
-       (_SCEN, "terrain.setup"), Probe(symbols=("terrain.setup.baseline_zones",), strings=("corner_square",))),
+       "DEPLOYMENT", "automated",
+       "baseline, corner square and corner edge zones from the scenario; the set-up (`sim.rules.setup`) deploys "
+       "the models in their zone in turns, first player first, Scouts after, Flank models held back",
+       (_SCEN, "terrain.setup", "sim.rules.setup"),
+       Probe(symbols=("terrain.setup.baseline_zones",), strings=("corner_square",),
+             titles=("*corner_square_zone*", "*corner_edge_zone*", "*deployment_order*"))),
     _s("scenario.reset", "Scenario Reset (points, alignment)", "p.63", 2062, "СБРОС СЦЕНАРИЯ", "automated",
        "in the Starting phase of the listed turns", (_SCEN,), Probe(symbols=(f"{_SCEN}.start_phase",))),
     _s("scenario.victory", "Victory Conditions", "p.63", 2070, "УСЛОВИЯ ПОБЕДЫ", "automated",
@@ -458,7 +467,8 @@ _AUTO = Status("automated")
 ACTION_STATUS: Mapping[str, Status] = {
     "walk": _AUTO, "run": _AUTO, "charge": _AUTO, "melee": _AUTO, "disengage": _AUTO, "shoot": _AUTO,
     "focus": _AUTO,
-    "wait": Status("partly", "a card's Wait effect and removing Destructible terrain for 2 Ki are not offered"),
+    "wait": Status("partly", "a card's Wait effect is not offered; removing a Destructible terrain piece for 2 Ki "
+                             "(p.16) and a friend's Wait on two On Fire markers (p.44) are (`wait_options`)"),
     "stand_up": _AUTO, "pass": _AUTO,
     "ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
     "complex_ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
@@ -468,7 +478,7 @@ ACTION_STATUS: Mapping[str, Status] = {
     # card steps of issue #13 (traits offered as choices by legal_actions)
     **{k: _AUTO for k in ("orochi", "bodyguard", "intimidate", "decline_feat", "jump_up", "cultist", "heal",
                           "fortune", "oni_rage", "group_fight", "cavalry", "leech", "channel", "virtue",
-                          "spend_virtue", "order", "command", "pack")},
+                          "spend_virtue", "order", "command", "pack", "tactical_choice")},
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).
@@ -494,6 +504,8 @@ SPECIAL_STATUS: Mapping[str, Status] = {
 SPECIAL_PAGES: Mapping[str, str] = {
     "attack": "p.39-40", "defence": "p.40-41",
     "ivory-prison-attack": "p.41", "gokusatsu-attack": "p.41", "eagles-flight-defence": "p.41",
+    # the catalogues' special abilities (not in the rulebook's list)
+    "dual-attack": "catalogue", "web-defence": "catalogue",
 }
 
 #: Probes a trait row adds to its own (a string or keyword naming the trait): the Size

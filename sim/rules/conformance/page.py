@@ -137,7 +137,9 @@ def _special_effect(r: SpecialRule) -> str:
              "critical-attack": "a double on the damage roll removes the Defender",
              "powerful-attack": "+3 Strength to the damage roll",
              "counterstrike-defence": "a damage roll at success level - 2",
-             "eagles-flight-defence": "the Defender may move 3\" after the exchange"}
+             "eagles-flight-defence": "the Defender may move 3\" after the exchange",
+             "dual-attack": "one more damage roll at the same success level (catalogue)",
+             "web-defence": "the enemy may not move until the current activation ends (catalogue)"}
     if r.key in extra:
         parts.append(extra[r.key])
     return ", ".join(parts)
