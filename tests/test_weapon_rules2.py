@@ -277,3 +277,32 @@ def test_the_catalogue_specials_are_known():
     for text in names:
         if "Dual Attack" in text or "Web Defence" in text:
             assert parse_special(text).rule is not None
+
+
+IC_YAML = """
+format: bushido-table/1
+name: rapid interception
+table: {width: 24, depth: 24}
+terrain: []
+models:
+  - {id: matsu, player: 1, profile: PROFILE, position: [4, 12], facing: 0}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [12, 12], facing: 180}
+  - {id: ishi, player: 2, profile: ishi, position: [8, 13.4], facing: 270}
+"""
+
+
+def test_rapid_fire_shots_each_open_their_interception_window():
+    # p.30 step 1d: "Игрок, контролирующий цель, может в этот момент назначить другую
+    # дружественную модель в качестве новой цели" -- for each of Rapid Fire's attacks (p.56)
+    pid = shooter(traits=("Rapid Fire (2)",))
+    g = game(pid, yaml=IC_YAML)
+    g.push(Action("shoot", "matsu", target="masunagi", models=("masunagi",)))
+    assert g.state.interception is not None and g.state.interception["rest"] == [["masunagi", None]]
+    assert g.position()["interception"]["rest"] == [["masunagi", None]]  # kept by positions and saves
+    g.push(Action("intercept"))
+    assert sum(1 for e in g.events if e.kind == "shot") == 1
+    assert g.state.interception is not None and not g.state.interception.get("rest")  # the second shot waits
+    g.push(Action("intercept", target="ishi"))
+    assert sum(1 for e in g.events if e.kind == "shot") == 2
+    assert g.state.interception is None and g.state.active == 2
+    assert g.replay().snapshot() == g.snapshot()
