@@ -103,3 +103,41 @@ def test_a_friend_in_contact_waits_to_remove_two_fire_markers():
     g.push(wait)
     assert g.state.models["b"].markers["fire"] == [1]
     assert not g.is_legal(Action("wait", "e", special="on_fire", target="b"))[0]  # not a friend
+
+
+# ---------------------------------------------------------------- Terrain p.60: Enhancing gives Reach
+HILL = {"id": "hill", "circle": {"center": [12, 12], "radius": 3}, "passage": "normal", "visibility": "enhancing",
+        "size": "large"}
+
+
+def _hill_game(attacker_x: float) -> Game:
+    t = make_table([{"id": "a", "position": [attacker_x, 12]},
+                    {"id": "d", "player": 2, "position": [12, 12], "facing": 180}], terrain=[HILL])
+    g = Game(t, seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "a", counters=2)
+    return g
+
+
+def test_enhancing_terrain_gives_reach_against_an_enemy_that_came_from_below():
+    """p.60, Возвышенная (Enhancing): "модели, находящиеся на холмах или иных
+    возвышенностях, получают свойство Длинное (Reach) на своё рукопашное оружие для
+    Обменов ударами, если только не-Летающий (Cloudwalk) противник не начал активацию на
+    той же возвышенной местности." ``a`` charges up the hill at ``d``: ``d`` (on the hill)
+    fights with Reach; ``a``, though it ends on the hill, gets none (``d`` was there)."""
+    g = _hill_game(5.0)
+    g.push(Action("charge", "a", target="d"))
+    assert g.state.exchange is not None
+    assert g.combatant("d", False).has_reach
+    assert not g.combatant("a", True).has_reach
+
+
+def test_no_reach_when_both_began_the_activation_on_the_same_hill():
+    """p.60: no Reach from the hill when the non-Cloudwalk opponent began the activation on
+    the same Enhancing terrain: ``a`` and ``d`` both stand on the hill when ``a`` declares
+    Melee."""
+    g = _hill_game(9.5)
+    g.push(Action("melee", "a", target="d"))
+    assert g.state.exchange is not None
+    assert not g.combatant("d", False).has_reach
+    assert not g.combatant("a", True).has_reach

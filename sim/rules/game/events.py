@@ -432,6 +432,7 @@ def describe_adjust(d: dict) -> str:
 #: Log words for the one-turn marks the engine keeps beside the conditions.
 _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this turn'",
                "stood_up": "the mark 'stood up this turn'",
+               "enhancing_start": "the mark 'began the action on Enhancing terrain' (p.60)",
                "intimidate_offer": "the Starting phase choice 'Intimidate' (p.54)",
                "fear_failed": "the mark 'failed a Fear test: one counter for the action' (p.29)"}
 

@@ -17,7 +17,7 @@ from typing import Any
 from models.traits import has_trait
 from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, fear_test_needed
-from sim.rules.game import melee_traits, weapon_specials
+from sim.rules.game import melee_traits, terrain_rules, weapon_specials
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -100,6 +100,8 @@ class MeleeStep(GamePart):
         assert target is not None  # judged legal: it names its target
         res = self.charge(m.id, target, boost=action.boost or 0, also=tuple(action.models))
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
+        for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
+            self._emit(ev)
         melee_traits.grant_charging_bonus(self, m.id)  # Charging Bonus [B] until the end of the activation (p.50)
         self._move(m.id, res)
         if res.reached and all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
@@ -128,6 +130,8 @@ class MeleeStep(GamePart):
         assert target is not None  # judged legal: it names its target
         res = self._melee_move(m.id, target, also=tuple(action.models))
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
+        for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
+            self._emit(ev)
         self._move(m.id, res)
         if all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
             self.open_exchange({"attacker": m.id, "defender": target, "charge": False,  # Group: held back (p.52)
@@ -154,6 +158,8 @@ class MeleeStep(GamePart):
     def _resolve_disengage(self, action: Action) -> None:
         m = self.state.models[action.model]
         engaged = self.engaged_now(m.id, action.target or "")
+        for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
+            self._emit(ev)
         self._emit(Event("exchange_open", {"attacker": m.id, "defender": action.target, "charge": False,
                                            "disengage": m.id,
                                            "point": list(action.point) if action.point is not None else None,
@@ -171,7 +177,8 @@ class MeleeStep(GamePart):
             if mid not in self.state.models or not self.state.models[mid].alive:
                 continue
             card = self.profile(mid)
-            if card is None or not any(w.kind == "melee" and has_trait(w, "reach") for w in card.weapons):
+            if (card is None or not any(w.kind == "melee" and has_trait(w, "reach") for w in card.weapons)) \
+                    and terrain_rules.enhancing_piece(self, mid) is None:  # Reach from Enhancing terrain (p.60)
                 continue
             me = table.model(mid)
             if any(x.player != me.player and math.dist(x.position, me.position) - x.radius - me.radius
@@ -298,6 +305,9 @@ class MeleeStep(GamePart):
             extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
             if mid in ex.get("engaged", ()):
                 extra["engaged_at_start"] = True
+            if terrain_rules.enhancing_reach(self, mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"],
+                                             ex["attacker"]):
+                extra["reach"] = True  # Enhancing terrain gives Reach for exchanges (p.60)
             weapon = weapon or ex.get("weapons", {}).get(mid)
         card = self.profile(mid)
         if card is not None:

@@ -153,7 +153,7 @@ class TurnPhases(GamePart):
         self._end_phase_removals(before)  # Rise, Last Stand, the turn's Cultist marks (p.50, p.54, p.57)
         # expiry (p.21 step 3): one-turn markers, and Berserk, Blind, one Stunned (p.43-45)
         for m in st.alive():
-            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot", "stood_up")]:
+            for name in [c for c in m.conditions if c in ("surprised", "ran", "shot", "stood_up", "enhancing_start")]:
                 self._emit(Event("condition", {"model": m.id, "name": name, "on": False}))
             cs = conditions.from_model(m)
             for name, n in conditions.end_phase_expiry(cs).items():
