@@ -308,8 +308,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Poison", 56, 1724, "automated", (_MELEE, _RANGED, _GAME),
        "Poison (X/Y): a non-Soulless model it wounds in melee or with a shot gains X Poisoned markers "
        "of value Y (Immune keeps them off; one source at a time; on the card: every weapon)", weapon=True),
-    _t("Protected", 56, 1726, "manual", (),
-       "Protected [K] (X\"): may remove a friendly [K] model within X inches to avoid a damage roll"),
+    _t("Protected", 56, 1726, "automated", (_GAME, _MELEE, _RANGED, _R + "bots"),
+       "Protected [K] (X\"): before a damage roll against it from a melee or ranged attack, its player "
+       "may remove a friendly [K] model within X inches instead (an answer the game waits for)"),
     _t("Prowess", 56, 1728, "automated", (_MELEE, _RANGED, _DICE, _GAME),
        "Prowess [K] (X): re-rolls up to X of its dice in [K] tests: [Melee], [Attack], "
        "[Defence] in exchanges, [Ranged] shots, [Tactical] Tactical tests (no [Move] test exists)"),
@@ -330,8 +331,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Rise", 57, 1746, "automated", (_GAME, _MELEE),
        "Rise (X): at 0 wounds a one-die test at TN X brings it back, healed and Prone, else it is "
        "removed; not after Fire damage in the End phase"),
-    _t("Sacrifice", 57, 1750, "manual", (),
-       "Sacrifice [K] (X\"): may remove itself to cancel a damage roll against a [K] friend within X inches"),
+    _t("Sacrifice", 57, 1750, "automated", (_GAME, _MELEE, _RANGED, _R + "bots"),
+       "Sacrifice [K] (X\"): neither Exhausted nor in contact with an enemy, it may be removed to cancel "
+       "a damage roll against a [K] friend within X inches (an answer the game waits for)"),
     _t("Scout", 57, 1754, "automated", (_R + "setup",),
        "Scout (X/Y\"): may deploy after both players, up to Y inches beyond its zone (the roll-off winner's "
        "Scouts last); the side's highest X adds to the deployment roll-off"),

@@ -86,9 +86,13 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
                "answer"),
     ActionRule("pack", "Pack (trait): Pack friends activate with this model against one enemy", "p.55", 0,
                "answer"),
+    ActionRule("sacrifice", "Sacrifice / Protected (traits): a friend removed from play to cancel a damage roll, "
+               "or not", "p.57, p.56", 0, "answer"),
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
                "p.49", 0, "answer"),
     ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),
+    ActionRule("tactical_choice", "the Tactical test's winner lets the other player act first", "p.29, p.20", 0,
+               "answer"),
     # free actions at the start of a model's activation (sim.rules.game.turn_traits)
     ActionRule("jump_up", "Jump Up (trait): Prone markers removed before the action", "p.54", 0, "answer"),
     ActionRule("cultist", "Cultist (trait): wounds to friendly Cultists for Ki", "p.50", 0, "answer"),

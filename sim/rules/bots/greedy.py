@@ -86,6 +86,8 @@ class GreedyBot(GreedyAllocation):
     def choose(self, game: Game) -> Action:
         """The action this bot plays now (an allocation while an exchange waits)."""
         st = game.state
+        if game.damage_offers_pending():  # Sacrifice / Protected (p.56-57): save the more valuable model
+            return game.answer_choice()
         if st.exchange is not None:  # a Ki feat worth its cost before allocating (p.33 step 4)
             ctx = exchange_context(game)
             feat = best_feat(game, game.feat_actions(ctx.model), fighting=True) if ctx is not None else None

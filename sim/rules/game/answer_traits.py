@@ -50,7 +50,7 @@ PAGE_PACK = "p.55"
 #: What a Pack model activated with its pack must declare (p.55).
 PACK_KINDS = ("charge", "melee", "shoot")
 #: The answer kinds of this module (the game waits for one of them).
-ANSWER_KINDS = ("bodyguard",)
+ANSWER_KINDS = ("bodyguard", "sacrifice")
 
 
 def _x(value, default: int = 1) -> int:
@@ -219,8 +219,9 @@ class AnswerTraits(GamePart):
     # ------------------------------------------------------------ the answer window
     def answers_pending(self) -> list[str]:
         """The models at which a declared enemy action waits for their player's answer
-        (Bodyguard, p.49)."""
-        return [m.id for m in self.state.alive() if BODYGUARD_OFFER in m.conditions]
+        (Bodyguard, p.49), and those a damage roll against which waits (Sacrifice, Protected,
+        p.56-57, :mod:`sim.rules.game.damage_answers`)."""
+        return [m.id for m in self.state.alive() if BODYGUARD_OFFER in m.conditions] + self.damage_offers_pending()
 
     def answer_player(self) -> int | None:
         """The player who answers now (the guarded model's), or None when nothing waits."""
@@ -232,13 +233,15 @@ class AnswerTraits(GamePart):
         their kind; anything else is refused."""
         if action.kind not in ANSWER_KINDS:
             who = ", ".join(self.answers_pending())
-            return False, (f"an enemy's declared action at {who} waits for its player's Bodyguard answer "
-                           f"({PAGE_BODYGUARD})")
+            return False, (f"an enemy's action at {who} waits for its player's answer (Bodyguard "
+                           f"{PAGE_BODYGUARD}; Sacrifice / Protected p.57, p.56)")
         return ACTION_KINDS[action.kind].legal(self, self.state.models.get(action.model or ""), action)
 
     def answer_actions(self) -> list[Action]:
         """The answers offered while one waits: for the guarded model, a swap with each
-        bodyguard that may, and declining (no target)."""
+        bodyguard that may, and declining (no target); or the Sacrifice / Protected answers."""
+        if self.damage_offers_pending():
+            return self.damage_answer_actions()
         out = []
         for mid in self.answers_pending():
             data = json.loads(str(self.state.models[mid].conditions[BODYGUARD_OFFER]))
@@ -249,7 +252,10 @@ class AnswerTraits(GamePart):
 
     def answer_choice(self) -> Action:
         """The greedy answer: the bodyguard swaps when the guarded model is worth more
-        (rice, then wounds left) than the cheapest bodyguard offered; else none."""
+        (rice, then wounds left) than the cheapest bodyguard offered; else none. A
+        Sacrifice / Protected answer: :meth:`damage_answer_choice`."""
+        if self.damage_offers_pending():
+            return self.damage_answer_choice()
         offered = self.answer_actions()
         decline = next(a for a in offered if a.target is None)
         guarded = self.printed_profile(decline.model or "")

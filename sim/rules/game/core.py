@@ -35,6 +35,7 @@ from sim.rules.game.answer_traits import AnswerTraits
 from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
+from sim.rules.game.damage_answers import DamageAnswers
 from sim.rules.game.events import Event, apply_event
 from sim.rules.game.intimidate_step import IntimidateStep
 from sim.rules.game.ki_step import KiStep
@@ -48,6 +49,7 @@ from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
 from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.support_step import SupportStep
+from sim.rules.game.tactical_step import TacticalChoice
 from sim.rules.game.targeting import Targeting
 from sim.rules.game.turn import TurnPhases
 from sim.rules.game.turn_traits import TurnTraits
@@ -73,7 +75,8 @@ class _RollRecorder:
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
-           Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits):
+           Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits,
+           TacticalChoice, DamageAnswers):
     """A game on a table with deployed warbands.
 
     Args:
@@ -248,6 +251,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         for m in alive:  # a model killed: triggered Ki feats (sim.rules.game.feat_triggers, p.46)
             if not m.alive:
                 self.feat_kill_triggers(m.id)
+        if ev.kind in ("wounds", "marker_damage", "exchange", "shot", "test", "phase", "move"):
+            self.feat_event_triggers(ev)  # wounded, exchange resolved, contact, Fear, start (feat_triggers)
         return ev
 
     def table_now(self):
@@ -630,8 +635,11 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._group_start(m.id)  # Group: the card's models activate together (p.52)
             spent = 1
             if not ok:
-                self._emit(Event("note", {"text": f"illegal action ({why}): reverted, one counter lost"}))
-                self._emit(Event("counter", {"model": m.id, "n": 1}))
+                lost = self.illegal_declaration_cost(m.id)  # Exhausted when it could declare nothing (p.24)
+                self._emit(Event("note", {"text": f"illegal action ({why}): reverted, "
+                                                  + ("one counter lost" if lost == 1 else
+                                                     f"it can declare no legal action: Exhausted ({lost} counters)")}))
+                self._emit(Event("counter", {"model": m.id, "n": lost}))
             else:
                 spent = self.action_counters(action)  # Banzai!: a Simple Charge (p.49)
                 if self._before_resolve(m, action):

@@ -474,20 +474,26 @@ class MeleeStep(GamePart):
         if len(ex["allocations"]) == 2:
             self._resolve_exchange()
 
-    def _resolve_exchange(self) -> None:
+    def _resolve_exchange(self, answers: dict | None = None) -> None:
+        """Resolve the open exchange (both allocations made) and apply it. ``answers``:
+        the Sacrifice / Protected answers given (:mod:`sim.rules.game.damage_answers`);
+        before one is given the exchange may stop at its damage roll and wait (p.56-57)."""
         ex = self.state.exchange
         assert ex is not None  # both allocations made: the exchange is open
         att, dfn = ex["attacker"], ex["defender"]
-        for mid, w in sorted(ex.get("weapons", {}).items()):  # step 2, revealed with the allocations (p.33)
+        for mid, w in sorted(ex.get("weapons", {}).items()) if answers is None else ():  # step 2 (p.33)
             self._emit(Event("note", {"text": f"{mid} fights with its {w}"}))
-        a = self.combatant(att, True, ex["charge"])
-        b = self.combatant(dfn, False, False)
+        a = self.damage_cancels(self.combatant(att, True, ex["charge"]), answers)  # Sacrifice, Protected
+        b = self.damage_cancels(self.combatant(dfn, False, False), answers)
         al = {k: Allocation(*v) for k, v in ex["allocations"].items()}
+        mark = self.dice_mark()
         try:
             res = self._resolve_with_directions(a, b, al, att, dfn)
         except MeleeError as exc:
             self._emit(Event("exchange", {"summary": [f"no exchange: {exc}"]}))
         else:
+            if self.exchange_damage_wait(res, mark, answers):  # a friend may be removed first (p.56-57)
+                return
             counters = {k: n for k, n in res.counters.items() if k != att}  # the action already paid
             # a Controlled model that fights without losing a counter loses a marker (p.43)
             unpaid = [k for k in (dfn,) if "controlled" in self.state.models[k].conditions
@@ -503,6 +509,7 @@ class MeleeStep(GamePart):
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
                 "markers": markers_json([mk for mk in res.markers if mk.kind not in CONDITION_MARKERS])}))
+            self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
             for mk in res.markers:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)
                 if mk.kind in CONDITION_MARKERS and self.state.models[mk.target].alive:
                     self._gain(mk.target, CONDITION_MARKERS[mk.kind], mk.count)

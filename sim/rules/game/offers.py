@@ -31,6 +31,8 @@ class Offers(GamePart):
         st = self.state
         if self.is_over() or st.active is None:
             return []
+        if self.damage_offers_pending():  # Sacrifice / Protected: before a damage roll (p.56-57)
+            return self.answer_actions()
         if st.exchange is not None:  # the next model's allocations, and its exchange Ki feats (p.33 step 4)
             alloc = self._allocation_actions()
             return alloc + (self.feat_actions(alloc[0].model) if alloc and alloc[0].model else [])

@@ -162,14 +162,16 @@ class ShootingStep(GamePart):
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
                interceptor: str | None = None, walk_after=None, special: str | None = None,
-               direction: float | None = None, rest=()) -> bool:
+               direction: float | None = None, rest=(), answers: dict | None = None) -> bool:
         """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
         ``interceptor`` is None, the shot waits for the target's player (an
         ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
         ``interceptor=""`` means nobody intercepts. True once the shot is resolved.
         ``special``: a special attack of the weapon declared with it (p.39); ``rest``:
         Rapid Fire's further shots, ``[target, weapon]`` in order (p.56), made after it
-        (False when one of them waits for its interceptor)."""
+        (False when one of them waits for its interceptor). ``answers``: the Sacrifice /
+        Protected answers given; before one is given a hit may wait at its damage roll
+        (False, :mod:`sim.rules.game.damage_answers`, p.56-57)."""
         w = self.ranged_weapon(mid, weapon)
         prof = self.profile(mid)
         infos = {}
@@ -206,18 +208,25 @@ class ShootingStep(GamePart):
         if option is not None:
             pool -= option.cost
         ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
+        mark = self.dice_mark()  # Sacrifice / Protected may rewind to here (p.56-57)
         try:
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,
                                         ranged_pool=pool, moved=moved or "ran" in s.conditions,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo,
                                         special=option.key if option is not None and option.rule else None,
+                                        damage_cancelled=self.shot_cancel(answers),
                                         **melee_traits.ranged_card_kwargs(self, mid, target, w))
         except DiceError:
             raise  # the dice source failed (no values given): no rule refused the shot
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
             return self._shoot_next(mid, rest, moved, walk_after)
+        shot = {"mid": mid, "target": target, "weapon": weapon, "moved": moved, "boost": boost,
+                "interceptor": interceptor or "", "walk_after": walk_after, "special": special,
+                "direction": direction, "rest": [list(x) for x in rest]}
+        if answers is None and self.shot_damage_wait(mid, res, mark, answers, shot):  # p.56-57
+            return False
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
         sp = weapon_specials.apply_ranged_special(self._table_now(), mid, res, option, direction)  # p.39-41
@@ -238,6 +247,7 @@ class ShootingStep(GamePart):
                 summary += [f"{mk.target} gains {mk.count} {mk.kind} marker(s)" + (f" ({mk.value})" if mk.value else "")
                             for mk in marks]
         self._emit(Event("shot", data))
+        self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
         for k, names in sorted(sp["gain"].items()):
             for name in names:
                 if self.state.models[k].alive and name not in self.state.models[k].conditions:

@@ -203,7 +203,9 @@ class Combatant:
     Disengage action: at least as many defence dice as attack dice, p.25),
     ``wounds_left`` (unmarked wound boxes; ``None``: not tracked, never Killed here),
     ``rerolls`` (:class:`RerollSource`), ``removes_counter`` (``False`` for the Split
-    Attack exchanges before the last one, p.57).
+    Attack exchanges before the last one, p.57), ``damage_cancelled`` (why no damage roll
+    is made against it in this exchange: a friend removed by Sacrifice [K] (X") p.57 or
+    Protected [K] (X") p.56; empty: rolls as usual).
     """
 
     id: str
@@ -247,6 +249,7 @@ class Combatant:
     wounds_left: int | None = None
     rerolls: tuple[RerollSource, ...] = ()
     removes_counter: bool = True
+    damage_cancelled: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:
