@@ -54,7 +54,7 @@ __all__ = ["DURATIONS", "EFFECT_KEYS", "STATS", "effective_profile", "merge_trai
 DURATIONS = ("action", "activation", "exchange", "end_phase", "turn", "game")
 
 #: The keys an effect may have.
-EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats")
+EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats", "range_bands")
 
 #: Statistics an effect may change.
 STATS = ("melee", "ranged", "move", "ki", "strength")
@@ -197,7 +197,38 @@ def effect_problem(effect: Any) -> str | None:
     if not isinstance(stats, Mapping) or not all(k in STATS and isinstance(v, int) and not isinstance(v, bool)
                                                  for k, v in stats.items()):
         return f"stats must map {', '.join(STATS)} to whole numbers, got {stats!r}"
+    return _range_bands_problem(effect.get("range_bands"))
+
+
+def _range_bands_problem(rb: Any) -> str | None:
+    """Why ``range_bands`` (``{"bands": [6, 12, 18]}`` or ``{"add": 2}``) is wrong, or None."""
+    if rb is None:
+        return None
+    if not isinstance(rb, Mapping) or len(rb) != 1 or not set(rb) <= {"bands", "add"}:
+        return f"range_bands is {{'bands': [inches]}} or {{'add': inches}}, got {rb!r}"
+    v = rb.get("bands", rb.get("add"))
+    nums = v if isinstance(v, list) else [v]
+    if not nums or len(nums) > 3 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in nums):
+        return f"range_bands: numbers of inches, got {v!r}"
     return None
+
+
+def _with_bands(w: Weapon, rb: Mapping[str, Any]) -> Weapon:
+    """Ranged weapon ``w`` with its bands replaced (``bands``: upper values nearest first,
+    a band starting where the one before ends) or each band grown (``add``); p.10."""
+    names: list[str] = [b for b in ("short", "medium", "long") if b in w.range]
+    new: dict[str, tuple[float, float]]
+    if "bands" in rb:
+        ups = list(rb["bands"])
+        names = ["short", "medium", "long"][:len(ups)] if len(ups) >= len(names) else names[:len(ups)]
+        new, low = {}, 0.0
+        for name, up in zip(names, ups):
+            new[name] = (low, float(up))
+            low = float(up)
+    else:
+        new = {n: (w.range[n][0] + (float(rb["add"]) if i else 0.0), w.range[n][1] + float(rb["add"]))
+               for i, n in enumerate(names)}
+    return replace(w, range=new)
 
 
 def describe_effect(effect: Mapping[str, Any]) -> str:
@@ -208,6 +239,10 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
         which = effect.get("weapon", "all")
         parts.append(f"{'its' if which == 'all' else 'its ' + which} weapons gain {', '.join(effect['weapon_traits'])}")
     parts += [f"{k.title()} {v:+d}" for k, v in effect.get("stats", {}).items()]
+    rb = effect.get("range_bands") or {}
+    if rb:
+        parts.append("range bands " + ("/".join(f"{b:g}" for b in rb["bands"]) if "bands" in rb
+                                       else f"{rb['add']:+g}\""))
     until = {"action": "until the action is resolved", "activation": "until the end of the activation",
              "exchange": "until the end of the melee exchange", "end_phase": "until the End phase",
              "turn": "until the end of the turn", "game": "for the rest of the game"}[effect["until"]]
@@ -241,7 +276,10 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
     stats: dict[str, int] = {}
     weapon_gain: list[tuple[str, str]] = []
     strength: list[tuple[str, int]] = []
+    bands: list[Mapping[str, Any]] = []
     for e in effects:
+        if e.get("range_bands"):  # a Ki feat's new range bands for its ranged weapons (p.10)
+            bands.append(e["range_bands"])
         gained += [_parse(t) for t in e.get("traits", [])]
         lose += list(e.get("lose", []))
         which = e.get("weapon", "all")
@@ -261,6 +299,9 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
         if extra or dstr or kept != w.traits:
             w = replace(w, traits=merge_weapon_traits(kept, extra),
                         strength=None if w.strength is None else w.strength + dstr)
+        if w.kind == "ranged" and w.range:
+            for rb in bands:
+                w = _with_bands(w, rb)
         weapons.append(w)
     changes: dict[str, Any] = {"traits": traits, "weapons": tuple(weapons)}
     for k, v in stats.items():

@@ -84,11 +84,17 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
 SUPPORTED_OPS: frozenset[str] = frozenset({
     "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
-    "pass_token", "facing", "move", "no_specials",
+    "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens",
 })
 
+#: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
+#: not applied.
+REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical")
+
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
-SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within"})
+SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within",
+                                            "trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact",
+                                            "trigger:failed_fear_test", "start_phase"})
 
 
 class FeatDataError(ValueError):
@@ -544,15 +550,32 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     missing = [op for op in entry.ops if op not in SUPPORTED_OPS]
     if missing:
         return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
-    if entry.area == "aura" and entry.affects != "self" and any(
-            op in ("grant", "grant_weapon", "lose", "stat", "no_specials") for op in entry.ops):
-        return False, "an Aura's lasting change to the models that move in or out of it is not modelled"
-    for e in entry.effects:
+    lasting = ("grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands")
+    if entry.area == "aura" and entry.affects != "self" and entry.test is not None and any(
+            op in lasting for op in entry.ops):
+        return False, "an Aura's lasting change gated by a test per model is not modelled"
+    if entry.area == "aura" and entry.affects in TARGET_AFFECTS:
+        return False, "an Aura feat has no target"
+    for e in _all_ops(entry):
+        if isinstance(e, RerollOp) and e.test.strip().strip("[]").lower() not in REROLL_TESTS:
+            return False, f"re-rolls in {e.test} tests are not applied (Prowess re-rolls Melee, Attack, " \
+                          "Defence, Ranged and Tactical dice)"
+    for e in _all_ops(entry):
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects:
         return False, "no effects listed"
     return True, ""
+
+
+def _all_ops(entry: FeatEffect) -> list[Any]:
+    """The entry's ops with those of every option of a ``choice``."""
+    out: list[Any] = []
+    for e in entry.effects:
+        out.append(e)
+        if isinstance(e, ChoiceOp):
+            out += [o for opt in e.options for o in opt]
+    return out
 
 
 def effect_status(name: str) -> tuple[bool, str]:

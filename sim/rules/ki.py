@@ -659,7 +659,7 @@ def feat_from_entry(name: str, *, card_text: str | None = None) -> Feat | None:
     try:
         return Feat(name, cost=cost, timing=entry.timing, area=area, range=rng,
                     once_per_turn="once_per_turn" in lim, once_per_game="once_per_game" in lim,
-                    no_btb="no_btb" in lim, no_movement="no_move" in lim, opposed=entry.opposed,
+                    no_btb="no_btb" in lim, no_movement="no_move" in lim, opposed=bool(entry.opposed),
                     effect=card_text or entry.summary, x_plus=_x_plus(entry.cost),
                     once_per_activation="once_per_activation" in lim)
     except ValueError:

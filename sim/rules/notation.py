@@ -52,7 +52,7 @@ def cut_word(word: str, limit: int = 24) -> str:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Action)}
-_INT_FIELDS = {"attack", "defence", "x", "boost"}
+_INT_FIELDS = {"attack", "defence", "x", "boost", "option"}
 _FLOAT_FIELDS = {"facing", "direction"}
 #: Other words for a kind: ``stand`` is ``stand_up``, ``alloc`` is ``allocate`` ...
 ALIASES = {"stand": "stand_up", "stand-up": "stand_up", "standup": "stand_up", "alloc": "allocate",

@@ -117,7 +117,8 @@ def verdict(res: movement.MoveResult) -> tuple[bool, str]:
 #: The JSON type of each Action field in a save (:meth:`Action.from_json`).
 _ACTION_JSON = {"kind": "str", "model": "str", "target": "str", "weapon": "str", "special": "str", "walk": "str",
                 "feat": "str", "objective": "str", "facing": "num", "direction": "num", "attack": "int",
-                "defence": "int", "x": "int", "boost": "int", "point": "point", "path": "path", "models": "ids"}
+                "defence": "int", "x": "int", "boost": "int", "point": "point", "path": "path", "models": "ids",
+                "option": "int"}
 
 _JSON_WORDS = {"str": "a string", "num": "a finite number", "int": "a whole number",
                "point": "[x, y] (finite numbers)", "path": "a list of [x, y] points",
@@ -155,6 +156,7 @@ class Action:
         models: other models the action names, in order (model ids): those a Command or
             an Order nominates, one id per Ki token a Leech takes or a Channel gives
             (:mod:`sim.rules.game.support_step`).
+        option: the option a Ki feat's ``choice`` applies (0-based; None: the first).
     """
 
     kind: str
@@ -174,6 +176,7 @@ class Action:
     boost: int | None = None
     objective: str | None = None
     models: tuple = ()
+    option: int | None = None  # a Ki feat's ``choice``: the picked option, 0-based (sim.rules.game.feat_step)
 
     #: The kinds that remove two activation counters (Complex actions, p.24), and those
     #: that remove none (allocations, passes, interceptions, Instant/Active feats): read

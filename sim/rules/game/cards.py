@@ -28,6 +28,8 @@ class Cards(GamePart):
         m = self.state.models.get(mid)
         extra = (self.oni_rage_effects(mid) + self.orochi_effects(mid)  # Oni Rage (p.55), Blood of Orochi (p.49)
                  if prof is not None and m is not None and m.conditions else [])
+        if prof is not None and m is not None:
+            extra = extra + self.aura_effects(mid)  # Aura feats' lasting changes while inside (feat_auras, p.47)
         if prof is None or m is None or not (m.effects or extra):
             return prof
         effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)

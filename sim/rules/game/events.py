@@ -440,8 +440,12 @@ _MARK_NAMES = {"ran": "the mark 'ran this turn'", "shot": "the mark 'shot this t
 def _describe_condition(d: dict) -> str:
     name = _MARK_NAMES.get(d["name"], d["name"].replace("_", " "))
     if d["name"].startswith("feat_trigger:"):  # sim.rules.game.feat_triggers (p.46)
-        name = f"the choice to use {d['name'].split(':', 1)[1]}" + (f" ({d['value']} was killed)" if d["on"] else "")
-    if d["on"] and isinstance(d.get("value"), int) and not isinstance(d.get("value"), bool) and d["value"] > 1:
+        why = str(d.get("value", ""))
+        why = why if why.startswith("on ") else f"{why} was killed"  # other moments: "on ..." (round 2)
+        name = f"the choice to use {d['name'].split(':', 1)[1]}" + (f" ({why})" if d["on"] else "")
+    if d["name"].startswith("token:"):  # named tokens of a Ki feat (sim.rules.game.feat_auras)
+        name = f"{d['name'].split(':', 1)[1]} tokens" + (f" (now {d['value']})" if d["on"] else "")
+    elif d["on"] and isinstance(d.get("value"), int) and not isinstance(d.get("value"), bool) and d["value"] > 1:
         name += f" ({d['value']})"
     return f"  {d['model']} {'gains' if d['on'] else 'loses'} {name}"
 

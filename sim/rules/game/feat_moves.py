@@ -52,7 +52,8 @@ class FeatMoves(GamePart):
         m = self.state.models.get(against)
         if m is None or self.state.models[mid].player == m.player:
             return None
-        src = next((e["source"] for e in m.effects if str(e.get("source", "")).endswith(NO_SPECIALS)), None)
+        effects = m.effects + self.aura_effects(against)  # an Aura's no_specials (feat_auras)
+        src = next((e["source"] for e in effects if str(e.get("source", "")).endswith(NO_SPECIALS)), None)
         if src is None:
             return None
         return f"{src[:-len(NO_SPECIALS)]}: no special attacks or defences against {against} (p.46)"

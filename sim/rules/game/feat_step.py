@@ -18,9 +18,10 @@ from typing import Any
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
-from sim.rules.feat_effects import FeatEffect, entry_status, feat_effect
+from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
+from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_triggers import FeatTriggers
 from sim.rules.game.state import ModelState
@@ -32,7 +33,7 @@ _MAIN_WHEN = ("action", "any")
 _FOREVER = "game"
 
 
-class FeatStep(FeatTriggers, FeatMoves):
+class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -84,6 +85,9 @@ class FeatStep(FeatTriggers, FeatMoves):
                     facing = self._facing_away(t.id, m.id)
                 a = Action(kind, m.id, feat=f.name, target=t.id, x=x, facing=facing)
                 out.append(self._with_choices(m, f, entry, a) if moves else a)
+        choice = entry.choice
+        if choice is not None:  # one action per option of its choice (the action's option)
+            out = [replace(a, option=i) for a in out for i in range(len(choice.options))]
         return out
 
     def _with_choices(self, m: ModelState, f: ki.Feat, entry: FeatEffect, a: Action) -> Action:
@@ -160,6 +164,10 @@ class FeatStep(FeatTriggers, FeatMoves):
                 return f"{f.name} is used {entry.when.replace('_', ' ')}: not now"
         if entry.max_x is not None and action.x is not None and action.x > entry.max_x:
             return f"{f.name}: X is at most {entry.max_x}"
+        choice = entry.choice
+        if action.option is not None and (choice is None or not 0 <= action.option < len(choice.options)):
+            return (f"{f.name} has no option {action.option}" + (f" (options 0-{len(choice.options) - 1})"
+                                                                 if choice is not None else " (no choice)"))
         t = self.state.models.get(action.target or "")
         if t is not None and f.area == "target":
             if entry.affects == "target_enemy" and t.player == m.player:
@@ -171,6 +179,15 @@ class FeatStep(FeatTriggers, FeatMoves):
                 return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
 
+    def feat_as_tested(self, m: ModelState, f: ki.Feat, target: str | None) -> ki.Feat:
+        """``f`` as its test is taken at ``target``: an entry with ``opposed: enemy`` takes
+        the Opposed Ki test only at an enemy model; at a friendly one ``f`` needs no test."""
+        entry = feat_effect(f.name)
+        t = self.state.models.get(target or "")
+        if entry is not None and entry.opposed == "enemy" and t is not None and t.player == m.player:
+            return replace(f, opposed=False)
+        return f
+
     # ------------------------------------------------------------ effects
     def feat_affected(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> list[str]:
         """The ids the entry's effects reach (``affects``): the user, the declared target,
@@ -179,11 +196,12 @@ class FeatStep(FeatTriggers, FeatMoves):
         st = self.state
         if entry.affects == "self":
             return [m.id]
-        if entry.affects in ("target", "target_enemy", "target_friend"):
+        if entry.affects in ("target", "target_enemy", "target_friend", "self_and_target"):
             t = st.models.get(action.target or "")
-            return [t.id] if t is not None and t.alive else []
+            got = [t.id] if t is not None and t.alive else []
+            return ([m.id] + got) if entry.affects == "self_and_target" else got
         if f.area not in ("pulse", "aura"):
-            return [m.id] if entry.affects == "friends_and_self" else []
+            return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
         out = self.area_models(m, f, entry)
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
@@ -193,8 +211,9 @@ class FeatStep(FeatTriggers, FeatMoves):
 
     def area_models(self, m: ModelState, f: ki.Feat, entry: FeatEffect) -> list[str]:
         """The models of ``m``'s Pulse or Aura now that ``entry`` reaches (``affects``:
-        friends, enemies, any other model, friends and the user; the restrictions of
-        :meth:`feat_reaches`), nearest first."""
+        friends, enemies, any other model, friends / other models / enemies and the user,
+        who is inside its own area, p.46-47; the restrictions of :meth:`feat_reaches`),
+        nearest first."""
         st = self.state
         scene = self._table_now().scene()
         inside = ki.targets_in_area(scene, m.id, f, [x.id for x in st.alive()])
@@ -204,15 +223,17 @@ class FeatStep(FeatTriggers, FeatMoves):
             if mid != m.id and self.feat_reaches(m.id, entry, mid) is not None:
                 continue
             x = st.models[mid]
+            if mid == m.id:
+                if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self"):
+                    out.append(mid)
+                continue
             if entry.affects == "friends_and_self" and x.player == m.player:
                 out.append(mid)
-            elif mid == m.id:
-                continue
             elif entry.affects == "friends" and x.player == m.player:
                 out.append(mid)
-            elif entry.affects == "enemies" and x.player != m.player:
+            elif entry.affects in ("enemies", "enemies_and_self") and x.player != m.player:
                 out.append(mid)
-            elif entry.affects == "models":
+            elif entry.affects in ("models", "models_and_self"):
                 out.append(mid)
         return out
 
@@ -264,12 +285,35 @@ class FeatStep(FeatTriggers, FeatMoves):
             self._emit(Event("manual_step", {"model": m.id, "source": f.name,
                                              "text": f"{why}. Card: {f.effect or 'see the card'}"}))
             return
+        if f.area == "aura" and entry.affects in AREA_AFFECTS:  # lasting changes read while inside (feat_auras)
+            self.start_feat_aura(m, f, entry, action)
+        ops = self.chosen_ops(f, entry, action)
         for mid in self.feat_affected(m, f, entry, action):
-            if not self.state.models[mid].alive or not self._gate_passes(m, f, entry, mid):
+            if not self.state.models[mid].alive:
                 continue
-            for op in entry.effects:
+            user_in_target_test = (mid == m.id and entry.affects != "self" and entry.test is not None
+                                   and entry.test.by == "target")  # the user takes no test meant for the target
+            if not user_in_target_test and not self._gate_passes(m, f, entry, mid):
+                continue
+            for op in ops:
                 if self.state.models[mid].alive:
+                    if f.area == "aura" and entry.affects in AREA_AFFECTS and op.op in self.AURA_OPS:
+                        continue  # read while the model is inside the Aura (feat_auras)
                     self._apply_op(m, f, op, mid, action)
+
+    def chosen_ops(self, f: ki.Feat, entry: FeatEffect, action: Action) -> list[Any]:
+        """The entry's ops with its ``choice`` replaced by the option the action names
+        (``option``, 0-based; the first when it names none), logged."""
+        out: list[Any] = []
+        for op in entry.effects:
+            if isinstance(op, ChoiceOp):
+                i = action.option or 0
+                label = op.labels[i] if op.labels else f"option {i + 1}"
+                self._emit(Event("note", {"text": f"{f.name}: {action.model} chooses {label}"}))
+                out += list(op.options[i])
+            else:
+                out.append(op)
+        return out
 
     def _apply_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
         """One operation of a feat's entry on model ``mid`` (:data:`sim.rules.feat_effects.OPS`)."""
@@ -327,9 +371,22 @@ class FeatStep(FeatTriggers, FeatMoves):
             self.apply_move(m, f, op, mid, action)
         elif kind == "no_specials":
             self.apply_no_specials(mid, f.name, op.until)
+        elif kind == "reroll":  # Prowess [test] (n) (p.55)
+            n = x if op.n == "X" else int(op.n)
+            self.grant(mid, f.name, op.until or _FOREVER, traits=[reroll_trait(op.test, n)])
+        elif kind == "range_bands":
+            self.apply_range_bands(mid, f.name, op)
+        elif kind == "tokens":
+            self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
         else:
             self._emit(Event("manual_step", {"model": mid, "source": f.name,
                                              "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))
+
+
+def reroll_trait(test: str, n: int) -> str:
+    """The trait text a ``reroll`` op grants: ``Prowess [Ki] (1)`` (p.55: re-roll up to n
+    of its own dice in that test)."""
+    return f"Prowess [{test.strip().strip('[]').title()}] ({int(n)})"
 
 
 def _with_x(text: str, x: int) -> str:

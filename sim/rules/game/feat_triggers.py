@@ -14,6 +14,16 @@ waits for its model's player (:meth:`FeatTriggers.trigger_player` is
 ``Action("decline_feat", model, feat=name)``; any other action is refused until the
 marks are answered (models in the order of the table, the active player's first).
 
+The same wait serves the other moments of :data:`EVENT_WHEN` (round 2):
+``trigger:wounded`` (the model lost wounds), ``trigger:exchange_resolved`` (a melee
+exchange it fought was resolved), ``trigger:enemy_contact`` (an enemy's move ended in
+base contact with it), ``trigger:failed_fear_test`` (it failed a Fear test) and
+``start_phase`` (the Starting phase is over, before the first activation): the mark's
+value then says what happened (``"on ..."``). :meth:`FeatTriggers.feat_event_triggers`
+reads each event as it is applied (:meth:`~sim.rules.game.Game._emit`). Only Instant
+feats (and Active feats of the active player in the Main phase) are marked: the others
+are actions of the model's own activation (p.46-47).
+
 A mixin of :class:`~sim.rules.game.Game` (through
 :class:`~sim.rules.game.feat_step.FeatStep`); the ``decline_feat`` kind is registered at
 the end of the module.
@@ -34,6 +44,9 @@ from sim.rules.game.state import ModelState
 TRIGGER_MARK = "feat_trigger:"
 #: The ``when`` value of the kill trigger.
 KILLED_WITHIN = "trigger:killed_enemy_within"
+#: The other moments a feat's ``when`` may name that the engine marks (round 2).
+EVENT_WHEN = ("trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact", "trigger:failed_fear_test",
+              "start_phase")
 
 
 class FeatTriggers(GamePart):
@@ -66,6 +79,83 @@ class FeatTriggers(GamePart):
                     continue
                 self._emit(Event("condition", {"model": m.id, "name": TRIGGER_MARK + f.name, "on": True,
                                                "value": killed}))
+
+    def _when_index(self) -> dict[str, list[tuple[str, str]]]:
+        """``{when: [(model, feat)]}`` of the applied feats with a :data:`EVENT_WHEN` moment
+        on the table (built once per game: cards do not change)."""
+        got = self.__dict__.get("_feat_when_index")
+        if got is None:
+            got = {}
+            for m in self.state.models.values():
+                for f in self.feats(m.id).values():
+                    entry = feat_effect(f.name)
+                    if entry is not None and entry.when in EVENT_WHEN and entry_status(entry)[0]:
+                        got.setdefault(entry.when, []).append((m.id, f.name))
+            self.__dict__["_feat_when_index"] = got
+        return got
+
+    def feat_event_triggers(self, ev: Event) -> None:
+        """Mark the models whose feats wait for the moment event ``ev`` (just applied)
+        makes (:data:`EVENT_WHEN`); nothing when no such feat is on the table."""
+        index = self._when_index()
+        if not index:
+            return
+        d, k = ev.data, ev.kind
+        hits: dict[str, list[str]] = {}  # when -> models
+        if "trigger:wounded" in index:
+            wounded = [d["model"]] if k == "wounds" and d.get("n", 0) > 0 else []
+            if k == "marker_damage" and d.get("wounds", 0) > 0:
+                wounded = [d["model"]]
+            if k in ("exchange", "shot") and isinstance(d.get("wounds"), dict):
+                wounded = [mid for mid, n in d["wounds"].items() if n > 0]
+            hits["trigger:wounded"] = wounded
+        if k == "exchange":
+            hits["trigger:exchange_resolved"] = [x for x in (d.get("attacker"), d.get("defender")) if x]
+        if k == "test" and d.get("test") == "fear" and d.get("passed") is False:
+            hits["trigger:failed_fear_test"] = [d["model"]]
+        if k == "phase" and d.get("phase") == "main":
+            hits["start_phase"] = [mid for mid, _ in index.get("start_phase", [])]
+        if k == "move" and "trigger:enemy_contact" in index:
+            hits["trigger:enemy_contact"] = self._contacted_by(d["model"])
+        why = {"trigger:wounded": "on being wounded", "trigger:exchange_resolved": "on the exchange resolved",
+               "trigger:failed_fear_test": "on a failed Fear test", "start_phase": "on the start of the turn",
+               "trigger:enemy_contact": f"on {d.get('model')}'s contact"}
+        st = self.state
+        for when, mids in hits.items():
+            for mid, feat in index.get(when, []):
+                m = st.models[mid]
+                if mid in mids and m.alive and m.elsewhere is None and self._may_answer(m, feat):
+                    self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": True,
+                                                   "value": why[when]}))
+
+    def _contacted_by(self, mover: str) -> list[str]:
+        """The enemies of ``mover`` it touches now (base contact, p.33)."""
+        st = self.state
+        me = st.models.get(mover)
+        if me is None or not me.alive:
+            return []
+        r = self.table.model(mover).radius
+        out = []
+        for x in st.alive(3 - me.player):
+            d = math.dist(x.position, me.position) - r - self.table.model(x.id).radius
+            if d <= 0.01 + 1e-9:  # CONTACT (sim.geometry)
+                out.append(x.id)
+        return out
+
+    def _may_answer(self, m: ModelState, feat: str) -> bool:
+        """Whether ``m`` could use ``feat`` out of its activation now: an Instant feat (or an
+        Active one of the active player in the Main phase) it has the Ki for, not yet
+        waiting."""
+        f = self.feats(m.id).get(feat)
+        if f is None or TRIGGER_MARK + feat in m.conditions:
+            return False
+        st = self.state
+        if f.timing not in ("instant", "active"):
+            return False
+        if f.timing == "active" and not (st.phase == "main" and m.player == st.active):
+            return False
+        cost = f.cost if isinstance(f.cost, int) else 1
+        return m.ki >= cost
 
     def triggers_pending(self) -> list[tuple[str, str, str]]:
         """``(model, feat, killed model)`` of every waiting trigger mark, the active
@@ -127,8 +217,8 @@ class FeatTriggers(GamePart):
         mid, feat, killed = got[0]
         if action.kind in ("feat", "decline_feat") and action.model == mid and action.feat == feat:
             return None
-        return (f"{mid} may first use {feat} ({killed} was killed within its range) or decline it "
-                "(p.46)")
+        why = killed if killed.startswith("on ") else f"{killed} was killed within its range"
+        return f"{mid} may first use {feat} ({why}) or decline it (p.46)"
 
 
 def _legal_decline(game: FeatTriggers, m: ModelState | None, action: Action) -> tuple[bool, str]:

@@ -214,6 +214,7 @@ class KiStep(FeatStep):
                 return
         # the feat's test with the models' traits (Spirit, Willpower, Resistance, Mettle,
         # Overwhelm, Mantra, Soulless: sim.rules.game.rolls_step)
+        f = self.feat_as_tested(m, f, action.target)  # opposed: enemy -- no test at a friend (feat_step)
         res = self._feat_test(m.id, f, action.target, action.boost or 0)
         if res.result is not None or res.automatic:
             self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.passed,

@@ -1,0 +1,275 @@
+"""Ki feats as data, round 2 (issue #13): a choice between effects, the user with its
+target or inside its own area, an opposed test only at an enemy, an Aura's changes read
+while a model is inside, range bands, re-rolls, named tokens and the moments a feat waits
+for (wounded, exchange resolved, enemy contact, the start of the turn), through the Game's
+public API.
+
+Rulebook p.46: "Все Умения имеют стоимость в жетонах Ки; эта стоимость должна быть
+потрачена на применение эффектов Умения." The fixture entries copy the catalogue cards'
+FACTS (cost, timing, area, range) and say the effect in the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Pick One:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: choice, labels: [melee, tough], options: [[{op: stat, changes: {melee: 1}, until: end_phase}],
+                                                          [{op: grant, traits: ["Tough (+1)"], until: end_phase}]]}],
+     summary: +1 Melee or Tough (+1) until the End phase}
+  Hateful Curses:
+    {cost: 2, timing: active, area: target, range: 6, when: action, affects: self_and_target,
+     effects: [{op: condition, name: blind}], summary: the user and the target are Blind}
+  Imperial Decree:
+    {cost: 3, timing: simple, area: aura, range: 4, when: action, affects: models_and_self,
+     effects: [{op: grant, traits: [Aloof]}], summary: no Scenario actions in the Aura}
+  Icy Veins:
+    {cost: 2, timing: active, area: target, range: 8, opposed: enemy, when: action, affects: target,
+     effects: [{op: grant, traits: [Slow], until: end_phase}], summary: the target is Slow}
+  Far Shot:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: range_bands, bands: [6, 12, 18], until: end_phase}], summary: bands 6/12/18}
+  Steady Hand:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: reroll, test: Ranged, n: 1, until: activation}], summary: re-roll a Ranged die}
+  Calm Mind:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: reroll, test: Ki, n: 1, until: activation}], summary: re-roll a Ki die}
+  Curse of Doom:
+    {cost: 4, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
+     effects: [{op: tokens, name: Doom, n: 4}], summary: 4 Doom tokens}
+  Test Wound:
+    {cost: X, timing: simple, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: wound, n: X}], summary: X wounds}
+  Lick Wounds:
+    {cost: 1, timing: instant, area: personal, when: "trigger:wounded", affects: self,
+     effects: [{op: ki, n: 2}], summary: gains 2 Ki when wounded}
+  Bristle:
+    {cost: 1, timing: instant, area: personal, when: "trigger:enemy_contact", affects: self,
+     effects: [{op: grant, traits: ["Armour (+1)"], until: end_phase}], summary: Armour (+1) when contacted}
+  Dawn Prayer:
+    {cost: 1, timing: instant, area: personal, when: start_phase, affects: self,
+     effects: [{op: heal, n: 1}], summary: heals 1 at the start of the turn}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats3
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hanso, player: 1, profile: HANSO, position: [10, 10], facing: 0}
+  - {id: spear1, player: 1, profile: SPEAR, position: [10, 14], facing: 0}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [30, 30], facing: 180}
+  - {id: ishi, player: 2, profile: ishi, position: [30, 10], facing: 180}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    path = tmp_path / "effects.yaml"
+    path.write_text(FIXTURE, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    yield
+    fe.reset_cache()
+
+
+def game(*feats: str, seed: int = 1, places: dict | None = None, enemy_feats: tuple = ()) -> Game:
+    """Hanso (Akira's card with ``feats``), a Spearman (Kokkio's card: an Arquebus 6/12/18),
+    Masunagi (with ``enemy_feats``) and Ishi (player 2)."""
+    akira = get_profile("takashi-akira")
+    key = "-".join(sorted(feats) + sorted(enemy_feats)).lower().replace(" ", "")
+    hanso = replace(akira, id=f"h15-hanso-{key}", name="Hanso", bs_id=f"test-h15-hanso-{key}", feats=tuple(feats))
+    spear = replace(get_profile("kokkio"), id=f"h15-spear-{key}", name="Spearman", bs_id=f"test-h15-spear-{key}",
+                    feats=tuple(feats))
+    masu = replace(get_profile("ito-masunagi"), id=f"h15-masu-{key}", name="Masunagi", bs_id=f"test-h15-masu-{key}",
+                   feats=tuple(enemy_feats))
+    add_profile_source({hanso.id: hanso, spear.id: spear, masu.id: masu})  # conftest removes them after
+    y = YAML.replace("HANSO", hanso.id).replace("SPEAR", spear.id)
+    y = y.replace("profile: ito-masunagi", f"profile: {masu.id}")
+    for mid, (x, yy) in (places or {}).items():
+        line = next(ln for ln in y.splitlines() if f"id: {mid}," in ln)
+        start = line.index("position: [")
+        end = line.index("]", start)
+        y = y.replace(line, line[:start] + f"position: [{x}, {yy}" + line[end:])
+    g = Game(parse_table(y, "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hanso", ki=6)
+    set_model(g, "spear1", ki=4)
+    set_model(g, "masunagi", ki=4)
+    return g
+
+
+def _traits(g: Game, mid: str) -> set[str]:
+    return {t.keyword for t in g.profile(mid).traits}
+
+
+# ------------------------------------------------------------------ choice
+def test_choice_offers_each_option_and_applies_the_picked_one():
+    """A ``choice`` (Jocho: "+1 to its Melee Pool or Ranged Pool"): one offer per option;
+    the action's ``option`` picks it (Tough (+1) here, not +1 Melee); an option the entry
+    does not have is refused; the option survives the action's JSON and a save."""
+    g = game("Pick One")
+    offers = [a for a in g.legal_actions() if a.feat == "Pick One" and a.model == "hanso"]
+    assert sorted(a.option for a in offers) == [0, 1]
+    ok, why = g.is_legal(Action("feat", "hanso", feat="Pick One", option=2))
+    assert not ok and "option 2" in why
+    a = next(a for a in offers if a.option == 1)
+    assert Action.from_json(a.to_json()) == a
+    melee = g.profile("hanso").melee
+    g.push(a)
+    assert "tough" in _traits(g, "hanso") and g.profile("hanso").melee == melee
+    assert any("chooses tough" in e.data.get("text", "") for e in g.events if e.kind == "note")
+    back = Game.from_save(g.to_json())
+    assert "tough" in _traits(back, "hanso")
+
+
+# ------------------------------------------------------------------ affects the user too
+def test_hateful_curses_blinds_the_user_and_its_target():
+    """Hateful Curses (Active, Target 6"): "This model and Target Enemy model gain a Blind
+    Marker" -- affects ``self_and_target``."""
+    g = game("Hateful Curses", places={"ishi": (10, 4)})
+    g.push(Action("feat", "hanso", feat="Hateful Curses", target="ishi"))
+    assert "blind" in g.state.models["hanso"].conditions and "blind" in g.state.models["ishi"].conditions
+    assert "blind" not in g.state.models["spear1"].conditions
+
+
+# ------------------------------------------------------------------ Aura at read time
+def test_an_aura_reaches_the_models_inside_while_they_are_inside():
+    """p.47: "Аура (X): ... действует на все модели в пределах X" до конца хода" (an Aura lasts
+    until the End phase). Imperial Decree (Aura 4", models and the user): the user and every
+    model inside are Aloof; a model outside is not; a model that walks in becomes Aloof, one
+    that walks out no longer is."""
+    g = game("Imperial Decree", places={"ishi": (10, 30), "masunagi": (13, 10)})
+    g.push(Action("ki_feat", "hanso", feat="Imperial Decree"))
+    assert "aloof" in _traits(g, "hanso") and "aloof" in _traits(g, "spear1") and "aloof" in _traits(g, "masunagi")
+    assert "aloof" not in _traits(g, "ishi")
+    set_model(g, "spear1", position=[10, 25])
+    set_model(g, "ishi", position=[10, 14])
+    assert "aloof" not in _traits(g, "spear1") and "aloof" in _traits(g, "ishi")
+    back = Game.from_save(g.to_json())
+    assert "aloof" in _traits(back, "ishi") and "aloof" not in _traits(back, "spear1")
+
+
+# ------------------------------------------------------------------ opposed only at an enemy
+def test_icy_veins_tests_only_against_an_enemy():
+    """Icy Veins: "If Target is an Enemy, you must succeed in an Opposed Ki Test" --
+    ``opposed: enemy``: at the friendly Spearman no test is taken and it is Slow; at Ishi the
+    opposed Ki test is taken."""
+    g = game("Icy Veins", places={"ishi": (10, 4)})
+    evs = g.push(Action("feat", "hanso", feat="Icy Veins", target="spear1"))
+    assert not [e for e in evs if e.kind == "test"] and "slow" in _traits(g, "spear1")
+    g = game("Icy Veins", places={"ishi": (10, 4)})
+    evs = g.push(Action("feat", "hanso", feat="Icy Veins", target="ishi"))
+    test = next(e for e in evs if e.kind == "test")
+    assert "opposed" in test.data["text"]
+    assert ("slow" in _traits(g, "ishi")) == test.data["passed"]
+
+
+# ------------------------------------------------------------------ range bands, re-rolls
+def test_far_shot_changes_the_range_bands_until_the_end_phase():
+    """Far Shot: "This model's Ranged Weapon's Range Bands become 6/12/18 until the End
+    Phase" -- the Spearman's Arquebus (6/12/18 printed) as a check of the op on another
+    card: Ishi's Bow would; here the Spearman uses it and its bands read 6/12/18."""
+    g = game("Far Shot")
+    set_model(g, "spear1", ki=4)
+    g.push(Action("feat", "spear1", feat="Far Shot"))
+    arq = next(w for w in g.profile("spear1").weapons if w.kind == "ranged")
+    assert arq.range == {"short": (0.0, 6.0), "medium": (6.0, 12.0), "long": (12.0, 18.0)}
+
+
+def test_range_bands_replace_and_add():
+    """The effect reading itself (sim.rules.effects): ``bands`` replaces the upper values,
+    ``add`` grows each band (p.10: a band's value is its upper distance)."""
+    from sim.rules.effects import effect_problem, effective_profile
+
+    ishi = get_profile("ishi")
+    got = effective_profile(ishi, [{"source": "t", "until": "game", "range_bands": {"bands": [6, 12, 18]}}])
+    assert next(w for w in got.weapons if w.kind == "ranged").range == {
+        "short": (0.0, 6.0), "medium": (6.0, 12.0), "long": (12.0, 18.0)}
+    got = effective_profile(ishi, [{"source": "t", "until": "game", "range_bands": {"add": 2}}])
+    assert next(w for w in got.weapons if w.kind == "ranged").range == {
+        "short": (0.0, 6.0), "medium": (6.0, 10.0), "long": (10.0, 14.0)}
+    assert effect_problem({"source": "t", "until": "game", "range_bands": {"bands": "far"}})
+
+
+def test_reroll_is_prowess_and_only_for_tests_the_engine_rerolls():
+    """p.56: "Мастерство (Prowess) [Ключевое слово](X): во время теста [Ключевое слово]
+    модель может перебросить до X своих кубиков." A ``reroll`` of Ranged dice grants
+    Prowess [Ranged] (1); a re-roll of Ki dice is not applied (no Prowess [Ki] in the
+    engine) and stays manual."""
+    g = game("Steady Hand", "Calm Mind")
+    g.push(Action("feat", "hanso", feat="Steady Hand"))
+    assert any(t.text == "Prowess [Ranged] (1)" for t in g.profile("hanso").traits)
+    assert fe.effect_status("Steady Hand")[0] and not fe.effect_status("Calm Mind")[0]
+
+
+# ------------------------------------------------------------------ tokens
+def test_curse_of_doom_places_tokens_kept_in_saves():
+    """Curse of Doom: "Place 4 Doom Tokens on Target model." The tokens are the target's
+    state (saved, loaded); what they do is logged as a manual step."""
+    g = game("Curse of Doom", places={"ishi": (10, 4)})
+    evs = g.push(Action("ki_feat", "hanso", feat="Curse of Doom", target="ishi"))
+    assert g.tokens("ishi", "Doom") == 4
+    assert any(e.kind == "manual_step" and "Doom" in e.data["text"] for e in evs)
+    assert Game.from_save(g.to_json()).tokens("ishi", "doom") == 4
+
+
+# ------------------------------------------------------------------ moments
+def test_a_wounded_trigger_waits_for_the_wounded_models_player():
+    """Lick Wounds (Instant, when the model is wounded): Hanso's Test Wound wounds Masunagi;
+    the game waits for player 2 (use it: +2 Ki, or decline) before anything else."""
+    g = game("Test Wound", enemy_feats=("Lick Wounds",), places={"masunagi": (10, 4)})
+    g.push(Action("ki_feat", "hanso", feat="Test Wound", target="masunagi", x=1))
+    assert g.to_move() == 2
+    assert [a.kind for a in g.legal_actions()] == ["feat", "decline_feat"]
+    ki = g.state.models["masunagi"].ki
+    g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
+    assert g.state.models["masunagi"].ki == ki - 1 + 2
+    assert g.to_move() == g.state.active
+
+
+def test_an_enemy_contact_trigger():
+    """Bristle (Instant, when an enemy ends a move in contact): Hanso charges Masunagi; the
+    game waits for player 2 before the exchange's allocations... once the action is
+    resolved (the mark is answered when the engine stops)."""
+    g = game(enemy_feats=("Bristle",), places={"masunagi": (10, 13), "spear1": (20, 20)})
+    g.push(Action("charge", "hanso", target="masunagi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    assert g.to_move() == 2 and {a.kind for a in g.legal_actions()} == {"feat", "decline_feat"}
+    g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
+    armour = next(t.value for t in g.profile("masunagi").traits if t.keyword == "armour")
+    assert armour == 3  # Armour (2) on the card, +1
+
+
+def test_a_start_of_turn_feat_is_offered_before_the_first_activation():
+    """Dawn Prayer (Instant, at the start of the turn): when turn 2's Main phase opens, the
+    game waits for Hanso's player (use it or decline) before any activation."""
+    g = game("Dawn Prayer")
+    set_model(g, "hanso", damage=2)
+    for _ in range(200):
+        if g.state.turn >= 2 or g.is_over():
+            break
+        acts = g.legal_actions()
+        g.push(next((a for a in acts if a.kind == "pass"), next((a for a in acts if a.kind == "wait"), acts[0])))
+    assert g.state.turn == 2, [str(e) for e in g.events[-20:]]
+    assert {a.kind for a in g.legal_actions()} == {"feat", "decline_feat"}
+    damage = g.state.models["hanso"].damage
+    g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
+    assert g.state.models["hanso"].damage == damage - 1
