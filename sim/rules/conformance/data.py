@@ -405,7 +405,8 @@ SECTIONS: tuple[Section, ...] = (
        "movement costs and bans from the footprints", (_MOVE, "terrain.pieces"),
        Probe(titles=("*difficult*", "*impassable*", "*ideal*")), "rulings.md 7"),
     _s("terrain.visibility", "Visibility (Open, Blocking, Obscuring, Enhancing)", "p.60", 1842, "VISIBILITY",
-       "automated", "LoS and cover from the footprints", (_G,),
+       "automated", "LoS and cover from the footprints; a model on Enhancing terrain fights with Reach unless its "
+       "non-Cloudwalk opponent began the activation there (`terrain_rules`)", (_G, "sim.rules.game.terrain_rules"),
        Probe(titles=("*obscuring*", "*blocking_*", "*enhancing*")),
        "rulings.md 4-5"),
     _s("terrain.size", "Terrain Size", "p.61", 1854, "SIZE", "automated",
