@@ -67,3 +67,35 @@ def test_a_charge_that_fails_its_fear_test_costs_one_counter():
         assert "fear_failed" not in g.state.models["matsu"].conditions
         assert g.replay().snapshot() == g.snapshot()
     assert failed and passed
+
+
+# ------------------------------------------------------------------ Tactical tests (p.29)
+
+def test_the_tactical_tests_winner_may_let_the_other_player_act_first():
+    """p.29: "Выигравший игрок решает, какой игрок будет первым активным игроком в ходу."
+    The winner acts first by default; before the turn's first activation it may hand the
+    first activation to the other player (a free step offered by legal_actions)."""
+    g = Game(TABLE, seed=3, length=("fixed", 6))
+    winner = g.state.active
+    assert g.state.first == winner
+    offered = [a for a in g.legal_actions() if a.kind == "tactical_choice"]
+    assert len(offered) == 1 and g.state.models[offered[0].model].player == winner
+    loser_model = next(m.id for m in g.state.alive(3 - winner))
+    assert not g.is_legal(Action("tactical_choice", loser_model))[0]
+    g.push(offered[0])
+    assert g.state.active == 3 - winner and g.state.first == 3 - winner
+    assert not [a for a in g.legal_actions() if a.kind == "tactical_choice"]  # the choice is made
+    assert g.replay().snapshot() == g.snapshot()
+    g.pop()
+    assert g.state.active == winner and g.state.first == winner
+
+
+def test_the_tactical_choice_closes_with_the_first_activation():
+    """p.21: the Main phase "Начинается с игрока, при проверке Тактики выбравшего ходить
+    первым": once a model has activated, the first player is no longer chosen."""
+    g = Game(TABLE, seed=3, length=("fixed", 6))
+    winner = g.state.active
+    act = next(a for a in g.legal_actions() if a.kind == "walk")
+    g.push(act)
+    mine = next(m.id for m in g.state.alive(winner))
+    assert not g.is_legal(Action("tactical_choice", mine))[0]
