@@ -17,7 +17,7 @@ from typing import Any
 from models.traits import has_trait
 from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, fear_test_needed
-from sim.rules.game import melee_traits, terrain_rules, weapon_specials
+from sim.rules.game import melee_traits, special_steps, terrain_rules, weapon_specials
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -524,6 +524,8 @@ class MeleeStep(GamePart):
                 for name in sorted(names):
                     self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
             self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
+            for e in special_steps.exchange_manual_steps(res):  # Eagle's Flight, Ivory Prison (p.41)
+                self._emit(e)
             weapon_specials.web_defence_after_exchange(self, res)  # Web Defence (catalogue): no move this activation
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))
