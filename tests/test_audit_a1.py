@@ -1,0 +1,106 @@
+"""Audit A1 of issue 13: Game Setup and Turn, Movement and Placement, Actions (p.20-26)
+and the terms they use (p.4-9), checked through the public :class:`~sim.rules.game.Game`
+API. Each test quotes the Russian rulebook line it holds the engine to."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from sim.rules.game import Action, Game
+from sim.table import load_table
+
+TABLE = load_table()
+
+
+def _at(g: Game | None = None, **models) -> Game:
+    """A game on the default table, player 1 active in the Main phase, the given model
+    entries of the position changed (``akira={"position": [x, y]}``)."""
+    g = g or Game(TABLE, seed=1, length=("fixed", 3))
+    pos = g.position()
+    pos.update(phase="main", active=1)
+    for mid, entry in models.items():
+        pos["models"][mid].update(entry)
+    g.set_position(pos)
+    return g
+
+
+def _touching() -> Game:
+    """Akira (player 1) in base contact with Masunagi (player 2), facing each other."""
+    r = TABLE.model("akira").radius + TABLE.model("masunagi").radius
+    return _at(akira={"position": [12.0, 12.0], "facing": 90.0},
+               masunagi={"position": [12.0, 12.0 + r], "facing": 270.0})
+
+
+# ---------------------------------------------------------------- Actions (p.24)
+def test_a_model_in_contact_may_not_charge_wait_or_focus():
+    """p.24: "Модели в контакте с вражеской моделью не могут объявлять Действия или Умения
+    Ки со значком"; p.48 (Agile): "Если не объявляет Выход из боя, Умение Ки, применимое в
+    рукопашной, Вставание или Рукопашный бой - она должна выйти из контакта". Charge, Wait
+    and Focus are refused in contact (a Charge would leave the enemy without a Disengage,
+    or charge the enemy it already touches for +2 damage); Melee and Disengage stay."""
+    g = _touching()
+    for action in (Action("charge", "akira", target="nanako"), Action("charge", "akira", target="masunagi"),
+                   Action("wait", "akira"), Action("focus", "akira")):
+        ok, why = g.is_legal(action)
+        assert not ok and "No BtB, p.24" in why, action
+    assert g.is_legal(Action("melee", "akira", target="masunagi"))[0]
+    assert g.is_legal(Action("disengage", "akira", target="masunagi"))[0]
+    offered = {a.kind for a in g.legal_actions() if a.model == "akira"}
+    assert not offered & {"charge", "wait", "focus"} and "melee" in offered
+
+
+def test_out_of_contact_charge_wait_and_focus_stay_legal():
+    g = _at()
+    assert g.is_legal(Action("wait", "akira"))[0]
+    assert g.is_legal(Action("focus", "akira"))[0]
+
+
+def test_stand_up_may_turn_the_model():
+    """p.25: "Встать (Stand Up Action): ... Модель удаляет свой маркер «Сбита с ног» и может
+    изменить своё направление.\""""
+    g = _at(akira={"conditions": {"prone": 1}, "facing": 90.0})
+    g.push(Action("stand_up", "akira", facing=0.0))
+    assert g.state.models["akira"].facing == 0.0
+    assert "prone" not in g.state.models["akira"].conditions
+    assert g.replay().snapshot() == g.snapshot()
+    g.pop()
+    assert g.state.models["akira"].facing == 90.0
+
+
+def _card(mid: str, extra_traits=(), **changes):
+    """The default table with model ``mid``'s card changed (traits added, fields replaced)."""
+    from models.profiles import Trait, add_profile_source, get_profile
+    base = get_profile(TABLE.model(mid).profile)
+    traits = base.traits + tuple(Trait(k, None, None, k.title()) for k in extra_traits)
+    cid = base.id + "-a1-" + "-".join(extra_traits) + "-" + "-".join(sorted(changes))
+    card = dataclasses.replace(base, id=cid, bs_id=f"test-{cid}", traits=traits, **changes)
+    add_profile_source({cid: card}, key=("test_audit_a1", cid))
+    models = tuple(dataclasses.replace(m, profile=cid) if m.id == mid else m for m in TABLE.models)
+    return dataclasses.replace(TABLE, models=models, _scene=[])
+
+
+def test_a_model_that_can_declare_nothing_legal_becomes_exhausted():
+    """p.24: "Если выбранная для активации модель не может легально объявить какие-либо
+    действия (из-за состояний, свойств или иных игровых эффектов), тогда она немедленно
+    становится Изнурённой." Akira, Held by Masunagi (only Disengage, Ki feats or Stand Up,
+    p.44) and Aggressive (no Disengage, p.24), without Ki feats, can declare nothing: the
+    declaration the game offers is refused and Akira loses both counters, not one."""
+    table = _card("akira", ("aggressive",), feats=(), ki_feats=())
+    r = TABLE.model("akira").radius + TABLE.model("masunagi").radius
+    g = _at(Game(table, seed=1, length=("fixed", 3)),
+            akira={"position": [12.0, 12.0], "facing": 90.0, "counters": 2, "conditions": {"held": "masunagi"}},
+            masunagi={"position": [12.0, 12.0 + r], "facing": 270.0},
+            **{m.id: {"counters": 0} for m in TABLE.models if m.player == 1 and m.id != "akira"})
+    mine = [a for a in g.legal_actions() if a.model == "akira"]
+    assert mine and not any(g.is_legal(a)[0] for a in mine)
+    g.push(mine[0])
+    assert g.state.models["akira"].counters == 0
+    assert any("Exhausted" in line for line in g.log())
+
+
+def test_an_illegal_declaration_with_other_choices_costs_one_counter():
+    """p.24: "она возвращается в положение на момент заявления действия. Затем она теряет
+    один счетчик активации, даже если заявленное действие было Сложным\""""
+    g = _at(akira={"counters": 2})
+    g.push(Action("charge", "akira", target="akira"))
+    assert g.state.models["akira"].counters == 1
