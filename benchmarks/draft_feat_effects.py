@@ -659,7 +659,7 @@ def build(bsdata: Path) -> tuple[dict[str, Any], Counter, Counter, int]:
                       "effects": body.get("effects", [])})
         if "when" in body:
             entry["when"] = body["when"]
-        for k in ("target_keywords", "target_rice", "max_x", "target_surprised"):
+        for k in ("target_keywords", "target_rice", "max_x", "target_surprised", "max_affected", "opposed"):
             if k in body:
                 entry[k] = body[k]
         entry["manual"] = body.get("manual")

@@ -71,4 +71,28 @@ HAND: dict[str, dict[str, Any]] = {
         "effects": [{"op": "condition", "name": "poisoned", "n": "X", "value": 2}],
         "summary": "the enemy target (Surprised, losing the opposed Ki test) gains X Poisoned (2) markers, X at most 3",
     },
+    # --- round 2 vocabulary (H15): a chosen model, a choice of effects, a contact trigger, Ki taken
+    "Detect": {
+        "when": "action", "affects": "models", "max_affected": 1,
+        "effects": [{"op": "lose", "traits": ["Camouflage"], "until": "end_phase"}],
+        "summary": "one model the player picks in the Pulse loses Camouflage until the End phase",
+    },
+    "Mutation": {
+        "when": "any", "affects": "self",
+        "effects": [{"op": "choice", "labels": ["melee strength", "Regenerate", "Armour"], "options": [
+            [{"op": "stat", "changes": {"strength": 1}, "weapon": "melee", "until": "end_phase"}],
+            [{"op": "grant", "traits": ["Regenerate (2)"], "until": "end_phase"}],
+            [{"op": "grant", "traits": ["Armour (+1)"], "until": "end_phase"}]]}],
+        "summary": "until the End phase the user picks +1 melee weapon strength, Regenerate (2) or Armour (+1)",
+    },
+    "Reputation": {
+        "when": "trigger:enemy_contact", "affects": "target_enemy",
+        "effects": [{"op": "condition", "name": "stunned"}],
+        "summary": "an enemy that comes into base contact with the user gains a Stunned marker",
+    },
+    "Psychic Drain": {
+        "when": "action", "affects": "target_enemy", "target_surprised": True,
+        "effects": [{"op": "take_ki", "n": 3}],
+        "summary": "the user takes up to 3 Ki tokens from the enemy target (Surprised, losing the opposed Ki test)",
+    },
 }

@@ -59,6 +59,18 @@ feats:
   Bristle:
     {cost: 1, timing: instant, area: personal, when: "trigger:enemy_contact", affects: self,
      effects: [{op: grant, traits: ["Armour (+1)"], until: end_phase}], summary: Armour (+1) when contacted}
+  Drain:
+    {cost: 1, timing: active, area: target, range: 8, when: action, affects: target_enemy, target_surprised: true,
+     effects: [{op: take_ki, n: 3}], summary: takes up to 3 Ki}
+  Reputation:
+    {cost: 1, timing: instant, area: target, btb: true, when: "trigger:enemy_contact", affects: target_enemy,
+     effects: [{op: condition, name: stunned}], summary: an enemy that contacts the user is Stunned}
+  Long Aim:
+    {cost: 1, timing: active, area: personal, when: shot, affects: self,
+     effects: [{op: range_bands, add: 2, until: activation}], summary: bands +2 for its shots}
+  Heavy Arm:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: stat, changes: {strength: 1}, weapon: melee, until: end_phase}], summary: +1 melee strength}
   Dawn Prayer:
     {cost: 1, timing: instant, area: personal, when: start_phase, affects: self,
      effects: [{op: heal, n: 1}], summary: heals 1 at the start of the turn}
@@ -273,3 +285,51 @@ def test_a_start_of_turn_feat_is_offered_before_the_first_activation():
     damage = g.state.models["hanso"].damage
     g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
     assert g.state.models["hanso"].damage == damage - 1
+
+
+# ------------------------------------------------------------------ round 2 ops of the drafted entries
+def test_take_ki_moves_tokens_from_the_target_to_the_user():
+    """Psychic Drain: "Transfer up to 3 Ki Tokens from the Target Enemy model's profile card
+    to this card" -- ``take_ki``: Ishi (2 Ki) loses both, the user gains them (within its Ki
+    limit)."""
+    g = game("Drain", places={"ishi": (10, 4)})
+    set_model(g, "ishi", ki=2)
+    g.push(Action("feat", "hanso", feat="Drain", target="ishi"))
+    won = g.state.models["ishi"].ki == 0
+    assert won or g.state.models["ishi"].ki == 2
+    assert g.state.models["hanso"].ki == 6 - 1 + (2 if won else 0)
+
+
+def test_a_contact_trigger_targets_the_enemy_that_made_contact():
+    """Reputation: "During an Enemy model's activation in which it enters BtB with this model,
+    that Enemy model gains a Stunned Marker" -- the waiting feat is offered at Hanso, who
+    charged; using it Stuns Hanso."""
+    g = game(enemy_feats=("Reputation",), places={"masunagi": (10, 13), "spear1": (20, 20)})
+    g.push(Action("charge", "hanso", target="masunagi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    use = next(a for a in g.legal_actions() if a.kind == "feat")
+    assert use.target == "hanso"
+    g.push(use)
+    assert "stunned" in g.state.models["hanso"].conditions
+
+
+def test_a_shot_feat_needs_a_ranged_weapon_and_the_model_s_activation():
+    """A ``shot`` feat (Eagle Eye type) is offered to the active model with a ranged weapon
+    (the Spearman's Arquebus), not to Hanso (no ranged weapon); its bands grow by 2"."""
+    g = game("Long Aim")
+    offers = {a.model for a in g.legal_actions() if a.feat == "Long Aim"}
+    assert offers == {"spear1"}
+    g.push(Action("feat", "spear1", feat="Long Aim"))
+    arq = next(w for w in g.profile("spear1").weapons if w.kind == "ranged")
+    assert arq.range["long"] == (14.0, 20.0)
+
+
+def test_a_strength_change_of_melee_weapons_only():
+    """Mutation's "+1 Melee Weapon Strength": a ``stat`` op with ``weapon: melee`` leaves the
+    Spearman's Arquebus as printed."""
+    g = game("Heavy Arm")
+    before = {w.name: w.strength for w in g.profile("spear1").weapons}
+    g.push(Action("feat", "spear1", feat="Heavy Arm"))
+    after = {w.name: w.strength for w in g.profile("spear1").weapons}
+    assert after["Tachi"] == before["Tachi"] + 1 and after["Arquebus"] == before["Arquebus"]

@@ -78,13 +78,13 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 #: Every operation name of the vocabulary.
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
-       "choice", "range_bands", "reroll", "tokens")
+       "choice", "range_bands", "reroll", "tokens", "take_ki")
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
 SUPPORTED_OPS: frozenset[str] = frozenset({
     "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
-    "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens",
+    "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
 })
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
@@ -94,7 +94,7 @@ REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical")
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
 SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within",
                                             "trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact",
-                                            "trigger:failed_fear_test", "start_phase"})
+                                            "trigger:failed_fear_test", "start_phase", "shot"})
 
 
 class FeatDataError(ValueError):
@@ -143,11 +143,13 @@ class LoseOp(_Traits):
 
 
 class StatOp(_Strict):
-    """Statistic changes ``{melee: +1}`` until ``until`` (``X``: the feat's chosen X)."""
+    """Statistic changes ``{melee: +1}`` until ``until`` (``X``: the feat's chosen X);
+    ``strength`` changes the strength of its ``weapon`` weapons (melee, ranged or all)."""
 
     op: Literal["stat"]
     changes: dict[Literal["melee", "ranged", "move", "ki", "strength"], Union[int, Literal["X"]]]
     until: Until | None = None
+    weapon: Literal["melee", "ranged", "all"] = "all"
 
     @field_validator("changes")
     @classmethod
@@ -283,6 +285,14 @@ class TokensOp(_Strict):
     n: Union[int, Literal["X", "all"]] = 1
 
 
+class TakeKiOp(_Strict):
+    """The user takes up to ``n`` Ki tokens from the affected model (``X``: the feat's X):
+    as many as it has, no more than the user's Ki limit leaves room for (p.46)."""
+
+    op: Literal["take_ki"]
+    n: Count = 1
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -314,7 +324,7 @@ class ChoiceOp(_Strict):
 
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
-                     RangeBandsOp, RerollOp, TokensOp],
+                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 

@@ -57,6 +57,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         if entry.when == "exchange":
             if ex is None or m.id not in (ex["attacker"], ex["defender"]) or m.id in ex["allocations"]:
                 return []
+        elif entry.when == "shot":  # before its Shoot, in its activation (round 2 reading)
+            if ex is not None or self.shot_feat_refusal(m) is not None:
+                return []
         elif entry.when not in _MAIN_WHEN or ex is not None:
             return []
         kind = f.action_kind or "feat"
@@ -159,6 +162,10 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                 return f"{f.name} is used in a melee exchange {m.id} fights (before allocating its dice)"
             if m.id in ex["allocations"]:
                 return f"{m.id} has allocated its dice: too late for {f.name} (p.33, step 4)"
+        elif entry.when == "shot":
+            why = self.shot_feat_refusal(m)
+            if why:
+                return f"{f.name}: {why}"
         elif entry.when not in _MAIN_WHEN:
             if not self.feat_trigger_allows(m, f, entry, action):  # sim.rules.game.feat_triggers
                 return f"{f.name} is used {entry.when.replace('_', ' ')}: not now"
@@ -178,6 +185,18 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             if why:
                 return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
+
+    def shot_feat_refusal(self, m: ModelState) -> str | None:
+        """Why a ``shot`` feat of ``m`` may not be used now (None when it may): it is used by
+        the active model in its activation, before it shoots, outside exchanges, and the
+        model has a ranged weapon (p.30, p.46)."""
+        st = self.state
+        if st.exchange is not None or m.player != st.active or st.phase != "main":
+            return "used by the active model as it shoots (its activation)"
+        prof = self.profile(m.id)
+        if prof is None or not any(w.kind == "ranged" for w in prof.weapons):
+            return f"{m.id} has no ranged weapon"
+        return None
 
     def feat_as_tested(self, m: ModelState, f: ki.Feat, target: str | None) -> ki.Feat:
         """``f`` as its test is taken at ``target``: an entry with ``opposed: enemy`` takes
@@ -329,7 +348,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             elif kind == "grant_weapon":
                 self.grant(mid, f.name, until, weapon_traits=texts, weapon=op.weapon)
             else:
-                self.grant(mid, f.name, until, stats={k: x if v == "X" else int(v) for k, v in op.changes.items()})
+                self.grant(mid, f.name, until, stats={k: x if v == "X" else int(v) for k, v in op.changes.items()},
+                           weapon=op.weapon)
         elif kind == "condition":
             n = x if op.n == "X" else int(op.n)
             self._gain(mid, op.name, n, value=op.value)
@@ -376,6 +396,12 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             self.grant(mid, f.name, op.until or _FOREVER, traits=[reroll_trait(op.test, n)])
         elif kind == "range_bands":
             self.apply_range_bands(mid, f.name, op)
+        elif kind == "take_ki":  # Ki tokens move from the affected model to the user (p.46)
+            n = min(x if op.n == "X" else int(op.n), self.state.models[mid].ki,
+                    max(0, m.ki_limit - self.state.models[m.id].ki))
+            if n > 0 and mid != m.id:
+                self._emit(Event("ki_change", {"model": mid, "delta": -n}))
+                self._emit(Event("ki_change", {"model": m.id, "delta": n}))
         elif kind == "tokens":
             self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
         else:

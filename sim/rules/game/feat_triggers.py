@@ -32,6 +32,7 @@ the end of the module.
 from __future__ import annotations
 
 import math
+import re
 
 from sim.rules import ki
 from sim.rules.feat_effects import entry_status, feat_effect
@@ -180,11 +181,19 @@ class FeatTriggers(GamePart):
         if not got:
             return []
         mid, feat, _ = got[0]
-        out = [a for a in (Action("feat", mid, feat=feat),) if self.is_legal(a)[0]]
         f = self.feats(mid).get(feat)
+        target = self.trigger_target(mid, feat) if f is not None and f.area == "target" else None
+        out = [a for a in (Action("feat", mid, feat=feat, target=target),) if self.is_legal(a)[0]]
         if not out and f is not None and f.variable:
-            out = [a for a in (Action("feat", mid, feat=feat, x=1),) if self.is_legal(a)[0]]
+            out = [a for a in (Action("feat", mid, feat=feat, x=1, target=target),) if self.is_legal(a)[0]]
         return out + [Action("decline_feat", mid, feat=feat)]
+
+    def trigger_target(self, mid: str, feat: str) -> str | None:
+        """The model a waiting Target feat is offered at: the enemy whose move made the
+        contact (``trigger:enemy_contact``), else None."""
+        v = str(self.state.models[mid].conditions.get(TRIGGER_MARK + feat, ""))
+        got = re.match(r"^on (.+)'s contact$", v)
+        return got.group(1) if got and got.group(1) in self.state.models else None
 
     def trigger_source(self, mid: str, feat: str) -> str | None:
         """The id of the killed model whose death opened feat ``feat`` of ``mid``, or None."""
