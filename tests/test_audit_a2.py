@@ -99,3 +99,37 @@ def test_the_tactical_choice_closes_with_the_first_activation():
     g.push(act)
     mine = next(m.id for m in g.state.alive(winner))
     assert not g.is_legal(Action("tactical_choice", mine))[0]
+
+
+# ------------------------------------------------------------------ exceptional specials (p.41)
+
+def test_eagles_flight_defence_is_a_manual_step_after_the_exchange():
+    """p.41: "Орлиный полёт (Eagle's Flight Defence): Если защита успешна, Защитник может
+    переместиться на 3" после завершения Обмена ударами." The engine cannot choose the
+    move: a successful Eagle's Flight is logged as a manual step naming the model, never
+    skipped silently."""
+    card = get_profile("ito-masunagi")
+    weapons = tuple(replace(w, special_defences=("Eagle's Flight Defence (0)",)) if w.kind == "melee" else w
+                    for w in card.weapons)
+    add_profile_source({"eagle-masunagi": replace(card, id="eagle-masunagi", name="eagle-masunagi",
+                                                  bs_id="test-eagle-masunagi", weapons=weapons)})
+    models = tuple(dataclasses.replace(m, profile="eagle-masunagi") if m.id == "masunagi" else m
+                   for m in TABLE.models)
+    table = _moved(dataclasses.replace(TABLE, models=models, _scene=[]),
+                   matsu=((2.0, 1.5), 0.0), masunagi=((2.0 + 2 * 0.5905511811023623, 1.5), 180.0))
+    seen = 0
+    for seed in range(10):
+        g = _game(table, seed)
+        g.push(Action("melee", "matsu", target="masunagi"))
+        pools = g.exchange_pools()
+        while g.state.exchange is not None:
+            who = "matsu" if g.to_move() == 1 else "masunagi"
+            if who == "matsu":
+                g.push(Action("allocate", who, attack=pools[who], defence=0))
+            else:
+                g.push(Action("allocate", who, attack=0, defence=pools[who], special="eagles-flight-defence"))
+        steps = [e for e in g.events if e.kind == "manual_step" and "Eagle" in e.data["source"]]
+        if steps:
+            seen += 1
+            assert steps[0].data["model"] == "masunagi" and "3\"" in steps[0].data["text"]
+    assert seen

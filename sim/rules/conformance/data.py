@@ -337,11 +337,14 @@ SECTIONS: tuple[Section, ...] = (
        "dice by Size (Strong/Weak change them); Immobilised takes one", (_DICE,),
        Probe(symbols=(f"{_DICE}.size_test", f"{_DICE}.size_test_dice"))),
     _s("tests.tactical", "Tactical Tests", "p.29", 789, "TACTICAL TESTS", "automated",
-       "each Starting phase; the winner acts first (Tactician adds dice)", (_DICE, "sim.rules.game.turn"),
+       "each Starting phase (Tactician adds dice); the winner acts first unless it lets the other player act first "
+       "(`tactical_choice`, offered before the turn's first activation)",
+       (_DICE, "sim.rules.game.turn", "sim.rules.game.tactical_step"),
        Probe(symbols=(f"{_DICE}.tactical_test",), strings=("tactical",))),
     _s("tests.fear", "Fear Tests", "p.29", 795, "FEAR TESTS", "automated",
        "taken when a Charge or Melee brings the active model into contact with a Fear enemy; Bravery "
-       "re-rolls; a failure makes it Frightened", (_DICE, "sim.rules.game.melee_step"),
+       "re-rolls; the active model failing loses one counter whatever it declared and its activation ends; a "
+       "failing enemy becomes Frightened", (_DICE, "sim.rules.game.melee_step"),
        Probe(symbols=(f"{_DICE}.fear_test", f"{_DICE}.fear_test_needed"))),
     # ---------------------------------------------------------------- ranged p.30-32
     _s("ranged.sequence", "Ranged attack sequence (1a-7a)", "p.30", 811, "СТРЕЛКОВЫЕ АТАКИ", "partly",
@@ -496,9 +499,10 @@ CONDITION_STATUS: Mapping[str, Status] = {
 #: Specials (:data:`sim.rules.melee.SPECIAL_RULES`) the engine does not apply whole; the
 #: others are ``automated``.
 SPECIAL_STATUS: Mapping[str, Status] = {
-    "ivory-prison-attack": Status("partly", "the Prone Kairai that replaces the target is placed by the players"),
-    "eagles-flight-defence": Status("partly", "the exchange records the move; the game does not play it (the players "
-                                              "move the model)"),
+    "ivory-prison-attack": Status("partly", "the target is removed; placing the Prone Kairai that replaces it is "
+                                            "a manual step (manual_step event) for the players"),
+    "eagles-flight-defence": Status("partly", "a successful one is a manual step (manual_step event): the players "
+                                              "move the model up to 3\" after the exchange"),
 }
 
 #: Pages of the specials (p.39-42), by kind; the exceptional ones have their own.
