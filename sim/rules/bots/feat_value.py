@@ -80,6 +80,15 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
         return (1.0 if chosen else 0.0) if friend else 0.0
     if kind == "no_specials":  # worth most when an enemy can fight it now
         return (1.5 if fighting or game.enemies_in_contact(mid) else 0.3) if friend else -0.5
+    if kind == "take_ki":  # Ki moved from the model to the user
+        n = min(x if op.n == "X" else int(op.n), m.ki, max(0, me.ki_limit - me.ki))
+        return 0.0 if friend else 1.2 * n
+    if kind == "tokens":  # their meaning is the card's: a small worth on an enemy (a curse), none on a friend
+        return 0.0 if friend else 0.5
+    if kind in ("reroll", "range_bands"):  # its dice or its shots get better
+        lasting = op.until in ("end_phase", "game", None)
+        v = 1.5 if fighting or lasting else 0.8
+        return v if friend else -v
     if kind in ("grant", "grant_weapon", "lose", "stat"):
         lasting = op.until in ("end_phase", "game", None)
         base = 2.0 if fighting else 1.5 if lasting else 0.3
@@ -118,13 +127,22 @@ def feat_value(game: Game, action: Action, *, fighting: bool = False) -> float:
     x = int(action.x or 1)
     killed = game.state.models.get(game.trigger_source(user, f.name) or "")
     killed_ki = int(killed.ki_stat) if killed is not None else 0
+    ops: list[Any] = []
+    for op in entry.effects:  # a choice: the option the action picks (the first when none)
+        ops += list(op.options[action.option or 0]) if op.op == "choice" else [op]
     total = 0.0
     for mid in affected:
-        for op in entry.effects:
+        for op in ops:
             total += _op_value(game, user, op, mid, x, fighting and mid == user, killed_ki, action)
-    if entry.test is not None or f.opposed:
+    tested = entry.test is not None or (f.opposed and (entry.opposed != "enemy" or not _friendly_target(game, action)))
+    if tested:
         total *= 0.5
     return total
+
+
+def _friendly_target(game: Game, action: Action) -> bool:
+    t = game.state.models.get(action.target or "")
+    return t is not None and action.model is not None and t.player == game.state.models[action.model].player
 
 
 def _cost(f: ki.Feat, action: Action) -> int:
