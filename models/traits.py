@@ -393,9 +393,9 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
     _t("Kumo", 0, 0, "automated", (_GAME, _RANGED),
        "catalogue-only: begins the game with 2 Ki; melee damage it deals gains it the enemy's Ki stat "
        "in Ki and heals 1; shots at it ignore its Size", catalogue=True),
-    _t("In Defiance of the Gods", 0, 0, "manual", (),
-       "catalogue-only: in the Starting phase may gain Cloudwalk and Ki from melee wounds; then Bleed (1) "
-       "after an activation without melee damage, until the End phase", catalogue=True),
+    _t("In Defiance of the Gods", 0, 0, "automated", (_GAME, _R + "bots"),
+       "catalogue-only: a Starting phase choice; taken, until the End phase: Cloudwalk, Ki (Ki stat + Spirit) "
+       "from each model it wounds in melee, Bleed (1) after its activations without melee damage", catalogue=True),
 )}
 
 #: Spellings of a trait that are not its name split differently (:func:`trait_key`

@@ -22,7 +22,7 @@ _SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtu
 _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry"}
 
 #: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard, Pack; p.49, p.55).
-_ANSWER_KINDS = {"orochi", "bodyguard", "pack", "sacrifice"}
+_ANSWER_KINDS = {"orochi", "bodyguard", "pack", "sacrifice", "defiance"}
 
 #: The answer to a triggered Ki feat (sim.rules.game.feat_triggers; p.46).
 _FEAT_KINDS = {"decline_feat"}

@@ -6,6 +6,7 @@ answered by the greedy bot. Each test quotes the card text."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from models.profiles import Trait, add_profile_source, get_profile
 from models.traits import TRAITS
@@ -32,7 +33,7 @@ def _table(cards: dict[str, list[Trait]], spots=SPOTS):
         extra = cards.get(m.id, [])
         if extra:
             base = get_profile(m.profile)
-            cid = base.id + "-h16-" + "-".join(f"{t.keyword}-{t.qualifier}-{t.range}" for t in extra)
+            cid = base.id + "-h16-" + "-".join(re.sub(r"[^a-z0-9]+", "-", t.text.lower()).strip("-") for t in extra)
             card = dataclasses.replace(base, id=cid, bs_id=f"test-{cid}", traits=base.traits + tuple(extra))
             add_profile_source({cid: card}, key=("test_sacrifice_traits", cid))
             m = dataclasses.replace(m, profile=cid)
@@ -184,3 +185,71 @@ def test_greedy_bot_sacrifices_the_cheaper_model_only_when_the_hit_would_kill():
     assert a == (Action("sacrifice", "ishi", target="kaihime") if cheaper else Action("sacrifice", "ishi"))
     dying.push(a)
     assert not dying.answers_pending()
+
+
+# ---------------------------------------------------------------- In Defiance of the Gods (catalogue)
+DEFIANCE = Trait("in_defiance_of_the_gods", None, None, "In Defiance of the Gods")
+#: The card (Library-Traits.cat), quoted for the tests: "In the Starting Phase, you may choose
+#: for this model to gain Cloudwalk and when this model inflicts Wounds through a Melee
+#: Exchange, it gains a number of Ki Tokens equal to the Wounded model's Ki Statistic and
+#: Spirit Trait. If you do, at the end of each of this model's activations, if it has
+#: inflicted no Damage in a Melee Exchange, it gains a Bleeding (1) Marker. This effect
+#: expires in the End Phase."
+
+
+def _defiant_game(cards: dict[str, list[Trait]], seed: int = 1, defy: bool = True, **models) -> Game:
+    """Kenta has the trait; its player answers the Starting phase offer; then the Main
+    phase with player 1 to act and 2 counters each (``models``: changes)."""
+    g = Game(_table({"kenta": [DEFIANCE], **cards}), seed=seed, length=("fixed", 3))
+    assert g.state.phase == "start" and g.to_move() == 1
+    assert set(g.legal_actions()) == {Action("defiance", "kenta", special="defy"), Action("defiance", "kenta")}
+    assert not g.is_legal(Action("wait", "kenta"))[0]
+    g.push(Action("defiance", "kenta", special="defy" if defy else None))
+    assert g.state.phase == "main"
+    pos = g.position()
+    pos.update(phase="main", active=1)
+    for mid in pos["models"]:
+        pos["models"][mid].update({"counters": 2, **models.get(mid, {})})
+    g.set_position(pos)
+    return g
+
+
+def test_in_defiance_chosen_in_the_starting_phase_gives_cloudwalk_until_the_end_phase():
+    g = _defiant_game({})
+    assert g.defiant("kenta") and g.profile("kenta").has_trait("cloudwalk")
+    assert not g.printed_profile("kenta").has_trait("cloudwalk")
+    # the End phase ends it ("This effect expires in the End Phase"); turn 2 offers it again
+    g = _defiant_game({}, **{m.id: {"counters": 1 if m.id == "akira" else 0} for m in TABLE.models})
+    g.push(Action("wait", "akira"))
+    assert g.state.turn == 2 and not g.defiant("kenta") and not g.profile("kenta").has_trait("cloudwalk")
+    assert Action("defiance", "kenta", special="defy") in g.legal_actions()
+
+
+def test_in_defiance_declined_changes_nothing():
+    g = _defiant_game({}, defy=False)
+    assert not g.defiant("kenta") and not g.profile("kenta").has_trait("cloudwalk")
+    g.push(Action("wait", "kenta"))
+    assert not g.state.models["kenta"].markers.get("bleed")
+
+
+def test_in_defiance_an_activation_without_melee_damage_gains_a_bleed_1_marker():
+    g = _defiant_game({})
+    g.push(Action("wait", "kenta"))
+    assert g.state.models["kenta"].markers.get("bleed") == [1]
+    g.push(Action("wait", "ishi"))  # an enemy's activation: nothing more for Kenta
+    assert g.state.models["kenta"].markers.get("bleed") == [1]
+
+
+def test_in_defiance_melee_wounds_give_ki_statistic_plus_spirit_and_no_bleed():
+    spirit = Trait("spirit", 1, None, "Spirit (1)")
+    g = _defiant_game({"ishi": [spirit]})
+    ki = g.state.models["kenta"].ki
+    _charge(g)
+    assert g.state.models["ishi"].damage > 0
+    want = g.state.models["ishi"].ki_stat + 1
+    assert g.state.models["kenta"].ki == min(g.state.models["kenta"].ki_limit, ki + want)
+    assert not g.state.models["kenta"].markers.get("bleed")
+
+
+def test_in_defiance_registry_entry_is_automated():
+    assert TRAITS["in_defiance_of_the_gods"].status == "automated"

@@ -611,7 +611,7 @@ class GreedyBot(GreedyAllocation):
         take = False
         if first.kind == "fortune":
             take = m.ki + 2 * m.ki_stat <= m.ki_limit
-        elif first.kind == "oni_rage":
+        elif first.kind in ("oni_rage", "defiance"):  # In Defiance of the Gods: when a fight is near
             table = game.table_now()
             me = table.model(m.id)
             gaps = [math.dist(me.position, table.model(e.id).position) - me.radius - table.model(e.id).radius

@@ -36,6 +36,7 @@ from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
 from sim.rules.game.damage_answers import DamageAnswers
+from sim.rules.game.defiance import Defiance
 from sim.rules.game.events import Event, apply_event
 from sim.rules.game.intimidate_step import IntimidateStep
 from sim.rules.game.ki_step import KiStep
@@ -76,7 +77,7 @@ class _RollRecorder:
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
            Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits,
-           TacticalChoice, DamageAnswers):
+           TacticalChoice, DamageAnswers, Defiance):
     """A game on a table with deployed warbands.
 
     Args:
@@ -532,7 +533,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return False, why
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
-        if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry"):  # choices (p.50-55)
+        if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry", "defiance"):  # choices (p.50-55)
             return ACTION_KINDS[action.kind].legal(self, st.models.get(action.model or ""), action)
         if self.starting_choices_pending():
             return False, (f"player {st.active} first chooses for Fortune / Oni Rage, or the order of a Group's "

@@ -526,6 +526,7 @@ class MeleeStep(GamePart):
             self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
             for e in special_steps.exchange_manual_steps(res):  # Eagle's Flight, Ivory Prison (p.41)
                 self._emit(e)
+            self.defiance_melee_ki(att, dfn, {k: n for k, n in res.wounds.items() if n})  # In Defiance (catalogue)
             weapon_specials.web_defence_after_exchange(self, res)  # Web Defence (catalogue): no move this activation
             if ex.get("disengage") and self.state.models[att].alive:
                 self._disengage_walk(att, dfn, res, ex.get("point"))

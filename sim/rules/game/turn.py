@@ -58,6 +58,8 @@ class TurnPhases(GamePart):
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
         self._strategy(res.winner)  # Strategy [B]: the Tactical roll's winner's models gain B (p.58)
+        if self._defiance_due():  # step 5: In Defiance of the Gods, the players' choice (catalogue, defiance)
+            return
         if self._oni_rage_due():  # step 5: Oni Rage, the players' choice (p.55, turn_traits)
             return
         if self._intimidate_due():  # step 5: Intimidate, the players' choice (p.54, intimidate_step)
@@ -100,6 +102,7 @@ class TurnPhases(GamePart):
         can, play the End phase (p.21, Main phase step 6-7). After an action that left a
         side with no models in the game, the End phase at once (p.21 step 4)."""
         st = self.state
+        self._defiance_activation_end()  # In Defiance of the Gods (catalogue): Bleed (1) without melee damage
         self._end_effects("action")  # an activation (its one action) has ended (p.24)
         self._end_effects("activation")
         if not first and (not st.in_game(1) or not st.in_game(2)):
@@ -119,6 +122,7 @@ class TurnPhases(GamePart):
 
     def _end_phase(self) -> None:
         st = self.state
+        self._defiance_activation_end()  # In Defiance of the Gods (catalogue): the last activation
         self._end_effects("action")
         self._end_effects("activation")
         self._end_effects("end_phase")  # effects "until the End phase" end as it starts
