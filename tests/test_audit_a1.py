@@ -104,3 +104,49 @@ def test_an_illegal_declaration_with_other_choices_costs_one_counter():
     g = _at(akira={"counters": 2})
     g.push(Action("charge", "akira", target="akira"))
     assert g.state.models["akira"].counters == 1
+
+
+# ---------------------------------------------------------------- Place (p.23)
+PLACE_FEATS = """
+format: bushido-feat-effects/1
+feats:
+  A1 Blink:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: move, distance: 3, kind: place}], summary: the user is placed up to 3 inches away}
+"""
+
+
+def test_a_placed_model_ignores_what_lies_between_but_not_enemy_contact(tmp_path, monkeypatch):
+    """p.23: "Размещение модели не считается движением. ... Она не имеет траектории движения
+    и игнорирует ЗК, модели и местность между ней и конечным местоположением. Модель не может
+    быть размещена в непроходимом элементе местности, внутри другой модели или в контакте с
+    вражеской моделью. ... Игрок, размещающий модель, определяет Направление модели." A
+    feat that places its user: across an enemy's ZoC is fine, in base contact with the enemy
+    is refused; the player's facing is kept."""
+    from models.profiles import add_profile_source, get_profile
+    from sim.rules import feat_effects as fe
+
+    path = tmp_path / "effects.yaml"
+    path.write_text(PLACE_FEATS, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    try:
+        base = get_profile(TABLE.model("akira").profile)
+        card = dataclasses.replace(base, id="a1-blink", bs_id="test-a1-blink", feats=("A1 Blink",), ki_feats=())
+        add_profile_source({card.id: card}, key=("test_audit_a1", card.id))
+        table = dataclasses.replace(TABLE, models=tuple(dataclasses.replace(m, profile=card.id) if m.id == "akira"
+                                                        else m for m in TABLE.models), _scene=[])
+        r = TABLE.model("akira").radius + TABLE.model("masunagi").radius
+        g = _at(Game(table, seed=1, length=("fixed", 3)), akira={"position": [12.0, 3.0], "facing": 90.0, "ki": 4},
+                masunagi={"position": [12.0, 4.5], "facing": 270.0})
+        touching = Action("feat", "akira", feat="A1 Blink", point=(12.0, 4.5 - r))
+        ok, why = g.is_legal(touching)
+        assert not ok and "contact with enemy masunagi" in why
+        beyond = Action("feat", "akira", feat="A1 Blink", point=(12.0, 4.5 + r + 0.3), facing=270.0)
+        assert g.is_legal(beyond) == (True, "")  # through Masunagi's base and ZoC: a place has no path
+        g.push(beyond)
+        st = g.state.models["akira"]
+        assert st.position == (12.0, 4.5 + r + 0.3) and st.facing == 270.0
+    finally:
+        fe.reset_cache()

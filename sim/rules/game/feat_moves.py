@@ -28,7 +28,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from sim.rules import ki, movement
+from sim.rules import ki, movement, placement
 from sim.rules.feat_effects import FeatEffect, MoveOp
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
@@ -132,6 +132,8 @@ class FeatMoves(GamePart):
         p = (float(point[0]), float(point[1]))
         if math.dist(mover.start, p) > d + 1e-6:
             return f"{math.dist(mover.start, p):.2f}\" is beyond the {d:g}\" of the move"
+        if op.kind == "place":  # Place (p.23): not in contact with an enemy either
+            return next(iter(placement.place_problems(table, mid, p)), None)
         if not mover.on_table(p):
             return "the base would leave the table"
         over = mover.end_overlaps(p)
@@ -180,7 +182,10 @@ class FeatMoves(GamePart):
         else:
             cost = math.dist(x.position, pt)
         self._emit(Event("move", {"model": mid, "move": f"{op.kind} ({f.name}, not an action)",
-                                  "to": [float(pt[0]), float(pt[1])], "facing": x.facing, "cost": float(cost)}))
+                                  "to": [float(pt[0]), float(pt[1])], "cost": float(cost),
+                                  # Place (p.23): "Игрок, размещающий модель, определяет Направление модели"
+                                  "facing": (action.facing % 360 if op.kind == "place" and action.facing is not None
+                                             else x.facing)}))
 
     def card_feat_entry_any(self, name: str) -> FeatEffect:
         """The data entry of feat ``name`` (it exists: the feat is being applied)."""
