@@ -71,6 +71,9 @@ feats:
   Heavy Arm:
     {cost: 1, timing: active, area: personal, when: action, affects: self,
      effects: [{op: stat, changes: {strength: 1}, weapon: melee, until: end_phase}], summary: +1 melee strength}
+  Agility:
+    {cost: 1, timing: instant, area: personal, when: "trigger:scenario_action", affects: self,
+     effects: [{op: counter, n: 1}], summary: a counter back after a Scenario action}
   Dawn Prayer:
     {cost: 1, timing: instant, area: personal, when: start_phase, affects: self,
      effects: [{op: heal, n: 1}], summary: heals 1 at the start of the turn}
@@ -333,3 +336,21 @@ def test_a_strength_change_of_melee_weapons_only():
     g.push(Action("feat", "spear1", feat="Heavy Arm"))
     after = {w.name: w.strength for w in g.profile("spear1").weapons}
     assert after["Tachi"] == before["Tachi"] + 1 and after["Arquebus"] == before["Arquebus"]
+
+
+def test_a_scenario_action_trigger_gives_the_counter_back():
+    """Agility (curated: "after it makes a scenario action it gains an activation counter"):
+    Hanso prays at the centre shrine (Shrines, p.63); the game waits for his player, who
+    uses it and gets the counter back."""
+    from sim.geometry.attributes import base_radius
+    from sim.rules.scenario import load_scenario
+
+    centre = load_scenario("shrines").objective("centre").position
+    g = Game(game("Agility", places={"hanso": (2, 30), "spear1": (4, 30)}).table, seed=1, scenario="shrines")
+    set_active(g, 1)
+    set_model(g, "hanso", position=[centre[0], centre[1] - 2 * base_radius(30)], ki=4)
+    counters = g.state.models["hanso"].counters
+    g.push(Action("scenario", "hanso", objective="centre", special="prayer"))
+    assert [a.kind for a in g.legal_actions()] == ["feat", "decline_feat"]
+    g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
+    assert g.state.models["hanso"].counters == counters

@@ -94,7 +94,8 @@ REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical")
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
 SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within",
                                             "trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact",
-                                            "trigger:failed_fear_test", "start_phase", "shot"})
+                                            "trigger:failed_fear_test", "start_phase", "shot",
+                                            "trigger:scenario_action"})
 
 
 class FeatDataError(ValueError):

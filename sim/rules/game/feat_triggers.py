@@ -15,7 +15,8 @@ waits for its model's player (:meth:`FeatTriggers.trigger_player` is
 marks are answered (models in the order of the table, the active player's first).
 
 The same wait serves the other moments of :data:`EVENT_WHEN` (round 2):
-``trigger:wounded`` (the model lost wounds), ``trigger:exchange_resolved`` (a melee
+``trigger:wounded`` (the model lost wounds), ``trigger:scenario_action`` (its Scenario
+action was resolved), ``trigger:exchange_resolved`` (a melee
 exchange it fought was resolved), ``trigger:enemy_contact`` (an enemy's move ended in
 base contact with it), ``trigger:failed_fear_test`` (it failed a Fear test) and
 ``start_phase`` (the Starting phase is over, before the first activation): the mark's
@@ -47,7 +48,7 @@ TRIGGER_MARK = "feat_trigger:"
 KILLED_WITHIN = "trigger:killed_enemy_within"
 #: The other moments a feat's ``when`` may name that the engine marks (round 2).
 EVENT_WHEN = ("trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact", "trigger:failed_fear_test",
-              "start_phase")
+              "start_phase", "trigger:scenario_action")
 
 
 class FeatTriggers(GamePart):
@@ -116,10 +117,15 @@ class FeatTriggers(GamePart):
             hits["trigger:failed_fear_test"] = [d["model"]]
         if k == "phase" and d.get("phase") == "main":
             hits["start_phase"] = [mid for mid, _ in index.get("start_phase", [])]
+        if k == "scenario" and "trigger:scenario_action" in index and self._actions:
+            act = self._actions[-1]  # the action being resolved: a Scenario action of the model
+            if act.kind in ("scenario", "complex_scenario") and act.model:
+                hits["trigger:scenario_action"] = [act.model]
         if k == "move" and "trigger:enemy_contact" in index:
             hits["trigger:enemy_contact"] = self._contacted_by(d["model"])
         why = {"trigger:wounded": "on being wounded", "trigger:exchange_resolved": "on the exchange resolved",
                "trigger:failed_fear_test": "on a failed Fear test", "start_phase": "on the start of the turn",
+               "trigger:scenario_action": "on its Scenario action",
                "trigger:enemy_contact": f"on {d.get('model')}'s contact"}
         st = self.state
         for when, mids in hits.items():
