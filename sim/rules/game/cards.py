@@ -111,9 +111,10 @@ class Cards(GamePart):
         """Trait keywords and Immune [..] names that keep conditions off ``mid`` (p.43-45)."""
         prof = self.profile(mid)
         if prof is None:
-            return tuple(self.table.model(mid).traits)
-        # the trait Impetuous (X) gives Impetuous markers (p.54): its keyword is no immunity
-        out = [t.keyword for t in prof.traits if t.keyword != "impetuous"]
+            return tuple(t for t in self.table.model(mid).traits if conditions.canonical(t) is None)
+        # traits named like a condition give its markers, no immunity: Impetuous (X) (p.54),
+        # Disguise (X) (p.51: a higher Disguised X is still gained, p.43)
+        out = [t.keyword for t in prof.traits if conditions.canonical(t.keyword) is None]
         out += [t.qualifier for t in prof.traits if t.keyword == "immune" and t.qualifier]
         if self.impetuous_fearless(mid):  # Impetuous (X): Fearless while it has the markers (p.54)
             out.append("fearless")
@@ -135,7 +136,7 @@ class Cards(GamePart):
         if n <= 0 or any(conditions.canonical(str(i)) == key for i in self._immunities(mid)):
             return []
         v = int(value) if isinstance(value, int) and not isinstance(value, bool) else 1
-        return [Event("markers", {"model": mid, "kind": conditions.DAMAGING[key], "add": [v] * int(n)})]
+        return [Event("markers", {"model": mid, "marker": conditions.DAMAGING[key], "add": [v] * int(n)})]
 
     def _lose_markers(self, mid: str, name: str, n: int | None) -> bool:
         """Remove ``n`` (None: every) Bleed, Poisoned or On Fire markers of ``mid``, the
@@ -145,7 +146,7 @@ class Cards(GamePart):
             return False
         kind = conditions.DAMAGING[key]
         if self.state.models[mid].markers.get(kind):
-            self._emit(Event("markers", {"model": mid, "kind": kind, "remove": "all" if n is None else int(n)}))
+            self._emit(Event("markers", {"model": mid, "marker": kind, "remove": "all" if n is None else int(n)}))
         return True
 
     def _set_conditions(self, mid: str, new: dict) -> None:
