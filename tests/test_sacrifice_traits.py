@@ -6,6 +6,7 @@ answered by the greedy bot. Each test quotes the card text."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 
 from models.profiles import Trait, add_profile_source, get_profile
@@ -238,6 +239,9 @@ def test_in_defiance_an_activation_without_melee_damage_gains_a_bleed_1_marker()
     assert g.state.models["kenta"].markers.get("bleed") == [1]
     g.push(Action("wait", "ishi"))  # an enemy's activation: nothing more for Kenta
     assert g.state.models["kenta"].markers.get("bleed") == [1]
+    # the marker's event saves and loads (its data once used the key 'kind', which a save refuses)
+    loaded = Game.from_save(json.loads(json.dumps(g.to_json())))
+    assert loaded.verified and loaded.state.models["kenta"].markers.get("bleed") == [1]
 
 
 def test_in_defiance_melee_wounds_give_ki_statistic_plus_spirit_and_no_bleed():

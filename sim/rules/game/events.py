@@ -280,7 +280,7 @@ def _markers(state: GameState, d: dict) -> None:
     """Bleed, Poison or Fire markers placed (``add``: their values) or removed (``remove``:
     how many, highest first; ``"all"``) by an effect (a Ki feat, p.43-47)."""
     m = state.models[d["model"]]
-    values = sorted(m.markers.get(d["kind"], []), reverse=True)
+    values = sorted(m.markers.get(d["marker"], []), reverse=True)
     if d.get("add"):
         values += list(d["add"])
     rem = d.get("remove")
@@ -289,13 +289,13 @@ def _markers(state: GameState, d: dict) -> None:
     elif rem:
         values = sorted(values, reverse=True)[int(rem):]
     if values:
-        m.markers[d["kind"]] = values
+        m.markers[d["marker"]] = values
     else:
-        m.markers.pop(d["kind"], None)
+        m.markers.pop(d["marker"], None)
 
 
 def _describe_markers(d: dict) -> str:
-    what = {"fire": "On Fire", "poison": "Poisoned", "bleed": "Bleed"}.get(d["kind"], d["kind"])
+    what = {"fire": "On Fire", "poison": "Poisoned", "bleed": "Bleed"}.get(d["marker"], d["marker"])
     src = f" ({d['source']})" if d.get("source") else ""
     if d.get("add"):
         return f"  {d['model']} gains {len(d['add'])} {what} marker(s) of value {'/'.join(map(str, d['add']))}{src}"
@@ -569,7 +569,7 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("manual_step", ("model", "source", "text"), None,
               lambda d: f"  MANUAL STEP for {d['model']} ({d['source']}): {d['text']}",
               "a card's effect the engine does not apply: the players apply it by hand (p.46)"),
-    EventKind("markers", ("model", "kind", "add?", "remove?", "source?"), _markers, _describe_markers,
+    EventKind("markers", ("model", "marker", "add?", "remove?", "source?"), _markers, _describe_markers,
               "Bleed, Poison or Fire markers placed or removed by an effect (p.43-47)"),
     EventKind("effect", ("model", "source", "until", "traits?", "lose?", "weapon_traits?", "weapon?", "stats?"),
               _effect, lambda d: f"  {d['model']}: {describe_effect(d)}",
