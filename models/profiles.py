@@ -112,6 +112,10 @@ class Profile:
         ki_feats: the Ki feats with cost, timing and area when the card came from a
             BattleScribe catalogue (:class:`models.bsdata.KiFeat`); empty for hand-written
             files, whose feats are names only. Not compared.
+        unique_effects: the card's unique effects (p.12, item 11) as
+            :class:`models.bsdata.UniqueEffect` (``name``, ``text``) when the card came from a
+            BattleScribe catalogue; the game offers the ones a Wait action triggers as a
+            manual step (p.25). Empty for hand-written files. Not compared.
     """
 
     id: str
@@ -133,6 +137,7 @@ class Profile:
     feats: tuple[str, ...]
     boosts: tuple[tuple[str, int], ...] = ()
     ki_feats: tuple = field(default=(), compare=False)
+    unique_effects: tuple = field(default=(), compare=False)
 
     def boost(self, stat: str) -> int | None:
         """The Ki cost of +1 to ``stat`` (``melee``/``ranged``/``move``/``ki``), or None when

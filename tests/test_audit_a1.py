@@ -150,3 +150,52 @@ def test_a_placed_model_ignores_what_lies_between_but_not_enemy_contact(tmp_path
         assert st.position == (12.0, 4.5 + r + 0.3) and st.facing == 270.0
     finally:
         fe.reset_cache()
+
+
+# ---------------------------------------------------------------- Wait (p.25)
+def _bsdata():
+    from pathlib import Path
+
+    import pytest
+
+    path = Path(__file__).resolve().parents[1].parent / "shared" / "bsdata"
+    if not path.is_dir():
+        pytest.skip("../shared/bsdata is not there")
+    from sim.rules.setup import catalogues
+
+    return catalogues(path)
+
+
+def test_a_cards_wait_effect_is_offered_and_logged_as_a_manual_step():
+    """p.25: Wait: "модель, выполняющая действие Ожидания, может выбрать один из следующих
+    эффектов ... эффект, вызванный действием ожидания, указанный на карточке модели". Kuren's
+    catalogue card has such an effect; the game offers it as a Wait option and logs its text
+    for the players (the engine cannot read free text), never skips it."""
+    cs = _bsdata()
+    prof = next(p.profile for p in cs.profiles if p.profile.id == "kuren")
+    effect = next(e for e in prof.unique_effects if "Wait Action" in e.text)
+    table = dataclasses.replace(TABLE, models=tuple(dataclasses.replace(m, profile=prof.id) if m.id == "akira"
+                                                    else m for m in TABLE.models), _scene=[])
+    g = _at(Game(table, seed=1, length=("fixed", 3)))
+    a = Action("wait", "akira", special="card:" + effect.name)
+    assert a in g.legal_actions()
+    assert not g.is_legal(Action("wait", "akira", special="card:No Such Effect"))[0]
+    evs = g.push(a)
+    step = next(e for e in evs if e.kind == "manual_step")
+    assert step.data["source"] == effect.name and effect.text in step.data["text"]
+    assert g.state.models["akira"].counters == 1
+    assert any("MANUAL STEP" in line for line in g.log())
+
+
+def test_each_own_marker_option_of_wait_is_offered_and_a_missing_one_refused():
+    """p.25: "может выбрать один из следующих эффектов ... - Удалить все маркеры «Оглушен» -
+    Удалить все маркеры «Обездвижен» ..." A model both Stunned and Immobilised is offered
+    both options; the one chosen goes, the other stays; an option for a marker it does not
+    have is refused."""
+    g = _at(akira={"conditions": {"stunned": 1, "immobilised": 1}})
+    offered = {a.special for a in g.legal_actions() if a.model == "akira" and a.kind == "wait"}
+    assert {"stunned", "immobilised"} <= offered
+    assert not g.is_legal(Action("wait", "akira", special="reloading"))[0]
+    g.push(Action("wait", "akira", special="immobilised"))
+    conds = g.state.models["akira"].conditions
+    assert "immobilised" not in conds and "stunned" in conds

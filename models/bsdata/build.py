@@ -392,6 +392,7 @@ class _Build:
             move=stats["move"], ki=stats["ki"], ki_limit=stats["ki_limit"], wounds=wounds,
             traits=tuple(traits), weapons=tuple(weapons), feats=tuple(f.name for f in feats),
             boosts=tuple(sorted((k, v) for k, v in boosts.items() if v is not None)), ki_feats=tuple(feats),
+            unique_effects=tuple(effects),
         )
         card_max = _card_max(card, self)
         tracks = max(1, card.slots)

@@ -11,7 +11,7 @@ import math
 from dataclasses import replace
 
 from sim.rules import conditions, movement
-from sim.rules.game import wait_options
+from sim.rules.game import card_wait, wait_options
 from sim.rules.game.actions import NO_POINT, Action, ActionKind, register, verdict, walk_points
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -95,10 +95,12 @@ class BasicActions(GamePart):
 
     def _legal_wait(self, m: ModelState, action: Action) -> tuple[bool, str]:
         why = wait_options.wait_refusal(self, m, action)  # Destructible terrain (p.16), a friend's Fire (p.44)
+        why = why or card_wait.card_wait_refusal(self, m, action)  # the card's own Wait effect (p.25)
         return why is None, why or ""
 
     def _resolve_wait(self, action: Action) -> None:
-        extra = wait_options.wait_option_events(self, action)  # Destructible terrain (p.16), a friend's Fire (p.44)
+        extra = card_wait.card_wait_events(self, action)  # the card's own Wait effect: a manual step (p.25)
+        extra = extra if extra is not None else wait_options.wait_option_events(self, action)  # p.16, p.44
         if extra is not None:
             for ev in extra:
                 self._emit(ev)

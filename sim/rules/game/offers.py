@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from sim.rules import movement
-from sim.rules.game import melee_traits, wait_options, weapon_specials
+from sim.rules.game import card_wait, melee_traits, wait_options, weapon_specials
 from sim.rules.game.actions import Action
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
@@ -79,6 +79,7 @@ class Offers(GamePart):
             out.extend(self.heal_offers(m))  # Heal (X) (p.52)
             out.append(Action("wait", m.id))
             out += wait_options.wait_offers(self, m)  # Destructible terrain (p.16), a friend's Fire (p.44)
+            out += card_wait.wait_choice_offers(self, m)  # the card's Wait effects, each own-marker option (p.25)
             if m.counters >= 2:
                 out.append(Action("focus", m.id))
             try:
