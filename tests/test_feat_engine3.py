@@ -74,6 +74,9 @@ feats:
   Agility:
     {cost: 1, timing: instant, area: personal, when: "trigger:scenario_action", affects: self,
      effects: [{op: counter, n: 1}], summary: a counter back after a Scenario action}
+  Venom Seal:
+    {cost: X, timing: simple, area: target, range: 8, when: action, affects: target_enemy, max_x: 3,
+     effects: [{op: condition, name: poisoned, value: X}], summary: a Poisoned (X) marker}
   Dawn Prayer:
     {cost: 1, timing: instant, area: personal, when: start_phase, affects: self,
      effects: [{op: heal, n: 1}], summary: heals 1 at the start of the turn}
@@ -354,3 +357,11 @@ def test_a_scenario_action_trigger_gives_the_counter_back():
     assert [a.kind for a in g.legal_actions()] == ["feat", "decline_feat"]
     g.push(next(a for a in g.legal_actions() if a.kind == "feat"))
     assert g.state.models["hanso"].counters == counters
+
+
+def test_a_marker_value_may_be_the_paid_x():
+    """Five Venom Seal: "the new Poisoned marker's value is the chosen X (max 3)" -- a
+    ``condition`` op's ``value: X``: at X = 3 Ishi gains a Poison marker of value 3."""
+    g = game("Venom Seal", places={"ishi": (10, 4)})
+    g.push(Action("ki_feat", "hanso", feat="Venom Seal", target="ishi", x=3))
+    assert g.state.models["ishi"].markers.get("poison") == [3]

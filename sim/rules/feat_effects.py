@@ -161,12 +161,13 @@ class StatOp(_Strict):
 
 
 class ConditionOp(_Strict):
-    """``n`` markers of condition ``name`` (``value``: the Bleed/Poison/Fire value)."""
+    """``n`` markers of condition ``name`` (``value``: the Bleed/Poison/Fire value; ``X``:
+    the feat's X)."""
 
     op: Literal["condition"]
     name: Annotated[str, Field(min_length=1, max_length=40)]
     n: Count = 1
-    value: int | None = None
+    value: Union[int, Literal["X"], None] = None
 
 
 class RemoveConditionOp(_Strict):

@@ -352,7 +352,7 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                            weapon=op.weapon)
         elif kind == "condition":
             n = x if op.n == "X" else int(op.n)
-            self._gain(mid, op.name, n, value=op.value)
+            self._gain(mid, op.name, n, value=x if op.value == "X" else op.value)
         elif kind == "remove_condition":
             if self._lose_markers(mid, op.name, None if op.n == "all" else int(op.n)):
                 return
