@@ -161,8 +161,12 @@ SECTIONS: tuple[Section, ...] = (
     _s("terms.dice", "Dice Roll (D6, 2D6, D3, D2)", "p.4", 71, "Dice Roll", "partly",
        "D6 and 2D6 rolls; D3 and D2 appear only on cards, applied by the players", (_DICE,),
        Probe(symbols=("sim.rules.dice.roll_pool",), titles=("*seeded_dice*",))),
-    _s("terms.effects", "Effects", "p.5", 85, "Effects", "manual",
-       "a word for rules of cards, traits and feats; card effects are applied by the players", (), Probe()),
+    _s("terms.effects", "Effects", "p.5", 85, "Effects", "partly",
+       "a word for rules of cards, traits and feats: traits act through their registry entries, catalogue Ki feats "
+       "through their effect data, durations through `Game.grant` (an effect without an expiry ends in the End "
+       "phase); what a card says in free text (unique effects, a card's Wait effect) is offered or logged as a "
+       "manual step with the card text", (_GAME, "sim.rules.effects"),
+       Probe(symbols=("sim.rules.effects.effective_profile",), strings=("manual_step",))),
     _s("terms.elsewhere", "Elsewhere", "p.5", 87, "Elsewhere", "automated",
        "a Flank model held back at set-up starts Elsewhere: off the table (no LoS, ZoC, target or counters), not "
        "killed, generating Ki and counted in its warband, until it arrives (`arrive`, p.52)",
@@ -185,8 +189,9 @@ SECTIONS: tuple[Section, ...] = (
     _s("terms.ki_boost", "Ki Boost", "p.6", 105, "Ki Boost", "automated",
        "`boost=N` on an action: +1 to the stat per step, at the card's boost value", (_KI, _GAME),
        Probe(symbols=(f"{_KI}.boost_stat", f"{_KI}.boost_cost", "sim.rules.game.Game.ki_boost"))),
-    _s("terms.killed", "Killed", "p.6", 107, "Killed", "partly",
-       "a model with no wounds left is removed; Rise, Last Stand and Kami effects are the players'", (_GAME,),
+    _s("terms.killed", "Killed", "p.6", 107, "Killed", "automated",
+       "a model with no wounds left is removed from the table; Rise, Last Stand and Kami act as their traits say "
+       "(`turn_traits`)", (_GAME, "sim.rules.game.turn_traits"),
        Probe(strings=("killed",), titles=("*killed*",))),
     _s("terms.los", "Line of Sight (LoS)", "p.6", 109, "Line of Sight", "automated",
        "exact: every critical line between the bases is tested (no sampled rays)", (_G, "sim.geometry.sight"),
@@ -207,14 +212,17 @@ SECTIONS: tuple[Section, ...] = (
     _s("terms.open_info", "Open and Hidden Information", "p.7", 140, "Открытая и Скрытая Информация",
        "automated", "everything is shown, except the secret melee allocations, which the hot-seat hides",
        ("sim.cli.hotseat",), Probe(titles=("*secret*",))),
-    _s("terms.place", "Place", "p.7", 146, "Place", "manual",
-       "no rule of the engine places a model; a player may set one with `Game.set_position`", (_GAME,),
-       Probe()),
-    _s("terms.replace", "Replace", "p.7", 148, "Replace", "manual",
-       "no effect of the engine replaces a model (Ivory Prison removes its target, the Kairai is placed by "
-       "the players)", (), Probe()),
-    _s("terms.select", "Select", "p.7", 152, "Select", "manual",
-       "selecting is used by card effects, applied by the players", (), Probe()),
+    _s("terms.place", "Place", "p.7", 146, "Place", "automated",
+       "models are placed, not moved, by Ki feats (`place` moves), Flank arrivals and deployment; the Place rules "
+       "of p.23 are checked on each (Movement and Placement)", (_GAME, "sim.rules.placement"),
+       Probe(titles=("*placed_model*", "*placed*"))),
+    _s("terms.replace", "Replace", "p.7", 148, "Replace", "partly",
+       "Bodyguard's swap puts each model where the other stood, centre on centre (the smaller base within the "
+       "larger, p.7); Ivory Prison's Kairai and card effects that replace a model are logged as manual steps",
+       ("sim.rules.game.answer_traits",), Probe(titles=("test_bodyguard_*",))),
+    _s("terms.select", "Select", "p.7", 152, "Select", "partly",
+       "a Pulse or Aura feat's models named by its player (`Action.models`) need no LoS; selections in card free "
+       "text are the players'", ("sim.rules.game.feat_moves",), Probe(titles=("*forward_move_it*",))),
     _s("terms.size", "Size", "p.7", 154, "Size", "automated",
        "from the base (30 Small ... 60 Huge) or a size trait; drives LoS, Size tests and collisions",
        ("sim.geometry.attributes", "sim.table"),
@@ -237,8 +245,10 @@ SECTIONS: tuple[Section, ...] = (
        (_GAME, _KI), Probe(strings=("ki_change", "ammo"), titles=("*tokens*",))),
     _s("terms.trap", "Trap", "p.8", 183, "Trap", "manual",
        "one Trap effect per activation: cards, applied by the players", (), Probe()),
-    _s("terms.virtue", "Virtue Tokens", "p.9", 203, "Virtue Tokens", "manual",
-       "cards that give or spend Virtue tokens are applied by the players", (), Probe()),
+    _s("terms.virtue", "Virtue Tokens", "p.9", 203, "Virtue Tokens", "partly",
+       "Virtue (X\") gives a token (`virtue`), its holder spends it whenever it could use an Instant feat "
+       "(`spend_virtue`); the ability bought, on a card of the warband, is logged as a manual step",
+       ("sim.rules.game.support_step",), Probe(titles=("test_virtue_*",))),
     _s("terms.warband", "Warband", "p.9", 209, "Warband", "automated",
        "a warband file or a BattleScribe roster, checked by the building rules", ("models.warband",),
        Probe(symbols=("models.warband.check_warband", "models.warband.read_roster"))),
@@ -280,9 +290,13 @@ SECTIONS: tuple[Section, ...] = (
        Probe(modules=("models.warband",))),
     # ---------------------------------------------------------------- setup and turn p.20-21
     _s("setup.game_setup", "Game Setup", "p.20", 520, "GAME SETUP", "partly",
-       "terrain set-up rules are checked (`main.py check`); the set-up Tactical test, terrain placing in "
-       "turns and deployment are done by the players in the table file", ("terrain.setup", _SCEN),
-       Probe(symbols=("terrain.setup.check_setup", f"{_SCEN}.check_against_table")), "rulings.md 9"),
+       "`sim.rules.setup.GameSetup`: the Deployment Tactical test (Scout and Tactician dice), terrain placed in "
+       "turns (at least 6, the last piece, Impassable spacing), the stopper's zone, who deploys first, "
+       "deployment, Scouts and Flank; a table file may place the terrain and models instead. Step 5, the "
+       "terrain cards of the warbands placed by the roll's winner then the other player, is the players' (they "
+       "place them as terrain pieces)", ("sim.rules.setup", "terrain.setup", _SCEN),
+       Probe(symbols=("terrain.setup.check_setup", f"{_SCEN}.check_against_table"), modules=("sim.rules.setup",)),
+       "rulings.md 9"),
     _s("setup.starting_phase", "Starting Phase", "p.20", 549, "STARTING PHASE", "automated",
        "game length roll, Ki generation, two counters each, Tactical test, pass tokens, scenario resets",
        ("sim.rules.game.turn",),
@@ -308,17 +322,21 @@ SECTIONS: tuple[Section, ...] = (
        "2 x Move towards the target; stops in contact, before another enemy's ZoC, or against what it cannot "
        "pass; Ideal terrain +2\"", (_MOVE, "sim.rules.planning"),
        Probe(symbols=(f"{_MOVE}.plan_charge",), actions=("charge",)), "rulings.md 7"),
-    _s("movement.place", "Place", "p.23", 618, "PLACE", "manual",
-       "effects that place a model come from cards, applied by the players (`Game.set_position`)", (_GAME,),
-       Probe()),
+    _s("movement.place", "Place", "p.23", 618, "PLACE", "automated",
+       "`sim.rules.placement.place_problems`: no path, ZoC, models and terrain between are ignored; never off the "
+       "table, on a base, in Impassable terrain or in contact with an enemy; the placing player chooses the "
+       "facing (a feat's `place` move, Flank arrivals)", (_GAME, "sim.rules.placement"),
+       Probe(titles=("*placed_model*",))),
     # ---------------------------------------------------------------- actions p.24-26
     _s("actions.activation", "Activation and counters", "p.24", 646, "СОСТОЯНИЕ", "automated",
-       "declaring with counters; an illegal declared action reverts the model and costs one counter; "
-       "Exhausted models cannot activate", ("sim.rules.game.activation",),
+       "declaring with counters; an illegal declared action reverts the model and costs one counter (all of them "
+       "when it could declare nothing legal: Exhausted); Exhausted models cannot activate; in contact with an enemy "
+       "no Charge, Wait or Focus (No BtB)", ("sim.rules.game.activation",),
        Probe(strings=("activate",), titles=("*activat*", "*counter*"))),
-    _s("actions.standard", "Standard Actions", "p.24-25", 658, "STANDARD ACTIONS", "partly",
-       "every standard action is an action kind (table below); Wait's card effects and removing Destructible "
-       "terrain are not offered", ("sim.rules.game.actions",),
+    _s("actions.standard", "Standard Actions", "p.24-25", 658, "STANDARD ACTIONS", "automated",
+       "every standard action is an action kind (table below); each Wait option is offered (own markers, "
+       "Destructible terrain for 2 Ki, a friend's Fire, the card's Wait effect as a manual step with its text); "
+       "Stand Up may turn the model", ("sim.rules.game.actions", "sim.rules.game.card_wait"),
        Probe(symbols=("sim.rules.game.Game.legal_actions", "sim.rules.game.Game.is_legal"))),
     # ---------------------------------------------------------------- tests p.27-29
     _s("tests.tests", "Tests, natural 1s, zero pools", "p.27", 717, "Чтобы узнать", "automated",
@@ -471,8 +489,9 @@ _AUTO = Status("automated")
 ACTION_STATUS: Mapping[str, Status] = {
     "walk": _AUTO, "run": _AUTO, "charge": _AUTO, "melee": _AUTO, "disengage": _AUTO, "shoot": _AUTO,
     "focus": _AUTO,
-    "wait": Status("partly", "a card's Wait effect is not offered; removing a Destructible terrain piece for 2 Ki "
-                             "(p.16) and a friend's Wait on two On Fire markers (p.44) are (`wait_options`)"),
+    "wait": Status("automated", "removing a Destructible terrain piece for 2 Ki (p.16) and a friend's Wait on two On "
+                                "Fire markers (p.44) (`wait_options`); a card's Wait effect is offered and logged as a "
+                                "manual step with the card text (`card_wait`)"),
     "stand_up": _AUTO, "pass": _AUTO,
     "ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
     "complex_ki_feat": Status("partly", "a card feat is paid, tested and logged; its effect is the players'"),
