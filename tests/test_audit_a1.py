@@ -199,3 +199,16 @@ def test_each_own_marker_option_of_wait_is_offered_and_a_missing_one_refused():
     g.push(Action("wait", "akira", special="immobilised"))
     conds = g.state.models["akira"].conditions
     assert "immobilised" not in conds and "stunned" in conds
+
+
+# ---------------------------------------------------------------- Run (p.22)
+def test_a_run_takes_no_other_facing_than_towards_its_point():
+    """p.22: "Модель может выбрать точку в пределах своей зоны видимости и повернуться лицом к
+    этой точке. ... Модель не может ... изменить своё направление после бега." A Run declared
+    with another facing is refused (before, the facing was silently dropped)."""
+    g = _at(akira={"position": [22.5, 6.0], "facing": 270.0})
+    ok, why = g.is_legal(Action("run", "akira", point=(22.5, 1.5), facing=0.0))
+    assert not ok and "p.22" in why
+    assert g.is_legal(Action("run", "akira", point=(22.5, 1.5), facing=270.0))[0]
+    g.push(Action("run", "akira", point=(22.5, 1.5)))
+    assert g.state.models["akira"].facing == 270.0

@@ -43,7 +43,12 @@ class BasicActions(GamePart):
         if action.point is None:
             return False, NO_POINT
         table = self._boosted_table(m.id, action.boost) if action.boost else self._table_now()
-        return verdict(movement.check_run(table, m.id, action.point))
+        res = movement.check_run(table, m.id, action.point)
+        if res.legal and action.facing is not None and abs((action.facing - res.facing + 180) % 360 - 180) > 1e-6:
+            # p.22: "повернуться лицом к этой точке ... Модель не может ... изменить своё направление после бега"
+            return False, (f"a Run faces the point it runs to ({res.facing:.1f} degrees) and may not turn after "
+                           f"it (p.22), not {action.facing:.1f}")
+        return verdict(res)
 
     def _resolve_run(self, action: Action) -> None:
         m = self.state.models[action.model]
