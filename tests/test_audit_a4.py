@@ -40,3 +40,112 @@ def test_a_disguise_model_keeps_the_higher_disguised_value():
     assert g.state.models["saki"].conditions.get("disguised") == 6
     g.gain_condition("saki", "disguised", value=3)
     assert g.state.models["saki"].conditions.get("disguised") == 6
+
+
+# ---------------------------------------------------------------- Enhancement cards p.17
+#: Facts as the set-up reads them off a card (models.card_facts), written by hand here:
+#: a made-up enhancement "Test Mask" giving Fear (3), Immune [Blind] and -2 Move, with one
+#: sentence the engine leaves to the players.
+MASK = {"name": "Test Mask", "kind": "enhancement", "model": "akira",
+        "grants": [{"traits": ["Immune [Blind]", "Fear (3)"], "stats": {"move": -2}}],
+        "manual": ["a rule the engine does not apply"]}
+EVENT = {"name": "Test Event", "kind": "event", "player": 2, "grants": [], "manual": []}
+
+
+def test_an_enhancement_gives_its_model_traits_and_statistics_for_the_whole_game(tmp_path):
+    """p.17, Enhancement cards: "Игрок во время создания своего отряда должен решить, к
+    какой карте профиля прикреплена карта улучшения ... Модели будут пользоваться
+    эффектами, описанными на прикрепленной карте улучшения." Akira (Move 4) with the card
+    reads Fear (3), Immune [Blind] and Move 2 on his effective card from the game's start;
+    a Blind marker is kept off; the card's other sentence and the event card are manual
+    steps naming the card; save, load and replay keep the card."""
+    from sim.table import DEFAULT_TABLE, load_table
+
+    g = Game(load_table(DEFAULT_TABLE), seed=1, cards=[MASK, EVENT])
+    card = g.profile("akira")
+    assert card.trait("fear").value == 3 and card.move == 2 and g.printed_profile("akira").move == 4
+    g.gain_condition("akira", "blind")
+    assert "blind" not in g.state.models["akira"].conditions
+    log = g.log()
+    assert any("MANUAL STEP for akira (Test Mask): apply by hand: a rule the engine does not apply" in x for x in log)
+    assert any("MANUAL STEP for player 2 (Test Event)" in x for x in log)
+    g.push(g.legal_actions()[0])
+    path = tmp_path / "g.json"
+    g.save(path)
+    loaded = Game.load(path)
+    assert loaded.verified and loaded.snapshot() == g.snapshot() == g.replay().snapshot()
+    assert loaded.profile("akira").trait("fear").value == 3
+
+
+def test_card_facts_that_name_no_model_on_the_table_are_refused():
+    """The game refuses an enhancement attached to a model it does not have (p.17: an
+    enhancement is attached to a profile card of the warband)."""
+    from sim.rules.game import GameError
+    from sim.table import DEFAULT_TABLE, load_table
+
+    with pytest.raises(GameError, match=r"cards\[0\]: no model 'nobody'"):
+        Game(load_table(DEFAULT_TABLE), seed=1, cards=[{**MASK, "model": "nobody"}])
+
+
+@needs_bsdata
+def test_card_facts_read_grants_from_the_catalogue_and_leave_the_rest_manual():
+    """p.17: an enhancement's traits and statistics are read off the catalogue card; build
+    restrictions ("Требуется (Required) [Тип]", "Исключение (Exclusion) [Тип]", p.17) are
+    no effect in play; a sentence that is conditional, a variable X or a gained
+    enhancement stays a manual step."""
+    from models.bsdata import load_catalogues
+    from models.card_facts import card_facts
+
+    cs = load_catalogues(BSDATA)
+    by_name = {c.name: c for c in cs.cards}
+    hard = card_facts(by_name["Hard Shell"])
+    assert hard["grants"] == [{"traits": ["Armour (+1)"], "stats": {"move": -2}}]
+    assert len(hard["manual"]) == 1 and not any("Requirement" in s for s in hard["manual"])
+    assert card_facts(by_name["Dragon Heart"])["grants"] == [{"traits": ['Leadership [Friendly] (1/8")']}]
+    priest = card_facts(by_name["Inducted into the Priesthood"])  # Resistance (X): X from a count -> manual
+    assert priest["grants"] == [{"traits": ['Channel (6/6")']}] and priest["manual"]
+    assert card_facts(by_name["Loss of Torikka"])["grants"] == []  # gained only when another model is removed
+    terrain = card_facts(by_name["Haunted Well"])
+    assert terrain["grants"] == [] and terrain["manual"]
+
+
+@needs_bsdata
+def test_a_warband_file_brings_its_enhancements_and_cards_into_the_game(tmp_path):
+    """p.17: the enhancement attached in the warband acts in the game the set-up makes
+    (Dragon Heart: Leadership [Friendly] (1/8") on Takashi Akira); the warband's event card
+    is named as a manual step of player 1 when the game starts."""
+    from sim.rules.setup import GameSetup, TableChoice, bundled_warband, warband_file
+    from sim.rules.setup.auto import auto_setup
+
+    f = tmp_path / "ryu.yaml"
+    f.write_text('format: bushido-warband/1\nname: test\nfaction: Prefecture of Ryu\nrice: 70\n'
+                 'models:\n  - {profile: Takashi Akira, enhancements: [Dragon Heart]}\n'
+                 'events: [Heroic Stand]\n', encoding="utf-8")
+    side = warband_file(f, BSDATA, allow_illegal=True)
+    from sim.table import DEFAULT_TABLE
+
+    setup = auto_setup(GameSetup(TableChoice.terrain_of(DEFAULT_TABLE), None,
+                                 {1: side, 2: bundled_warband("default-2")}, seed=2))
+    g = setup.game()
+    akira = next(m.id for m in g.table.models if m.player == 1)
+    lead = g.profile(akira).trait("leadership")
+    assert lead is not None and lead.qualifier.lower() == "friendly"
+    assert g.printed_profile(akira).trait("leadership") is None
+    assert any("MANUAL STEP for player 1 (Heroic Stand)" in x for x in g.log())
+
+
+# ---------------------------------------------------------------- Terrain cards p.17-18
+def test_a_terrain_trait_the_engine_does_not_apply_is_a_manual_step():
+    """p.17, Terrain cards: "Карты местности имеют свойства Проходимости, Видимости и
+    Размера"; a terrain card's Fear (5) (Haunted Well) is named at the game's start as a
+    manual step with the Fear test of p.29 ("Активная модель объявляет действие или
+    эффект, который приводит её в контакт со Страшной вражеской моделью"); Destructible is
+    applied by the engine (a Wait, p.16) and not named."""
+    from tests.conftest import make_table
+
+    well = {"id": "well", "rect": {"center": [12, 12], "width": 1, "depth": 1}, "traits": ["Destructible", "Fear (5)"],
+            "passage": "impassable", "visibility": "blocking", "size": "small"}
+    g = Game(make_table([{"id": "a", "position": [3, 3]}, {"id": "e", "player": 2, "position": [20, 20]}],
+                        terrain=[well]), seed=1)
+    lines = [x for x in g.log() if "MANUAL STEP for terrain well" in x]
+    assert len(lines) == 1 and "(Fear (5))" in lines[0] and "Fear test" in lines[0]

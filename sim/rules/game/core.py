@@ -48,6 +48,7 @@ from sim.rules.game.rolls_step import RollsStep
 from sim.rules.game.saves import SaveLoad
 from sim.rules.game.scenario_step import ScenarioStep
 from sim.rules.game.shooting_step import ShootingStep
+from sim.rules.game.special_cards import cards_at_start, checked_cards
 from sim.rules.game.state import GameError, initial_state
 from sim.rules.game.support_step import SupportStep
 from sim.rules.game.tactical_step import TacticalChoice
@@ -105,6 +106,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             off the table, and arrive along their edge in the Starting phase of their turn
             (``Action("arrive", ...)``). Their positions in ``table`` mean nothing; they
             are moved to the end of :attr:`table`'s models (:attr:`held_back`).
+        cards: the warbands' special cards as facts (:mod:`sim.rules.game.special_cards`):
+            enhancement grants become whole-game effects, the rest manual steps, when
+            the game starts (p.14-18); kept as :attr:`card_facts` and by saves.
 
     Example, a position set up by hand, played on and read back:
 
@@ -132,7 +136,9 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
     def __init__(self, table, seed: int | None = 0, dice: Dice | None = None,
                  length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
                  scenario=None, vims: dict | None = None, position: dict | None = None, tournament: bool = False,
-                 elsewhere: dict | None = None):
+                 elsewhere: dict | None = None, cards: list | None = None):
+        #: The warbands' special cards as facts (:mod:`sim.rules.game.special_cards`, p.14-18).
+        self.card_facts: list[dict] = checked_cards(cards, [m.id for m in table.models])
         #: The models held back by Flank when the game starts: ``{model id: Arrival}``.
         self.held_back: dict[str, Arrival] = {}
         for mid, value in (elsewhere or {}).items():
@@ -193,6 +199,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self.set_position(position)
         else:
             self._hold_back()
+            for ev in cards_at_start(self):  # enhancement, event, theme, terrain cards (p.14-18; special_cards)
+                self._emit(ev)
             self._traits_at_start()  # Disguise, Kumo (p.51; catalogue)
             if scenario is not None:
                 self._setup_scenario()

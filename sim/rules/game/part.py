@@ -73,11 +73,13 @@ class GamePart:
         _vims: dict | None
         _legacy: bool
         held_back: dict[str, Arrival]
+        card_facts: list[dict]
 
         def __init__(self, table: Table, seed: int | None = 0, dice: Dice | None = None,
                      length: tuple[str, int] | None = None, events: Iterable[Event] | None = None,
                      scenario: Any = None, vims: dict | None = None, position: dict | None = None,
-                     tournament: bool = False, elsewhere: dict | None = None) -> None: ...
+                     tournament: bool = False, elsewhere: dict | None = None,
+                     cards: list | None = None) -> None: ...
 
         # -- the facade (core)
         @property

@@ -41,7 +41,7 @@ def is_save_head(head: bytes) -> bool:
 
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
-                        "dice_state", "tournament", "elsewhere"})
+                        "dice_state", "tournament", "elsewhere", "cards"})
 
 
 
@@ -149,6 +149,8 @@ class SaveLoad(GamePart):
         ``adjust`` events, are allowed). ``elsewhere`` (only when models were held back by
         Flank, :attr:`held_back`): ``[{"model": table entry, "turn", "edge", "zone"}]``;
         those models are left out of ``table`` (they are not on it when the game starts).
+        ``cards`` (only when the warbands brought special cards): their facts
+        (:attr:`card_facts`, :mod:`sim.rules.game.special_cards`).
         """
         table = self.table.to_dict()
         held = []
@@ -161,6 +163,8 @@ class SaveLoad(GamePart):
                                "events": [e.to_json() for e in self.events]}
         if held:
             doc["elsewhere"] = held
+        if self.card_facts:  # the warbands' special cards (special_cards, p.14-18)
+            doc["cards"] = [dict(c) for c in self.card_facts]
         if self.scenario is not None:
             doc["scenario"] = self.scenario.to_dict()
         if self.tournament:
@@ -283,9 +287,12 @@ class SaveLoad(GamePart):
                 raise bad("scenario", str(exc)) from None
         length = (length[0], length[1])
         table, elsewhere = _held_back_models(doc.get("elsewhere"), table, source, bad)
+        cards = doc.get("cards")
+        if cards is not None and not isinstance(cards, list):
+            raise bad("cards", "expected a list of card facts")
         if not verify:
             g0 = cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad,
-                                 elsewhere)
+                                 elsewhere, cards)
             g0.tournament = tournament
             return g0
         if mode is None and seed is None:
@@ -295,10 +302,10 @@ class SaveLoad(GamePart):
         try:
             if events and events[0].kind == "position":  # a game set up from a position
                 g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario, position=events[0].data,
-                        elsewhere=elsewhere)
+                        elsewhere=elsewhere, cards=cards)
             else:
                 g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario,
-                        vims=_saved_vims(scenario, events), elsewhere=elsewhere)
+                        vims=_saved_vims(scenario, events), elsewhere=elsewhere, cards=cards)
         except (GameError, DiceError) as exc:
             raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
         hint = "" if mode is not None or "dice_state" in doc else \
@@ -357,10 +364,11 @@ class SaveLoad(GamePart):
 
     @classmethod
     def _unverified(cls: type[_G], table, seed, length, scenario, events, actions, dice_state, bad,
-                    elsewhere=None) -> _G:
+                    elsewhere=None, cards=None) -> _G:
         """The old loading: the saved events applied without re-simulating anything."""
         try:
-            g = cls(table, seed=seed, length=length, events=events, scenario=scenario, elsewhere=elsewhere)
+            g = cls(table, seed=seed, length=length, events=events, scenario=scenario, elsewhere=elsewhere,
+                    cards=cards)
         except (GameError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
             raise bad("events", f"cannot be applied ({exc})") from None
         g._actions = list(actions)
@@ -375,7 +383,7 @@ class SaveLoad(GamePart):
     def replay(self: _G) -> _G:
         """A new game rebuilt from this game's events (must equal this one)."""
         return type(self)(self.table, seed=self.seed, length=self.length, events=list(self.events),
-                          scenario=self.scenario, elsewhere=dict(self.held_back))
+                          scenario=self.scenario, elsewhere=dict(self.held_back), cards=list(self.card_facts))
 
     def snapshot(self) -> dict:
         """The state as plain data (for comparing states)."""

@@ -55,7 +55,7 @@ from .reasons import (
     SetupError,
 )
 from .terrain import preset_piece, terrain_refusals
-from .warbands import Recruit, WarbandChoice, choice_from_dict, recruits
+from .warbands import Recruit, WarbandChoice, choice_from_dict, game_cards, recruits
 from .zones import EDGES, DeploymentZone, all_zone_shapes, edge_refusal, make_zone, zone_ids
 
 FORMAT = "bushido-setup/1"
@@ -789,6 +789,8 @@ class GameSetup:
         the opponent's zone, which they may not arrive in) and arrive in the Starting phase
         of their turn (p.52); in the game's table they come after the deployed models, at
         the table's centre (a placeholder: a model Elsewhere is on no point of the table).
+        The warbands' special cards go to the game as facts (``Game(cards=...)``,
+        :func:`~sim.rules.setup.warbands.game_cards`).
 
         Raises:
             SetupError: the set-up is not done.
@@ -812,6 +814,9 @@ class GameSetup:
             table = Table(table.name, table.width, table.depth, table.terrain, table.models + tuple(held),
                           table.source)
             kwargs["elsewhere"] = elsewhere
+        cards = game_cards(self.warbands, self.recruits) if self.warbands else []
+        if cards:  # enhancement, event, theme and terrain cards (p.14-18, special_cards)
+            kwargs.setdefault("cards", cards)
         return Game(table, scenario=self.game_scenario(), **kwargs)
 
     # ------------------------------------------------------------------ saving

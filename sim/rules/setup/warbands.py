@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from models.bsdata import CatalogueError, CatalogueSet, load_catalogues
+from models.card_facts import card_facts
 from models.model import Model
 from models.profiles import Profile, ProfileError, add_profile_source, get_profile
 from models.warband import (
@@ -29,6 +30,7 @@ from models.warband import (
     load_warband,
 )
 from sim.geometry import Size, base_radius
+from sim.rules.effects import effective_profile
 from sim.table import DEFAULT_TABLE, TableError, load_table
 
 from .reasons import Refusal, SetupError
@@ -73,6 +75,15 @@ class Recruit:
     id: str
     player: int
     profile: Profile
+    #: Facts of the enhancement cards attached to it (:func:`models.card_facts.card_facts`).
+    enhancements: tuple[dict, ...] = field(default=(), compare=False)
+
+    @property
+    def card(self) -> Profile:
+        """The profile with what its enhancements give it (a Grappling Hook's Flank, a
+        Tactician (+1)), as the game reads it (p.17); set-up traits are read from it."""
+        effects = [{"source": e["name"], "until": "game", **g} for e in self.enhancements for g in e.get("grants", [])]
+        return effective_profile(self.profile, effects) if effects else self.profile
 
     @property
     def name(self) -> str:
@@ -87,7 +98,7 @@ class Recruit:
     @property
     def scout(self) -> tuple[int, float] | None:
         """``(X, Y)`` of Scout (X/Y"), or None without the trait."""
-        t = self.profile.trait("scout")
+        t = self.card.trait("scout")
         if t is None:
             return None
         return (int(t.value or 0), float(t.range or 0.0))
@@ -95,12 +106,12 @@ class Recruit:
     @property
     def flank(self) -> bool:
         """True with the Flank trait (p.52)."""
-        return self.profile.has_trait("flank")
+        return self.card.has_trait("flank")
 
     @property
     def tactician(self) -> int:
         """X of Tactician (X), 0 without it (p.58)."""
-        t = self.profile.trait("tactician")
+        t = self.card.trait("tactician")
         return int(t.value or 0) if t is not None else 0
 
     def model(self, position: tuple[float, float], facing: float) -> Model:
@@ -124,6 +135,9 @@ class WarbandChoice:
         cost: its rice, if known.
         rice_limit: the agreed limit, if given.
         notes: what the warband check could not check automatically.
+        enhancements: per model (parallel to ``profiles``), the facts of its enhancement
+            cards (:func:`models.card_facts.card_facts`); empty when none.
+        cards: the facts of the warband's other special cards (events, terrain, theme).
     """
 
     label: str
@@ -132,6 +146,8 @@ class WarbandChoice:
     cost: int | None = None
     rice_limit: int | None = None
     notes: tuple[str, ...] = ()
+    enhancements: tuple[tuple[dict, ...], ...] = field(default=(), compare=False)
+    cards: tuple[dict, ...] = field(default=(), compare=False)
 
 
 # ------------------------------------------------------------------------------ bundled
@@ -179,8 +195,10 @@ def _from_warband(wb: Warband, cs: CatalogueSet, source: dict, allow_illegal: bo
             raise SetupError(Refusal("base", f"{p.name} has no base size in the catalogue; it cannot be deployed"),
                              where=wb.source or wb.name)
         profiles.append(p)
+    enh = tuple(tuple(card_facts(cs.card_by_key(k)) for k in m.enhancements) for m in wb.models)
+    other = tuple(card_facts(cs.card_by_key(k)) for k in wb.cards)
     return WarbandChoice(f"{wb.name} ({wb.faction}, {check.cost} rice)", tuple(profiles), source, check.cost,
-                         wb.rice_limit, check.notes)
+                         wb.rice_limit, check.notes, enh if any(enh) else (), other)
 
 
 def warband_file(path: str | os.PathLike, data: str | os.PathLike, allow_illegal: bool = False) -> WarbandChoice:
@@ -354,8 +372,19 @@ def recruits(choices: dict[int, WarbandChoice]) -> list[Recruit]:
     used: Counter = Counter()
     out = []
     for player in (1, 2):
-        for p in choices[player].profiles:
+        enh = choices[player].enhancements
+        for i, p in enumerate(choices[player].profiles):
             used[p.id] += 1
             mid = p.id if used[p.id] == 1 else f"{p.id}-{used[p.id]}"
-            out.append(Recruit(mid, player, p))
+            out.append(Recruit(mid, player, p, tuple(enh[i]) if i < len(enh) else ()))
+    return out
+
+
+def game_cards(choices: dict[int, WarbandChoice], recruited: list[Recruit]) -> list[dict]:
+    """The special cards of both warbands as the game takes them (``Game(cards=...)``,
+    :mod:`sim.rules.game.special_cards`): each enhancement's facts with its model's id,
+    each other card's with its player (p.14-18)."""
+    out = [{**e, "model": r.id} for r in recruited for e in r.enhancements]
+    for player in (1, 2):
+        out += [{**c, "player": player} for c in choices[player].cards]
     return out
