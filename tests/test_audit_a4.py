@@ -149,3 +149,54 @@ def test_a_terrain_trait_the_engine_does_not_apply_is_a_manual_step():
                         terrain=[well]), seed=1)
     lines = [x for x in g.log() if "MANUAL STEP for terrain well" in x]
     assert len(lines) == 1 and "(Fear (5))" in lines[0] and "Fear test" in lines[0]
+
+
+# ---------------------------------------------------------------- Death Sentence p.43
+def _sentenced(ki: int):
+    from sim.rules.game import Action
+    from sim.table import DEFAULT_TABLE, load_table
+    from tests.conftest import set_model
+
+    g = Game(load_table(DEFAULT_TABLE), seed=3, length=("fixed", 3))
+    set_model(g, "akira", conditions={"death_sentence": 2}, ki=ki)
+    turn = g.state.turn
+    while g.state.turn == turn:  # every model Waits until the turn ends
+        p = g.state.active
+        m = next(x for x in g.state.alive(p) if not x.exhausted and not g.state.impetuous_blocks(x))
+        g.push(Action("wait", m.id))
+    return g
+
+
+def test_death_sentence_paying_three_ki_is_the_players_choice():
+    """p.43, Death Sentence: "Во время начальной фазы [модель] с маркером Смертного
+    приговора может потратить 3 Ки, чтобы удалить с себя один маркер Смертного приговора."
+    In the next Starting phase the game offers Akira (two markers, Ki enough) the choice:
+    pay 3 Ki and lose one marker, or keep it; the Main phase waits for the answer; paying
+    removes one marker only. Keeping is legal too and costs nothing."""
+    from sim.rules.game import Action
+
+    g = _sentenced(ki=4)
+    pay, keep = Action("death_sentence", "akira", special="pay"), Action("death_sentence", "akira")
+    assert g.state.phase == "start" and set(g.legal_actions()) == {pay, keep}
+    ki = g.state.models["akira"].ki
+    g.push(pay)
+    m = g.state.models["akira"]
+    assert m.ki == ki - 3 and m.conditions.get("death_sentence") == 1 and g.state.phase == "main"
+    assert any("pays 3 Ki to remove a Death Sentence marker" in x for x in g.log())
+    g2 = _sentenced(ki=4)
+    g2.push(keep)
+    assert g2.state.models["akira"].ki == ki and g2.state.models["akira"].conditions.get("death_sentence") == 2
+    assert not g2.is_legal(pay)[0]  # answered: no second offer this phase
+
+
+def test_death_sentence_is_not_offered_without_three_ki_and_the_greedy_bot_answers():
+    """p.43: the 3 Ki must be there ("может потратить 3 Ки"): with too little Ki (0 + the
+    Ki generated, 2) there is no offer and the Main phase starts; the greedy bot answers
+    an offer with a legal choice."""
+    from sim.rules.bots import GreedyBot
+
+    g = _sentenced(ki=0)
+    assert g.state.phase == "main" and g.state.models["akira"].conditions.get("death_sentence") == 2
+    g = _sentenced(ki=4)
+    choice = GreedyBot().choose(g)
+    assert choice.kind == "death_sentence" and g.is_legal(choice)[0]

@@ -86,6 +86,7 @@ def test_death_sentence_is_paid_off_with_three_ki():
     set_cond(g, "akira", "death_sentence", 1)
     set_ki(g, "akira", 5)
     end_turn(g)
+    g.push(Action("death_sentence", "akira", special="pay"))  # the player's choice (p.43, test_audit_a4)
     m = g.state.models["akira"]
     assert "death_sentence" not in m.conditions
     assert m.ki == 5 + 2 - 3

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Channel, Virtue; p.50-59).
 _SUPPORT_KINDS = {"command", "order", "leech", "channel", "virtue", "spend_virtue"}
 #: The card actions and free steps of sim.rules.game.turn_traits (Heal, Jump Up, Cultist; p.50-54).
-_TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry"}
+_TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group_fight", "cavalry",
+                     "death_sentence"}  # Death Sentence's Starting phase choice (p.43, death_sentence)
 
 #: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard, Pack; p.49, p.55).
 _ANSWER_KINDS = {"orochi", "bodyguard", "pack", "sacrifice", "defiance"}
@@ -70,7 +71,7 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
     assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
                                 "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight",
-                                "cavalry"} | _ANSWER_KINDS | _FEAT_KINDS
+                                "cavalry", "death_sentence"} | _ANSWER_KINDS | _FEAT_KINDS
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

@@ -88,6 +88,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
                "answer"),
     ActionRule("defiance", "In Defiance of the Gods (catalogue trait): a Starting phase choice", "p.20", 0,
                "answer"),
+    ActionRule("death_sentence", "Death Sentence (condition): pay 3 Ki to remove a marker, or keep it; a Starting "
+               "phase choice", "p.43", 0, "answer"),
     ActionRule("sacrifice", "Sacrifice / Protected (traits): a friend removed from play to cancel a damage roll, "
                "or not", "p.57, p.56", 0, "answer"),
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",

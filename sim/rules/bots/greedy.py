@@ -611,6 +611,8 @@ class GreedyBot(GreedyAllocation):
         take = False
         if first.kind == "fortune":
             take = m.ki + 2 * m.ki_stat <= m.ki_limit
+        elif first.kind == "death_sentence":  # p.43: pay -- the marker gives every enemy +1 Melee, Ranged, damage
+            take = True
         elif first.kind in ("oni_rage", "defiance"):  # In Defiance of the Gods: when a fight is near
             table = game.table_now()
             me = table.model(m.id)

@@ -36,6 +36,7 @@ from sim.rules.game.arrival_step import Arrival, ArrivalStep, arrival_of
 from sim.rules.game.basic_actions import BasicActions
 from sim.rules.game.cards import Cards
 from sim.rules.game.damage_answers import DamageAnswers
+from sim.rules.game.death_sentence import DeathSentenceChoice
 from sim.rules.game.defiance import Defiance
 from sim.rules.game.events import Event, apply_event
 from sim.rules.game.intimidate_step import IntimidateStep
@@ -78,7 +79,7 @@ class _RollRecorder:
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
            Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits,
-           TacticalChoice, DamageAnswers, Defiance):
+           TacticalChoice, DamageAnswers, Defiance, DeathSentenceChoice):
     """A game on a table with deployed warbands.
 
     Args:
@@ -541,7 +542,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             return False, why
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
-        if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry", "defiance"):  # choices (p.50-55)
+        if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry", "defiance",
+                           "death_sentence"):  # choices (p.43, p.50-55)
             return ACTION_KINDS[action.kind].legal(self, st.models.get(action.model or ""), action)
         if self.starting_choices_pending():
             return False, (f"player {st.active} first chooses for Fortune / Oni Rage, or the order of a Group's "

@@ -58,6 +58,8 @@ class TurnPhases(GamePart):
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
         self._strategy(res.winner)  # Strategy [B]: the Tactical roll's winner's models gain B (p.58)
+        if self._death_sentence_due():  # step 5: Death Sentence, pay 3 Ki or keep it (p.43, death_sentence)
+            return
         if self._defiance_due():  # step 5: In Defiance of the Gods, the players' choice (catalogue, defiance)
             return
         if self._oni_rage_due():  # step 5: Oni Rage, the players' choice (p.55, turn_traits)
@@ -81,8 +83,8 @@ class TurnPhases(GamePart):
 
     def _starting_phase_effects(self) -> None:
         """Step 5 of the Starting phase (p.20, p.43-45): Diseased removes a marker and an
-        activation counter; a model with Death Sentence pays 3 Ki to remove a marker when
-        it can (the engine always pays: keeping the marker only helps the enemy)."""
+        activation counter. (Death Sentence's 3 Ki to remove a marker is its player's
+        choice, offered after the Tactical test: :mod:`sim.rules.game.death_sentence`.)"""
         self._starting_traits()  # Impetuous (X) markers (p.54)
         self._orochi_start()  # Blood of Orochi: the pool's tokens given (p.49, answer_traits)
         for m in self.state.alive():
@@ -92,10 +94,6 @@ class TurnPhases(GamePart):
                                                   "removed"}))
                 self._emit(Event("counter", {"model": m.id, "n": eff.counters_lost}))
                 self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "diseased", 1))
-            if eff.death_sentence_option:
-                self._emit(Event("ki_change", {"model": m.id, "delta": -conditions.DEATH_SENTENCE_REMOVAL_COST}))
-                self._emit(Event("note", {"text": f"{m.id} pays 3 Ki to remove a Death Sentence marker"}))
-                self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "death_sentence", 1))
 
     def _next_active(self, preferred: int, first: bool = False) -> None:
         """Make ``preferred`` active if it can act, else the other player; if neither

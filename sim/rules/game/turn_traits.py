@@ -42,6 +42,7 @@ from sim.rules import conditions, movement
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
 from sim.rules.game import melee_traits
 from sim.rules.game.actions import Action, ActionKind, register, verdict, walk_points
+from sim.rules.game.death_sentence import DS_OFFER
 from sim.rules.game.defiance import DEFIANCE_OFFER
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -672,7 +673,8 @@ class TurnTraits(GamePart):
         if st.phase != "start":
             return []
         return [m.id for m in st.in_game(player) if FORTUNE_OFFER in m.conditions or ONI_OFFER in m.conditions
-                or DEFIANCE_OFFER in m.conditions]  # In Defiance of the Gods (sim.rules.game.defiance)
+                or DEFIANCE_OFFER in m.conditions  # In Defiance of the Gods (sim.rules.game.defiance)
+                or DS_OFFER in m.conditions]  # Death Sentence: pay 3 Ki or keep it (sim.rules.game.death_sentence)
 
     def starting_choice_actions(self) -> list[Action]:
         """The choices offered while the Starting phase waits: for each model of the player
@@ -685,6 +687,7 @@ class TurnTraits(GamePart):
             if ONI_OFFER in m.conditions:
                 out += [Action("oni_rage", mid, special="berserk"), Action("oni_rage", mid)]
             out += self.defiance_offers(mid)  # In Defiance of the Gods (catalogue)
+            out += self.death_sentence_offers(mid)  # Death Sentence (p.43)
             if CAVALRY_AFTER in m.conditions:
                 out += [Action("cavalry", mid)] + self._cavalry_points(m)
             elif GROUP_FIGHT in m.conditions and self.state.phase == "main":
