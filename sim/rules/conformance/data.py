@@ -261,25 +261,38 @@ SECTIONS: tuple[Section, ...] = (
        "character effects (card text) are the players'", ("models.profiles", "models.bsdata"),
        Probe(modules=("models.profiles", "models.bsdata"))),
     _s("cards.special", "Special Cards", "p.14", 372, "SPECIAL CARDS", "partly",
-       "read from the catalogues and checked when a warband is built; their effects are the players'",
-       ("models.warband", "models.bsdata"), Probe(symbols=("models.warband.check_warband",))),
+       "read from the catalogues and checked when a warband is built; the set-up hands each card's facts to the "
+       "game (`Game(cards=...)`, kept by saves): enhancement grants are applied, every other effect is logged "
+       "as a manual step naming the card when the game starts",
+       ("models.warband", "models.bsdata", "models.card_facts", "sim.rules.game.special_cards"),
+       Probe(symbols=("models.warband.check_warband", "sim.rules.game.special_cards.cards_at_start"))),
     _s("cards.enhancement", "Enhancement Cards", "p.15", 385, "ENHANCEMENT CARDS", "partly",
-       "Equipment, Max, Required and Exclusion checked when a warband is built; effects are the players'",
-       ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
+       "Equipment, Max, Required and Exclusion checked when a warband is built; an enhancement's traits, "
+       "statistic changes and weapon traits (\"Attached model gains ...\") are effects on its model for the "
+       "whole game (Scout, Flank, Tactician read at set-up too); conditional, variable (X), chosen or triggered "
+       "effects and the Ki feats and weapons a card gives are manual steps logged with the card's name at the start",
+       ("models.warband", "models.card_facts", "sim.rules.game.special_cards"),
+       Probe(symbols=("models.warband.check_warband", "models.card_facts.card_facts"),
+             titles=("test_an_enhancement_*",))),
     _s("cards.event", "Event Cards", "p.15", 409, "EVENT CARDS", "partly",
-       "Max and Required checked when a warband is built; effects (and Traps) are the players'",
-       ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
+       "Max and Required checked when a warband is built; each event card is logged as a manual step of its "
+       "player when the game starts (played once, when the card says, by the players; Traps too)",
+       ("models.warband", "sim.rules.game.special_cards"),
+       Probe(symbols=("models.warband.check_warband", "sim.rules.game.special_cards.cards_at_start"))),
     _s("cards.terrain", "Terrain Cards", "p.16", 425, "TERRAIN CARDS", "partly",
        "checked when a warband is built; a terrain piece of the table file carries its card's traits, and a "
        "Destructible piece is removed by a Wait for 2 Ki (in contact, out of enemy ZoC; offered by legal_actions); "
-       "the pieces of a warband's terrain cards are placed by the players in the table file, and terrain "
-       "traits other than Destructible (Fear (X) ...) are the players'",
-       ("models.warband", "sim.rules.game.wait_options"),
+       "the pieces of a warband's terrain cards are placed by the players in the table file; terrain "
+       "traits other than Destructible (Fear (X): the Fear test on contact ...) and the cards' rules are logged "
+       "as manual steps when the game starts",
+       ("models.warband", "sim.rules.game.wait_options", "sim.rules.game.special_cards"),
        Probe(symbols=("models.warband.check_warband",), strings=("terrain_removed",),
              titles=("*destructible*",))),
     _s("cards.theme", "Theme List Cards", "p.17", 445, "THEME LIST CARDS", "partly",
-       "Permitted and Exclusion checked when a warband is built; theme effects are the players'",
-       ("models.warband",), Probe(symbols=("models.warband.check_warband",))),
+       "Permitted and Exclusion checked when a warband is built; the theme's effects are logged as a manual "
+       "step of its player when the game starts",
+       ("models.warband", "sim.rules.game.special_cards"),
+       Probe(symbols=("models.warband.check_warband", "sim.rules.game.special_cards.cards_at_start"))),
     # ---------------------------------------------------------------- general rules p.18-19
     _s("general.rule_one", "Rule No. 1: Rules Conflicts", "p.18", 481, "КОНФЛИКТЫ ПРАВИЛ", "partly",
        "the engine follows it where a trait meets a rule (Immovable is not moved by a Slam, its example); "
@@ -501,7 +514,8 @@ ACTION_STATUS: Mapping[str, Status] = {
     # card steps of issue #13 (traits offered as choices by legal_actions)
     **{k: _AUTO for k in ("orochi", "bodyguard", "intimidate", "decline_feat", "jump_up", "cultist", "heal",
                           "fortune", "oni_rage", "group_fight", "cavalry", "leech", "channel", "virtue",
-                          "spend_virtue", "order", "command", "pack", "tactical_choice")},
+                          "spend_virtue", "order", "command", "pack", "tactical_choice",
+                          "death_sentence")},  # Death Sentence's Starting phase choice (p.43)
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).
@@ -511,8 +525,8 @@ CONDITION_STATUS: Mapping[str, Status] = {
                           "spirit_block", "stunned")},
     "controlled": Status("automated", "given by the generic feat Puppet Strings; card effects that give it are "
                                       "the players'"),
-    "death_sentence": Status("automated", "the engine always pays the 3 Ki to remove a marker (no choice to keep "
-                                          "the Ki)"),
+    "death_sentence": Status("automated", "its player chooses in the Starting phase to pay 3 Ki and remove a "
+                                          "marker or keep it (Action death_sentence, offered by legal_actions)"),
 }
 
 #: Specials (:data:`sim.rules.melee.SPECIAL_RULES`) the engine does not apply whole; the
