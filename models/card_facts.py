@@ -160,8 +160,17 @@ def card_facts(card: Any) -> dict:
     feat or weapon the card gives is named there too)."""
     grants: list[dict] = []
     manual: list[str] = []
+    feats: list[dict] = []
     enhancement = getattr(card, "kind", "") == "enhancement"
+    feat = getattr(card, "feat", None)
     for s in effect_sentences(getattr(card, "text", "")):
+        if enhancement and feat is not None and feat.weapon is None and not feats:
+            rest = _feat_gain(s, feat.name)
+            if rest is not None:  # "Attached model gains [...] the following Ki Feat": the model has the feat
+                feats.append(_feat_record(feat))
+                if not rest:
+                    continue
+                s = rest
         g = grant_of_sentence(s) if enhancement else None
         if s.rstrip().endswith(":"):  # "When ... , a model gains this Enhancement:" -- what follows is conditional
             enhancement = False
@@ -169,12 +178,45 @@ def card_facts(card: Any) -> dict:
             grants.append(g)
         else:
             manual.append(s)
-    feat = getattr(card, "feat", None)
-    if feat is not None:
+    if feat is not None and not feats:
         manual.append(f"Ki feat {feat.name} (from the card; use it by hand)")
     for w in getattr(card, "weapons", ()) or ():
         manual.append(f"weapon {w.name} (from the card; use its profile by hand)")
-    return {"name": str(card.name), "kind": str(card.kind), "grants": grants, "manual": manual}
+    out = {"name": str(card.name), "kind": str(card.kind), "grants": grants, "manual": manual}
+    if feats:
+        out["feats"] = feats
+    return out
+
+
+#: Words that make a sentence conditional (the feat is then the players' to apply).
+_CONDITIONAL = re.compile(r"\b(?:while|when|whenever|if|once|until|instead)\b", re.I)
+
+
+def _feat_gain(sentence: str, feat_name: str) -> str | None:
+    """For a sentence by which the model gains the card's Ki feat ``feat_name`` without a
+    condition ("Attached model gains the following Ki Feat:", "... gains +1 Melee
+    Strength and the following Ki Feat"), the rest of the sentence without the feat
+    (``""`` when nothing is left); None for any other sentence."""
+    if not re.search(r"gains?\b.*\bfeat\b", sentence, re.I) or _CONDITIONAL.search(sentence):
+        return None
+    name = re.escape(feat_name)
+    rest = re.sub(rf"(?:,?\s*\band\s+)?(?:the\s+)?(?:following\s+|this\s+|'?{name}'?\s+)?(?:ki\s+)?feat\s*[:.]?\s*$",
+                  "", sentence, flags=re.I).strip()
+    if rest == sentence.strip():
+        return None
+    return "" if re.fullmatch(r"(?:the\s+)?att\w*\s+(?:\w+\s+)?model\s*gains?|att\w*\s+modelgains?", rest,
+                              re.I) else rest
+
+
+def _feat_record(feat: Any) -> dict:
+    """A catalogue Ki feat (:class:`models.bsdata.KiFeat`, no weapon) as plain JSON."""
+    return {"name": feat.name, "cost": feat.cost, "cost_text": feat.cost_text, "timing": feat.timing,
+            "area": feat.area, "range": feat.range, "range_text": feat.range_text, "opposed": bool(feat.opposed),
+            "limitation": feat.limitation, "description": feat.description}
+
+
+_FEAT_KEYS = frozenset({"name", "cost", "cost_text", "timing", "area", "range", "range_text", "opposed",
+                        "limitation", "description"})
 
 
 def facts_problem(facts: Any) -> str | None:
@@ -182,7 +224,7 @@ def facts_problem(facts: Any) -> str | None:
     them (None when they are)."""
     if not isinstance(facts, dict):
         return "expected a mapping"
-    extra = set(facts) - {"name", "kind", "grants", "manual", "model", "player"}
+    extra = set(facts) - {"name", "kind", "grants", "manual", "model", "player", "feats"}
     if extra:
         return f"unknown keys {sorted(extra)}"
     if not isinstance(facts.get("name"), str) or not facts["name"]:
@@ -199,4 +241,10 @@ def facts_problem(facts: Any) -> str | None:
         return "player must be 1 or 2"
     if facts.get("grants") and "model" not in facts:
         return "grants need the model they are given to"
+    feats = facts.get("feats", [])
+    if not isinstance(feats, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str)
+                                              and set(f) <= _FEAT_KEYS for f in feats):
+        return f"feats must be Ki feats ({', '.join(sorted(_FEAT_KEYS))})"
+    if feats and "model" not in facts:
+        return "feats need the model they are given to"
     return None

@@ -200,3 +200,44 @@ def test_death_sentence_is_not_offered_without_three_ki_and_the_greedy_bot_answe
     g = _sentenced(ki=4)
     choice = GreedyBot().choose(g)
     assert choice.kind == "death_sentence" and g.is_legal(choice)[0]
+
+
+def test_an_enhancement_gives_its_model_the_cards_ki_feat():
+    """p.17 (an enhancement's effects are its model's) and p.46 (Ki feats): a card that
+    says its model gains a Ki feat puts the feat, with its cost, timing and area, among
+    the model's feats; Akira may then declare it (a made-up Simple Personal feat, cost 1);
+    a feat whose timing the engine cannot read is named as a manual step instead."""
+    from sim.rules.game import Action
+    from sim.table import DEFAULT_TABLE, load_table
+    from tests.conftest import set_active
+
+    rec = {"name": "Test Focus", "cost": 1, "cost_text": "1", "timing": "simple", "area": "personal", "range": None,
+           "range_text": None, "opposed": False, "limitation": None, "description": "made up"}
+    odd = {**rec, "name": "Odd Feat", "timing": "special"}
+    scroll = {"name": "Test Scroll", "kind": "enhancement", "model": "akira", "grants": [], "manual": [],
+              "feats": [rec, odd]}
+    g = Game(load_table(DEFAULT_TABLE), seed=1, cards=[scroll])
+    assert "Test Focus" in g.feats("akira") and "Odd Feat" not in g.feats("akira")
+    assert any("MANUAL STEP for akira (Test Scroll)" in x and "Ki feat Odd Feat" in x for x in g.log())
+    set_active(g, 1)
+    assert g.is_legal(Action("ki_feat", "akira", feat="Test Focus"))[0]
+
+
+@needs_bsdata
+def test_card_facts_give_the_feat_of_an_unconditional_feat_sentence_only():
+    """p.17: "Attached model gains the following Ki Feat" gives the feat (Kintoki's Salt:
+    Mighty Blow; Irokane Tetsubo: +1 Melee Strength and Strikedown); a feat the model may
+    use only under a condition (Mad with Stolen Power: while it has Cloudwalk; Bronze
+    Lion Tattoo: once per game) stays manual."""
+    from models.bsdata import load_catalogues
+    from models.card_facts import card_facts
+
+    by_name = {c.name: c for c in load_catalogues(BSDATA).cards}
+    salt = card_facts(by_name["Kintoki's Salt"])
+    assert [f["name"] for f in salt["feats"]] == ["Mighty Blow"] and salt["manual"] == []
+    tetsubo = card_facts(by_name["Irokane Tetsubo"])
+    assert [f["name"] for f in tetsubo["feats"]] == ["Strikedown"]
+    assert tetsubo["grants"] == [{"stats": {"strength": 1}, "weapon": "melee"}]
+    for name in ("Mad with Stolen Power", "Bronze Lion Tattoo"):
+        facts = card_facts(by_name[name])
+        assert "feats" not in facts and any(s.startswith("Ki feat ") for s in facts["manual"])

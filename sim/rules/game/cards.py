@@ -14,6 +14,7 @@ from sim.rules import conditions, ki
 from sim.rules.effects import effect_problem, effective_profile
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
+from sim.rules.game.special_cards import card_feats
 
 
 class Cards(GamePart):
@@ -88,10 +89,12 @@ class Cards(GamePart):
 
     def feats(self, mid: str) -> dict:
         """The Ki feats ``mid`` can use, by name (:func:`sim.rules.ki.model_feats`: its card's
-        and those its table entry adds)."""
+        and those its table entry adds; and those its enhancement cards give,
+        :func:`sim.rules.game.special_cards.card_feats`)."""
         got = self._feats.get(mid)
         if got is None:
-            got = self._feats[mid] = ki.model_feats(self.profile(mid), self.table.model(mid).feats)
+            got = self._feats[mid] = {**ki.model_feats(self.profile(mid), self.table.model(mid).feats),
+                                      **card_feats(self, mid)}  # enhancement cards' feats (p.17; special_cards)
         return got
 
     def _trait(self, mid: str, keyword: str):

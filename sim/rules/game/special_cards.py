@@ -28,8 +28,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.bsdata.records import KiFeat
 from models.card_facts import facts_problem
 from models.traits import trait_key
+from sim.rules import ki
 from sim.rules.game.events import Event
 from sim.rules.game.state import GameError
 
@@ -77,7 +79,10 @@ def cards_at_start(game: Any) -> list[Event]:
             game.grant(mid, c["name"], "game", traits=gained, weapon_traits=to_weapons,
                        weapon=g.get("weapon", "all"), stats=g.get("stats"))
         manual = list(c.get("manual", []))
-        if not manual and not c.get("grants"):
+        if mid is not None:  # a Ki feat the card gives that the engine cannot read: by hand (p.46)
+            manual += [f"Ki feat {f['name']} (its timing or area is the card's own text; use it by hand)"
+                       for f in c.get("feats", []) if _feat(f) is None]
+        if not manual and not c.get("grants") and not c.get("feats"):
             manual = [f"the {c.get('kind', 'special')} card's effect (p.17)"]
         if manual:
             out.append(Event("manual_step", {"model": who, "source": c["name"],
@@ -89,6 +94,33 @@ def cards_at_start(game: Any) -> list[Event]:
                 continue
             out.append(Event("manual_step", {"model": f"terrain {piece.id}", "source": name,
                                              "text": terrain_trait_text(name)}))
+    return out
+
+
+def _feat(record: dict):
+    """The :class:`sim.rules.ki.Feat` of a card's Ki feat record (card facts ``feats``),
+    or None when the engine cannot read its timing or area."""
+    try:
+        got = ki.feat_from_card(KiFeat(**record))
+    except (TypeError, ValueError):
+        got = None
+    return got if got is not None else ki.feat_from_entry(str(record.get("name")),
+                                                          card_text=str(record.get("description") or ""))
+
+
+def card_feats(game: Any, mid: str) -> dict:
+    """The Ki feats model ``mid``'s enhancement cards give it (\"Attached model gains the
+    following Ki Feat\", p.17, p.46), by name, as :meth:`~sim.rules.game.Game.feats` adds
+    them to its card's; feats the engine cannot read are left out (the start's manual
+    step names them)."""
+    out = {}
+    for c in game.card_facts:
+        if c.get("model") != mid:
+            continue
+        for record in c.get("feats", []):
+            f = _feat(record)
+            if f is not None:
+                out[f.name] = f
     return out
 
 
