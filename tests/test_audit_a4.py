@@ -241,3 +241,18 @@ def test_card_facts_give_the_feat_of_an_unconditional_feat_sentence_only():
     for name in ("Mad with Stolen Power", "Bronze Lion Tattoo"):
         facts = card_facts(by_name[name])
         assert "feats" not in facts and any(s.startswith("Ki feat ") for s in facts["manual"])
+
+
+def test_set_up_traits_read_what_an_enhancement_gives():
+    """p.52, Flank ("Фланговый обход") and p.58, Tactician act at set-up: a model whose
+    enhancement gives Flank (a Grappling Hook) or Tactician (+1) is a Flank model and adds
+    the die at the set-up's roll-off, though its printed card has neither."""
+    from models.profiles import get_profile
+    from sim.rules.setup.warbands import Recruit
+
+    hook = {"name": "Test Hook", "kind": "enhancement", "grants": [{"traits": ["Flank", "Tactician (+1)"]}],
+            "manual": []}
+    plain = Recruit("akira", 1, get_profile("takashi-akira"))
+    hooked = Recruit("akira", 1, get_profile("takashi-akira"), (hook,))
+    assert not plain.flank and plain.tactician == 0
+    assert hooked.flank and hooked.tactician == 1
