@@ -183,7 +183,8 @@ class ReplayCursor:
         cannot be applied."""
         k = self.check_index(n)
         g = self.game
-        return Game(g.table, seed=g.seed, length=g.length, events=list(self._events[:k]), scenario=g.scenario)
+        return Game(g.table, seed=g.seed, length=g.length, events=list(self._events[:k]), scenario=g.scenario,
+                    cards=list(g.card_facts))  # enhancement cards' feats (sim.rules.game.special_cards)
 
     def _build(self, k: int) -> ReplayStep:
         try:
