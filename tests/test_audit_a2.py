@@ -103,11 +103,11 @@ def test_the_tactical_choice_closes_with_the_first_activation():
 
 # ------------------------------------------------------------------ exceptional specials (p.41)
 
-def test_eagles_flight_defence_is_a_manual_step_after_the_exchange():
+def test_eagles_flight_defence_is_offered_after_the_exchange():
     """p.41: "Орлиный полёт (Eagle's Flight Defence): Если защита успешна, Защитник может
     переместиться на 3" после завершения Обмена ударами." The engine cannot choose the
     move: a successful Eagle's Flight is logged as a manual step naming the model, never
-    skipped silently."""
+    skipped silently (A5: it is offered to the defender's player as a choice)."""
     card = get_profile("ito-masunagi")
     weapons = tuple(replace(w, special_defences=("Eagle's Flight Defence (0)",)) if w.kind == "melee" else w
                     for w in card.weapons)
@@ -128,8 +128,9 @@ def test_eagles_flight_defence_is_a_manual_step_after_the_exchange():
                 g.push(Action("allocate", who, attack=pools[who], defence=0))
             else:
                 g.push(Action("allocate", who, attack=0, defence=pools[who], special="eagles-flight-defence"))
-        steps = [e for e in g.events if e.kind == "manual_step" and "Eagle" in e.data["source"]]
-        if steps:
+        # since A5 the move is offered to the defender's player (tests/test_audit_a5.py)
+        if "eagles_flight" in g.state.models["masunagi"].conditions:
             seen += 1
-            assert steps[0].data["model"] == "masunagi" and "3\"" in steps[0].data["text"]
+            assert g.to_move() == g.state.models["masunagi"].player
+            assert {a.kind for a in g.legal_actions()} == {"eagles_flight"}
     assert seen

@@ -92,6 +92,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
                "phase choice", "p.43", 0, "answer"),
     ActionRule("sacrifice", "Sacrifice / Protected (traits): a friend removed from play to cancel a damage roll, "
                "or not", "p.57, p.56", 0, "answer"),
+    ActionRule("eagles_flight", "Eagle's Flight Defence (special): the defender's 3\" move after the exchange, or "
+               "none", "p.41, p.39", 0, "answer"),
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
                "p.49", 0, "answer"),
     ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),

@@ -379,8 +379,9 @@ SECTIONS: tuple[Section, ...] = (
        Probe(symbols=(f"{_DICE}.fear_test", f"{_DICE}.fear_test_needed"))),
     # ---------------------------------------------------------------- ranged p.30-32
     _s("ranged.sequence", "Ranged attack sequence (1a-7a)", "p.30", 811, "СТРЕЛКОВЫЕ АТАКИ", "partly",
-       "weapon, target, range bands, interception, TN, roll, damage, Ammo and Reload; Ki feats at step 1e are "
-       "not offered", (_RANGED, "sim.rules.game.shooting_step"),
+       "weapon, target, range bands, interception, TN, roll, damage, Ammo and Reload; Ki feats: the active "
+       "model's `when: shot` feats are offered before its Shoot (in its activation), the target player's "
+       "Instant feats at steps 1e, 4a and 5a are not offered", (_RANGED, "sim.rules.game.shooting_step"),
        Probe(symbols=(f"{_RANGED}.resolve_ranged_attack",), actions=("shoot",))),
     _s("ranged.target_numbers", "Ranged attack target numbers", "p.31", 864, "ЗНАЧЕНИЯ ПОРОГА", "automated",
        "every row of the table, from the geometry (cover, movement, Size, Swarm ...)", (_RANGED,),
@@ -397,7 +398,9 @@ SECTIONS: tuple[Section, ...] = (
     # ---------------------------------------------------------------- melee p.33-37
     _s("melee.exchange", "Melee exchange (steps 1-15)", "p.33-36", 916, "РУКОПАШНЫЕ АТАКИ", "partly",
        "initiative, pools, secret allocations, rolls, re-rolls, comparisons, specials, damage, counter-strike, "
-       "counters; Ki feats at step 11 are not offered", (_MELEE, "sim.rules.game.melee_step"),
+       "counters, Eagle's Flight's move; Ki feats: `when: exchange` feats are offered to each model before "
+       "it allocates (step 4), those of step 11 (after the comparison, before the damage roll) are not offered",
+       (_MELEE, "sim.rules.game.melee_step"),
        Probe(symbols=(f"{_MELEE}.resolve_exchange",), actions=("allocate",))),
     _s("melee.modifiers", "Melee modifiers", "p.36", 1046, "МОДИФИКАТОРЫ РУКОПАШНОЙ", "automated",
        "every row of the modifier table (conditions, Charge, Exhausted, Ran, Stood Up ...)", (_MELEE,),
@@ -516,6 +519,7 @@ ACTION_STATUS: Mapping[str, Status] = {
                           "fortune", "oni_rage", "group_fight", "cavalry", "leech", "channel", "virtue",
                           "spend_virtue", "order", "command", "pack", "tactical_choice",
                           "death_sentence")},  # Death Sentence's Starting phase choice (p.43)
+    "eagles_flight": Status("automated", "the defender's 3\" move after the exchange, or none (p.41)"),
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).
@@ -532,10 +536,13 @@ CONDITION_STATUS: Mapping[str, Status] = {
 #: Specials (:data:`sim.rules.melee.SPECIAL_RULES`) the engine does not apply whole; the
 #: others are ``automated``.
 SPECIAL_STATUS: Mapping[str, Status] = {
-    "ivory-prison-attack": Status("partly", "the target is removed; placing the Prone Kairai that replaces it is "
-                                            "a manual step (manual_step event) for the players"),
-    "eagles-flight-defence": Status("partly", "a successful one is a manual step (manual_step event): the players "
-                                              "move the model up to 3\" after the exchange"),
+    "ivory-prison-attack": Status("partly", "the target is removed (not an Insignificant or Soulless one); placing "
+                                            "the Prone Kairai that replaces it is a manual step (manual_step event) "
+                                            "for the players: the engine adds no model during a game"),
+    "eagles-flight-defence": Status("automated", "after the exchange the defender's player moves it up to 3\" "
+                                                 "ignoring enemy ZoC and contact, or not (Action eagles_flight, "
+                                                 "offered by legal_actions); a manual step only when another "
+                                                 "exchange follows at once (Split Attack, Group)"),
 }
 
 #: Pages of the specials (p.39-42), by kind; the exceptional ones have their own.

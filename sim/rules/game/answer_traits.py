@@ -50,7 +50,7 @@ PAGE_PACK = "p.55"
 #: What a Pack model activated with its pack must declare (p.55).
 PACK_KINDS = ("charge", "melee", "shoot")
 #: The answer kinds of this module (the game waits for one of them).
-ANSWER_KINDS = ("bodyguard", "sacrifice")
+ANSWER_KINDS = ("bodyguard", "sacrifice", "eagles_flight")
 
 
 def _x(value, default: int = 1) -> int:
@@ -221,7 +221,8 @@ class AnswerTraits(GamePart):
         """The models at which a declared enemy action waits for their player's answer
         (Bodyguard, p.49), and those a damage roll against which waits (Sacrifice, Protected,
         p.56-57, :mod:`sim.rules.game.damage_answers`)."""
-        return [m.id for m in self.state.alive() if BODYGUARD_OFFER in m.conditions] + self.damage_offers_pending()
+        return ([m.id for m in self.state.alive() if BODYGUARD_OFFER in m.conditions] + self.damage_offers_pending()
+                + self.eagle_pending())  # Eagle's Flight's move after the exchange (p.41, eagles_flight)
 
     def answer_player(self) -> int | None:
         """The player who answers now (the guarded model's), or None when nothing waits."""
@@ -242,6 +243,8 @@ class AnswerTraits(GamePart):
         bodyguard that may, and declining (no target); or the Sacrifice / Protected answers."""
         if self.damage_offers_pending():
             return self.damage_answer_actions()
+        if self.eagle_pending() and not any(BODYGUARD_OFFER in m.conditions for m in self.state.alive()):
+            return self.eagle_actions()  # Eagle's Flight (p.41)
         out = []
         for mid in self.answers_pending():
             data = json.loads(str(self.state.models[mid].conditions[BODYGUARD_OFFER]))
@@ -256,6 +259,8 @@ class AnswerTraits(GamePart):
         Sacrifice / Protected answer: :meth:`damage_answer_choice`."""
         if self.damage_offers_pending():
             return self.damage_answer_choice()
+        if self.eagle_pending() and not any(BODYGUARD_OFFER in m.conditions for m in self.state.alive()):
+            return self.eagle_choice()  # Eagle's Flight (p.41)
         offered = self.answer_actions()
         decline = next(a for a in offered if a.target is None)
         guarded = self.printed_profile(decline.model or "")

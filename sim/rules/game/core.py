@@ -38,6 +38,7 @@ from sim.rules.game.cards import Cards
 from sim.rules.game.damage_answers import DamageAnswers
 from sim.rules.game.death_sentence import DeathSentenceChoice
 from sim.rules.game.defiance import Defiance
+from sim.rules.game.eagles_flight import EaglesFlight
 from sim.rules.game.events import Event, apply_event
 from sim.rules.game.intimidate_step import IntimidateStep
 from sim.rules.game.ki_step import KiStep
@@ -79,7 +80,7 @@ class _RollRecorder:
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
            Offers, SaveLoad, Targeting, RollsStep, IntimidateStep, SupportStep, TurnTraits, AnswerTraits,
-           TacticalChoice, DamageAnswers, Defiance, DeathSentenceChoice):
+           TacticalChoice, DamageAnswers, Defiance, DeathSentenceChoice, EaglesFlight):
     """A game on a table with deployed warbands.
 
     Args:

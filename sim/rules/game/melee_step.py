@@ -122,13 +122,40 @@ class MeleeStep(GamePart):
             res = self._melee_move(m.id, target, also=tuple(action.models))
         except movement.MoveError as exc:
             return False, str(exc)
+        if not res.legal and not action.models and self.melee_fallback(m.id, target):
+            return True, ""  # it fights the enemy it touches instead (p.24)
         return verdict(res)
+
+    def melee_fallback(self, mid: str, target: str) -> str | None:
+        """p.24: "Если модель, начинающая активацию в контакте с одной вражеской моделью,
+        пытается войти в контакт с другой вражеской моделью и не может этого сделать, она
+        обязана выполнить Обмен ударами с моделью, в контакте с которой она начинала." The
+        one enemy model ``mid`` is in base contact with, when a Melee at another enemy
+        ``target`` cannot bring it into contact with ``target`` (around that enemy's base);
+        None otherwise (no such enemy, several, or the move is legal)."""
+        foes = self.enemies_in_contact(mid)
+        if len(foes) != 1 or foes[0] == target:
+            return None
+        try:
+            if self._melee_move(mid, target).legal:
+                return None
+        except movement.MoveError:
+            pass
+        return foes[0]
 
     def _resolve_melee(self, action: Action) -> None:
         m = self.state.models[action.model]
         target = action.target
         assert target is not None  # judged legal: it names its target
         res = self._melee_move(m.id, target, also=tuple(action.models))
+        first = None if res.legal else self.melee_fallback(m.id, target)
+        if first is not None:  # it cannot reach the other enemy: it fights the one it touches (p.24)
+            self._emit(Event("note", {"text": f"{m.id} cannot come into contact with {target}: it fights {first}, "
+                                              "the enemy it started in contact with (p.24)"}))
+            engaged = self.engaged_now(m.id, first)
+            self.open_exchange({"attacker": m.id, "defender": first, "charge": False,
+                                **({"engaged": engaged} if engaged else {})})
+            return
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
             self._emit(ev)
@@ -524,7 +551,7 @@ class MeleeStep(GamePart):
                 for name in sorted(names):
                     self._gain(mid, name, value=(dfn if mid == att else att) if name == "held" else None)
             self.melee_damage_traits(att, dfn, {k: n for k, n in res.wounds.items() if n})  # Kumo (catalogue)
-            for e in special_steps.exchange_manual_steps(res):  # Eagle's Flight, Ivory Prison (p.41)
+            for e in special_steps.exchange_manual_steps(res, eagle=False):  # Ivory Prison (p.41)
                 self._emit(e)
             self.defiance_melee_ki(att, dfn, {k: n for k, n in res.wounds.items() if n})  # In Defiance (catalogue)
             weapon_specials.web_defence_after_exchange(self, res)  # Web Defence (catalogue): no move this activation
@@ -534,14 +561,18 @@ class MeleeStep(GamePart):
             for e in nxt:
                 self._emit(e)
             if any(e.kind == "exchange_open" for e in nxt):
+                for e in special_steps.eagle_manual_steps(res):  # Eagle's Flight, another exchange at once (p.41)
+                    self._emit(e)
                 self._end_effects("exchange")
                 return
+            if self.state.alive(1) and self.state.alive(2):
+                self.eagle_open(res)  # Eagle's Flight: its player's move after the exchange (p.41)
             self._after_action()
         self._end_effects("exchange")  # "until the end of the current melee exchange"
         if not self.is_over():
             if not self.state.alive(1) or not self.state.alive(2):
                 self._end_phase()
-            elif not self._group_step(self.state.models[att].player):  # a Group's next exchange (p.52)
+            elif not self.answers_pending() and not self._group_step(self.state.models[att].player):  # Group (p.52)
                 self._next_active(3 - self.state.models[att].player)
 
     def _release_held_by_fighters(self, att: str, dfn: str) -> None:

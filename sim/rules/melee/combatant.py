@@ -205,7 +205,10 @@ class Combatant:
     ``rerolls`` (:class:`RerollSource`), ``removes_counter`` (``False`` for the Split
     Attack exchanges before the last one, p.57), ``damage_cancelled`` (why no damage roll
     is made against it in this exchange: a friend removed by Sacrifice [K] (X") p.57 or
-    Protected [K] (X") p.56; empty: rolls as usual).
+    Protected [K] (X") p.56; empty: rolls as usual); ``insignificant``, ``soulless``: the
+    card's Insignificant and Soulless (Ivory Prison Attack does not remove it, p.41);
+    ``gokusatsu``: one of the card's weapons has Gokusatsu Attack (an enemy's Gokusatsu
+    Attack does nothing to either model, p.41).
     """
 
     id: str
@@ -250,6 +253,9 @@ class Combatant:
     rerolls: tuple[RerollSource, ...] = ()
     removes_counter: bool = True
     damage_cancelled: str = ""
+    insignificant: bool = False
+    soulless: bool = False
+    gokusatsu: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:
@@ -438,6 +444,11 @@ def combatant_from_profile(profile, *, id: str | None = None, active: bool = Fal
         immune.add("held")
     if has_trait(profile, "soulless"):  # Immune [Fear, Poison, Bleed] (p.58); Fear: its tests pass
         immune.update({"poisoned", "bleed"})
+        kw["soulless"] = True
+    if has_trait(profile, "insignificant"):
+        kw["insignificant"] = True
+    if any("gokusatsu" in str(sp).lower() for w in profile.weapons for sp in getattr(w, "special_attacks", ())):
+        kw["gokusatsu"] = True  # "Если у вражеской модели также есть эта Исключительная Атака" (p.41)
     kw["immune"] = frozenset(immune)
     kw["rerolls"] = tuple(rerolls)
     kw.update(overrides)

@@ -221,12 +221,16 @@ class _Exchange:
         powerful = halved = critical = combo = dual = False
         if rule is not None:
             self.add(10, f"{rule.name} succeeds")
-            if rule.removes == "enemy":
+            if rule.removes == "enemy" and (D.insignificant or D.soulless):
+                # "удалите из игры не-Незначительную, не-Бездушную цель" (p.41)
+                self.add(10, f"{D.id} is {'Insignificant' if D.insignificant else 'Soulless'}: Ivory Prison "
+                             "does not remove it")
+            elif rule.removes == "enemy":
                 self.removed.setdefault(D.id, "ivory-prison")
                 self.add(10, f"{D.id} is removed from play and replaced by a Prone Kairai under "
                              f"{A.id}'s controller (Ivory Prison)")
             elif rule.removes == "both":
-                if D.weapon.special("gokusatsu-attack") is not None:
+                if D.gokusatsu or D.weapon.special("gokusatsu-attack") is not None:
                     self.add(10, f"{D.id} also has Gokusatsu Attack: no effect on either model")
                 else:
                     self.removed.setdefault(A.id, "gokusatsu")

@@ -1,0 +1,169 @@
+"""Audit A5 of issue 13: the rulebook's Ranged Attacks, Melee Attacks, Wound Table and
+Special Abilities chapters (p.30-42, seeds/000 lines 811-1227) against the engine, through
+the public :class:`~sim.rules.game.Game` API. Each test quotes the line it checks."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import replace
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules.game import Action, Game
+from sim.table import load_table
+from tests.conftest import set_active
+
+TABLE = load_table()
+#: Two Small bases (30 mm) in contact: their centres this far apart, inches.
+_TOUCH = 2 * 0.5905511811023623
+
+
+def _card(base: str, new_id: str, *, traits=(), attacks=None, defences=None):
+    """Register a copy of card ``base`` as ``new_id`` with ``traits`` added and its melee
+    weapons' specials replaced by ``attacks`` / ``defences`` when given (the conftest
+    fixture removes it after the test)."""
+    card = get_profile(base)
+    weapons = tuple(replace(w, **({"special_attacks": tuple(attacks)} if attacks is not None else {}),
+                            **({"special_defences": tuple(defences)} if defences is not None else {}))
+                    if w.kind == "melee" else w for w in card.weapons)
+    add_profile_source({new_id: replace(card, id=new_id, name=new_id, bs_id="test-" + new_id,
+                                        traits=tuple(card.traits) + tuple(traits), weapons=weapons)})
+    return new_id
+
+
+def _table(profiles: dict, **where):
+    """The default table with models given other cards (``{model: card id}``) and placed
+    (``kenta=((x, y), facing)``)."""
+    models = tuple(dataclasses.replace(m, profile=profiles.get(m.id, m.profile),
+                                       **({"position": where[m.id][0], "facing": where[m.id][1]}
+                                          if m.id in where else {}))
+                   for m in TABLE.models)
+    return dataclasses.replace(TABLE, models=models, _scene=[])
+
+
+def _game(table, seed: int, active: int = 1) -> Game:
+    g = Game(table, seed=seed, length=("fixed", 6))
+    set_active(g, active)
+    return g
+
+
+def _fight(g: Game, attacker: str, defender: str, att_special=None, def_special=None):
+    """``attacker`` declares a Melee against ``defender``: the attacker puts every die in
+    attack, the defender every die in defence (with the specials named)."""
+    g.push(Action("melee", attacker, target=defender))
+    pools = g.exchange_pools()
+    while g.state.exchange is not None:
+        who = attacker if g.to_move() == g.state.models[attacker].player else defender
+        if who == attacker:
+            g.push(Action("allocate", who, attack=pools[who], defence=0, special=att_special))
+        else:
+            g.push(Action("allocate", who, attack=0, defence=pools[who], special=def_special))
+
+
+# ------------------------------------------------------------------ Eagle's Flight (p.41)
+
+def _eagle_games(seeds=range(12)):
+    eagle = _card("ito-masunagi", "eagle-masunagi-a5", defences=("Eagle's Flight Defence (0)",))
+    table = _table({"masunagi": eagle}, matsu=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+    for seed in seeds:
+        g = _game(table, seed)
+        _fight(g, "matsu", "masunagi", def_special="eagles-flight-defence")
+        yield g
+
+
+def test_eagles_flight_is_offered_to_the_defenders_player_after_the_exchange():
+    """p.41: "Орлиный полёт (Eagle's Flight Defence): Если защита успешна, Защитник может
+    переместиться на 3" после завершения Обмена ударами." p.39: "Все движения от Особых
+    способностей игнорируют ЗК и контакт вражеской модели." After a successful Eagle's
+    Flight the game waits for the defender's player: moves of up to 3" leaving the enemy's
+    contact and ZoC are offered, and staying; a point beyond 3" is refused; the move is
+    played and the game goes on to the next activation."""
+    seen = 0
+    for g in _eagle_games():
+        if "eagles_flight" not in g.state.models["masunagi"].conditions:
+            continue
+        seen += 1
+        p2 = g.state.models["masunagi"].player
+        assert g.to_move() == p2
+        offered = g.legal_actions()
+        assert offered and all(a.kind == "eagles_flight" and a.model == "masunagi" for a in offered)
+        assert Action("eagles_flight", "masunagi") in offered  # staying is offered
+        moves = [a for a in offered if a.point is not None]
+        assert moves and all(math.dist(a.point, g.state.models["masunagi"].position) <= 3.0 + 1e-6 for a in moves)
+        far = (g.state.models["masunagi"].position[0] + 3.5, g.state.models["masunagi"].position[1])
+        assert not g.is_legal(Action("eagles_flight", "masunagi", point=far))[0]
+        assert not g.is_legal(Action("walk", "matsu", point=(10.0, 12.0)))[0]  # nothing else while it waits
+        away = (g.state.models["masunagi"].position[0] + 3.0, g.state.models["masunagi"].position[1])
+        assert g.is_legal(Action("eagles_flight", "masunagi", point=away))[0]  # out of the enemy's ZoC
+        g.push(Action("eagles_flight", "masunagi", point=away))
+        assert g.state.models["masunagi"].position == (away[0], away[1]) or \
+            tuple(g.state.models["masunagi"].position) == away
+        assert "eagles_flight" not in g.state.models["masunagi"].conditions
+        assert g.to_move() == g.state.active and not [a for a in g.legal_actions() if a.kind == "eagles_flight"]
+        assert g.replay().snapshot() == g.snapshot()
+        g.pop()
+        assert "eagles_flight" in g.state.models["masunagi"].conditions
+    assert seen
+
+
+def test_eagles_flight_may_be_declined_and_the_bot_takes_a_move_out_of_contact():
+    """p.41: the defender "может переместиться" (may move): declining keeps it in place;
+    the greedy answer moves it out of contact with every enemy."""
+    seen = 0
+    for g in _eagle_games():
+        if "eagles_flight" not in g.state.models["masunagi"].conditions:
+            continue
+        seen += 1
+        before = tuple(g.state.models["masunagi"].position)
+        choice = g.answer_choice()
+        assert choice.kind == "eagles_flight" and choice.point is not None
+        g.push(Action("eagles_flight", "masunagi"))
+        assert tuple(g.state.models["masunagi"].position) == before
+        assert not any(e.kind == "manual_step" and "Eagle" in e.data.get("source", "") for e in g.events)
+    assert seen
+
+
+# ------------------------------------------------------------------ exceptional attacks (p.41)
+
+def _ivory_runs(traits=()):
+    """Games where matsu declares Ivory Prison Attack (0) against masunagi (with ``traits``
+    added), and their exchange event."""
+    ivory = _card("takashi-matsu", "ivory-matsu-a5", attacks=("Ivory Prison Attack (0)",))
+    target = _card("ito-masunagi", "ivory-target-a5", traits=traits)
+    table = _table({"matsu": ivory, "masunagi": target},
+                   matsu=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+    for seed in range(16):
+        g = _game(table, seed)
+        _fight(g, "matsu", "masunagi", att_special="ivory-prison-attack")
+        yield g, next(e for e in g.events if e.kind == "exchange")
+
+
+def test_ivory_prison_removes_a_target_and_names_the_kairai_as_a_manual_step():
+    """p.41: "Атака Костяной тюрьмы (Ivory Prison Attack): если атака успешна, удалите из
+    игры не-Незначительную, не-Бездушную цель, и выставьте вместо неё не-уникального Сбитого
+    с ног Кайрая под вашим контролем." A plain target is removed; the Kairai is a manual step."""
+    seen = 0
+    for g, ex in _ivory_runs():
+        if "masunagi" not in ex.data["removed"]:
+            continue
+        seen += 1
+        assert not g.state.models["masunagi"].alive
+        steps = [e for e in g.events if e.kind == "manual_step" and "Ivory" in e.data["source"]]
+        assert steps and "Kairai" in steps[0].data["text"]
+    assert seen
+
+
+def test_ivory_prison_does_not_remove_a_soulless_or_insignificant_target():
+    """p.41: Ivory Prison removes "не-Незначительную, не-Бездушную цель": a Soulless or an
+    Insignificant model stays on the table (and takes no damage roll: the attack makes none)."""
+    from models.profiles import Trait
+
+    for trait in (Trait("soulless", None, None, "Soulless"), Trait("insignificant", None, None, "Insignificant")):
+        hits = 0
+        for g, ex in _ivory_runs(traits=(trait,)):
+            if not any("Ivory Prison" in line and "does not remove" in line for line in ex.data["summary"]):
+                continue
+            hits += 1
+            assert g.state.models["masunagi"].alive and "masunagi" not in ex.data["removed"]
+            assert not [e for e in g.events if e.kind == "manual_step" and "Ivory" in e.data.get("source", "")]
+        assert hits, trait.text
