@@ -167,3 +167,27 @@ def test_ivory_prison_does_not_remove_a_soulless_or_insignificant_target():
             assert g.state.models["masunagi"].alive and "masunagi" not in ex.data["removed"]
             assert not [e for e in g.events if e.kind == "manual_step" and "Ivory" in e.data.get("source", "")]
         assert hits, trait.text
+
+
+# ------------------------------------------------------------------ ranged target numbers (p.31)
+
+def _tn_line(events) -> str:
+    shot = next(e for e in events if e.kind == "shot")
+    return next(s for s in shot.data["summary"] if s.startswith("1f"))
+
+
+def test_a_run_in_an_earlier_activation_is_not_a_move_in_this_one():
+    """p.31, the table of ranged modifiers: "Атакующая модель Бежала в этот ход +1" and
+    "Атакующая модель двигалась или будет двигаться в эту активацию +1" are two rows. A
+    model that Ran in an earlier activation of the turn and shoots without moving takes the
+    first (+1), not the second too (it took +2)."""
+    from tests.conftest import set_model
+
+    g = _game(TABLE, 3)
+    set_model(g, "kokkio", conditions={"ran": True}, counters=1)
+    line = _tn_line(g.push(Action("shoot", "kokkio", target="masunagi")))
+    assert "attacker Ran this turn" in line
+    assert "moved or will move" not in line
+    g = _game(TABLE, 3)
+    line = _tn_line(g.push(Action("shoot", "kokkio", target="masunagi", walk="after", point=(6.5, 9.5))))
+    assert "moved or will move this activation" in line and "Ran" not in line

@@ -211,7 +211,9 @@ class ShootingStep(GamePart):
         mark = self.dice_mark()  # Sacrifice / Protected may rewind to here (p.56-57)
         try:
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,
-                                        ranged_pool=pool, moved=moved or "ran" in s.conditions,
+                                        # p.31: Ran "в этот ход" and moved "в эту активацию" are two rows:
+                                        # a Run in an earlier activation is no move in this one
+                                        ranged_pool=pool, moved=moved,
                                         ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo,
                                         special=option.key if option is not None and option.rule else None,
