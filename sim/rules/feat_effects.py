@@ -78,7 +78,7 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 #: Every operation name of the vocabulary.
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
-       "choice", "range_bands", "reroll", "tokens", "take_ki")
+       "choice", "range_bands", "reroll", "tokens", "take_ki", "attack")
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -162,12 +162,14 @@ class StatOp(_Strict):
 
 class ConditionOp(_Strict):
     """``n`` markers of condition ``name`` (``value``: the Bleed/Poison/Fire value; ``X``:
-    the feat's X)."""
+    the feat's X); ``until``: the markers given are removed when that duration ends
+    (round 3)."""
 
     op: Literal["condition"]
     name: Annotated[str, Field(min_length=1, max_length=40)]
     n: Count = 1
     value: Union[int, Literal["X"], None] = None
+    until: Until | None = None
 
 
 class RemoveConditionOp(_Strict):
@@ -184,6 +186,7 @@ class WoundOp(_Strict):
     op: Literal["wound"]
     n: Count = 1
     ignore_armour: bool = False
+    ignore_tough: bool = False
 
 
 class HealOp(_Strict):
@@ -231,7 +234,7 @@ class MoveOp(_Strict):
 
     op: Literal["move"]
     distance: Union[Annotated[float, Field(ge=0, le=48)], Literal["Move", "X"]]
-    kind: Literal["walk", "free", "push", "toward", "away", "place"] = "walk"
+    kind: Literal["walk", "free", "push", "toward", "away", "place", "to_target"] = "walk"
 
 
 class SummonOp(_Strict):
@@ -295,6 +298,18 @@ class TakeKiOp(_Strict):
     n: Count = 1
 
 
+class AttackOp(_Strict):
+    """The affected model makes one ranged attack now (``kind: ranged``, its first ranged
+    weapon) at the feat's target or the triggering model (``at``), ignoring the rules of
+    ``ignore``; or fights one extra melee exchange with that model (``kind: melee``, base
+    contact needed). No activation counter is spent (round 3)."""
+
+    op: Literal["attack"]
+    kind: Literal["ranged", "melee"] = "ranged"
+    at: Literal["target", "trigger"] = "target"
+    ignore: list[Literal["cover", "camouflage", "los", "range", "repeat"]] = []
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -310,7 +325,7 @@ class ChoiceOp(_Strict):
     op: Literal["choice"]
     options: Annotated[list[list["Op"]], Field(min_length=2, max_length=6)]
     labels: list[Annotated[str, Field(max_length=60)]] = []
-    by: Literal["user"] = "user"
+    by: Literal["user", "opponent"] = "user"
 
     @model_validator(mode="after")
     def _flat(self) -> "ChoiceOp":
@@ -326,7 +341,7 @@ class ChoiceOp(_Strict):
 
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
-                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp],
+                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 
@@ -370,7 +385,16 @@ class FeatEffect(_Strict):
     target_rice: Literal["lower", "higher"] | None = None
     target_surprised: bool = False
     max_x: int | None = Field(default=None, ge=1, le=12)
-    max_affected: int | None = Field(default=None, ge=1, le=20)
+    max_affected: Union[Annotated[int, Field(ge=1, le=20)], Literal["X"], None] = None
+    # round 3 (feat_schema.md "Round 3 additions")
+    watch: Literal["self", "friends", "friends_and_self"] = "self"
+    trigger_target: Literal["enemy", "friend"] = "enemy"
+    dealt_by: Literal["melee", "ranged", "any"] = "any"
+    range_x: bool = False
+    target_keywords_all: bool = False
+    target_not_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    table: bool = False
+    needs_tokens: dict[Annotated[str, Field(min_length=1, max_length=40)], Annotated[int, Field(ge=1, le=20)]] = {}
     effects: list[Op] = []
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
@@ -421,6 +445,12 @@ class FeatEffect(_Strict):
             if isinstance(e, ChoiceOp):
                 out += [o.op for opt in e.options for o in opt]
         return tuple(out)
+
+    def cap(self, x: int | None) -> int | None:
+        """``max_affected`` with ``X`` read as the paid ``x`` (1 when none), or None."""
+        if self.max_affected == "X":
+            return max(1, int(x or 1))
+        return self.max_affected
 
     @property
     def choice(self) -> "ChoiceOp | None":
@@ -577,7 +607,49 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects:
         return False, "no effects listed"
+    pending = round3_pending(entry)
+    if pending:
+        return False, f"{pending}: not applied by the engine yet"
     return True, ""
+
+
+#: Round 3 entry features the engine applies (feat_schema.md "Round 3 additions"); an entry
+#: using one not listed here is not counted as applied (:func:`round3_pending`).
+SUPPORTED_ROUND3: frozenset[str] = frozenset()
+
+
+def round3_pending(entry: FeatEffect) -> str:
+    """The first round 3 feature ``entry`` uses that is not in :data:`SUPPORTED_ROUND3`
+    (``""`` when none): ``watch``, ``trigger_target``, ``range_x``, ``target_keywords_all``,
+    ``target_not_keywords``, ``table``, ``needs_tokens``, ``max_affected_x``,
+    ``condition_until``, ``ignore_tough``, ``move_to_target``, ``choice_opponent``."""
+    used = []
+    if entry.watch != "self":
+        used.append("watch")
+    if entry.trigger_target != "enemy":
+        used.append("trigger_target")
+    if entry.range_x:
+        used.append("range_x")
+    if entry.target_keywords_all:
+        used.append("target_keywords_all")
+    if entry.target_not_keywords:
+        used.append("target_not_keywords")
+    if entry.table:
+        used.append("table")
+    if entry.needs_tokens:
+        used.append("needs_tokens")
+    if entry.max_affected == "X":
+        used.append("max_affected_x")
+    for e in _all_ops(entry):
+        if isinstance(e, ConditionOp) and e.until is not None:
+            used.append("condition_until")
+        if isinstance(e, WoundOp) and e.ignore_tough:
+            used.append("ignore_tough")
+        if isinstance(e, MoveOp) and e.kind == "to_target":
+            used.append("move_to_target")
+        if isinstance(e, ChoiceOp) and e.by == "opponent":
+            used.append("choice_opponent")
+    return next((u for u in used if u not in SUPPORTED_ROUND3), "")
 
 
 def _all_ops(entry: FeatEffect) -> list[Any]:

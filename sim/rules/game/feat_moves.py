@@ -80,8 +80,9 @@ class FeatMoves(GamePart):
                 return f"{', '.join(map(str, bad))}: not a model {f.name} reaches in its area now"
             if len(set(action.models)) != len(action.models):
                 return "a model is named twice"
-            if entry.max_affected is not None and len(action.models) > entry.max_affected:
-                return f"{f.name} reaches at most {entry.max_affected} models"
+            cap = entry.cap(action.x)
+            if cap is not None and len(action.models) > cap:
+                return f"{f.name} reaches at most {cap} models"
         op = self._move_op(entry)
         if op is None or op.kind in ("push", "away", "toward"):
             return None

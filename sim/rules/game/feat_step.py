@@ -224,8 +224,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         out = self.area_models(m, f, entry)
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
-        if entry.max_affected is not None:
-            return out[:entry.max_affected]
+        cap = entry.cap(action.x)
+        if cap is not None:
+            return out[:cap]
         return out
 
     def area_models(self, m: ModelState, f: ki.Feat, entry: FeatEffect) -> list[str]:
