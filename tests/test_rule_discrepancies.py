@@ -139,10 +139,15 @@ def test_a_model_in_contact_does_not_walk_away_from_its_enemy_to_melee_another()
     # p.24 (above) and Disengage: leaving contact takes a Disengage. Ishi 2" north of Kenta:
     # reachable in a straight line, but only by leaving Masunagi.
     g = game(_engaged_kenta(2.0, side="north"))
-    ok, why = g.is_legal(Action("melee", "kenta", target="ishi"))
-    assert not ok and "leave contact with enemy masunagi" in why
     assert not any(a.kind == "melee" and a.target == "ishi" for a in g.legal_actions())
     assert g.is_legal(Action("melee", "kenta", target="masunagi"))[0]
+    # p.24 (audit A1): "Если модель, начинающая активацию в контакте с одной вражеской моделью,
+    # пытается войти в контакт с другой вражеской моделью и не может этого сделать, она обязана
+    # выполнить Обмен ударами с моделью, в контакте с которой она начинала."
+    before = g.state.models["kenta"].position
+    g.push(Action("melee", "kenta", target="ishi"))
+    assert g.state.models["kenta"].position == before
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "masunagi"
 
 
 def test_a_blind_model_sees_and_shoots_nothing_out_of_contact():

@@ -329,7 +329,10 @@ class Activation(GamePart):
             if action.kind == "charge":
                 path = list(self.charge(m.id, t.id, boost=action.boost or 0).path)
             elif action.kind == "melee":
-                path = list(self._melee_move(m.id, t.id).path)
+                res = self._melee_move(m.id, t.id)
+                if not res.legal:  # it fights the enemy it touches instead (p.24): no surprise
+                    return None
+                path = list(res.path)
             elif action.walk == "before" and action.point is not None:
                 path = list(movement.check_walk(table, m.id, [action.point]).path)
         except movement.MoveError:

@@ -105,8 +105,8 @@ class Offers(GamePart):
             for e in st.alive(3 - p):
                 tm, te = table.model(m.id), table.model(e.id)
                 if math.dist(tm.position, te.position) - tm.radius - te.radius <= (tm.move or 0) + 1e-9:
-                    if self.is_legal(Action("melee", m.id, target=e.id))[0]:
-                        out.append(Action("melee", m.id, target=e.id))
+                    if self.is_legal(Action("melee", m.id, target=e.id))[0] and self.melee_fallback(m.id, e.id) is None:
+                        out.append(Action("melee", m.id, target=e.id))  # (a fallback is the Melee at the first, p.24)
                 if self.ranged_weapon(m.id, None) is not None and self._can_shoot(m.id, e.id, None)[0]:
                     out.append(Action("shoot", m.id, target=e.id))
                     out += weapon_specials.shoot_special_offers(self, m.id, e.id, self._can_shoot)  # p.39
