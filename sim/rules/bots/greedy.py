@@ -31,6 +31,7 @@ from sim.rules.bots.estimates import (
 )
 from sim.rules.bots.exchange import exchange_context
 from sim.rules.bots.feat_value import best_feat
+from sim.rules.bots.greedy_cards import GreedyCards
 from sim.rules.bots.greedy_melee import GreedyAllocation
 from sim.rules.game import Action, Game, ModelState, melee_traits
 from sim.rules.ranged import has_trait
@@ -40,7 +41,7 @@ from sim.rules.scenario import interaction_refusal, zone_contains_base, zone_con
 WAIT_CLEARS = ("stunned", "immobilised", "reloading", "on_fire", "fire")
 
 
-class GreedyBot(GreedyAllocation):
+class GreedyBot(GreedyAllocation, GreedyCards):
     """A simple greedy player (legal moves only). Per activation, the first of:
 
     a. **Charge** (2 counters, not in contact with an enemy) an enemy the Charge
@@ -112,14 +113,19 @@ class GreedyBot(GreedyAllocation):
         ready = [m for m in st.alive(p) if not m.exhausted and not game.activation_lock(m.id)]  # Group, Jump Up
         if not ready:
             return fallback_action(game, self.rng)
+        ready = self.commanded_ready(game, ready)  # a Command being carried out (p.50)
         table = game.table_now()
-        for step in (self._scenario, self._charge, self._melee, self._feat, self._shoot, self._objective,
-                     self._care, self._advance, self._stand_up, self._rest):
+        for step in (self.pack_step, self._scenario, self.command_step, self._charge, self._melee, self._feat,
+                     self._shoot, self.order_step, self._objective, self._care, self._advance, self._stand_up,
+                     self._rest):
             a = step(game, table, ready)
             if a is not None:
+                free = self.free_step(game, table, a)  # Leech, Channel, Virtue (p.50-59): free, before it acts
+                if free is not None:
+                    return free
                 if a.kind in ("charge", "melee", "shoot") and a.model is not None:  # a buff before it fights
                     feats = [f for f in game.feat_actions(a.model) if f.kind == "feat"]
-                    return best_feat(game, feats, fighting=True) or a
+                    return best_feat(game, feats, fighting=True) or self.with_pack(game, table, a) or a
                 return a
         return fallback_action(game, self.rng)
 
@@ -301,7 +307,8 @@ class GreedyBot(GreedyAllocation):
             tries += 1
             a = Action("shoot", mid, target=eid)
             if game.is_legal(a)[0]:
-                return self._walk_after(game, table, m, e, w, tn) or a
+                targets = [x[4] for x in sorted(direct, key=lambda x: x[:3]) if x[3] == mid]
+                return self.better_shot(game, self._walk_after(game, table, m, e, w, tn) or a, targets)  # p.56, p.39
             failed.add(mid)  # in range and LoS: what stops it is the shooter's (ZoC, a condition)
         later.sort(key=lambda x: x[0])
         seen: set[str] = set()
