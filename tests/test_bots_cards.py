@@ -198,3 +198,34 @@ def test_a_costly_special_is_not_declared_when_it_leaves_one_die():
              gun={"counters": 1})
     a = bot_choice(g)
     assert a.kind == "shoot" and a.special is None
+
+
+# ---------------------------------------------------------------- Cavalry
+def test_cavalry_moves_first_to_bring_an_enemy_within_a_charge():
+    """p.50: "Кавалерия (Cavalry)(X"): ... эта модель может переместиться на X" до или после
+    своего действия". The enemy is 1.5" beyond a Charge (2 x Move 4 = 8"): the Cavalry move
+    before the action brings it within one, and the Charge follows."""
+    g = game([("rider", 1, card("takashi-akira", ['Cavalry (3")']), (3, 12)),
+              ("e1", 2, "ito-masunagi", (3 + TOUCH + 9.5, 12))])
+    a = bot_choice(g)
+    assert a.kind == "cavalry" and a.model == "rider" and a.point is not None and a.point[0] > 3
+    g.push(a)
+    nxt = bot_choice(g)
+    assert nxt.kind == "charge" and nxt.model == "rider" and nxt.target == "e1"
+
+
+def test_cavalry_moves_on_after_a_walk_and_keeps_out_of_the_enemy_zoc():
+    """p.50 (Cavalry, "после своего действия"): after its Walk the rider moves X" more
+    towards the enemy, ending outside its ZoC (1", p.22)."""
+    g = game([("rider", 1, card("takashi-akira", ['Cavalry (3")']), (2, 2)),
+              ("e1", 2, "ito-masunagi", (22, 22))])
+    a = bot_choice(g)
+    assert a.kind == "walk" and a.model == "rider"
+    g.push(a)
+    before = g.table_now().model("rider").position
+    after = bot_choice(g)
+    assert after.kind == "cavalry" and after.point is not None
+    g.push(after)
+    now = g.table_now().model("rider").position
+    e = g.table_now().model("e1").position
+    assert ((now[0] - e[0]) ** 2 + (now[1] - e[1]) ** 2) < ((before[0] - e[0]) ** 2 + (before[1] - e[1]) ** 2)

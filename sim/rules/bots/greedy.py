@@ -104,8 +104,8 @@ class GreedyBot(GreedyAllocation, GreedyCards):
             return fallback_action(game, self.rng)
         if game.intimidate_pending():  # Intimidate (p.54): the enemy with the lowest Ki, never a Soulless one
             return self._intimidate(game)
-        if game.starting_choices_pending():  # Fortune, Oni Rage (p.52, p.55)
-            return self._starting_choice(game)
+        if game.starting_choices_pending():  # Fortune, Oni Rage (p.52, p.55), a Cavalry move after the action (p.50)
+            return self.cavalry_after(game, game.legal_actions()) or self._starting_choice(game)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
@@ -116,8 +116,8 @@ class GreedyBot(GreedyAllocation, GreedyCards):
         ready = self.commanded_ready(game, ready)  # a Command being carried out (p.50)
         table = game.table_now()
         for step in (self.pack_step, self._scenario, self.command_step, self._charge, self._melee, self._feat,
-                     self._shoot, self.order_step, self._objective, self._care, self._advance, self._stand_up,
-                     self._rest):
+                     self._shoot, self.cavalry_step, self.order_step, self._objective, self._care, self._advance,
+                     self._stand_up, self._rest):
             a = step(game, table, ready)
             if a is not None:
                 free = self.free_step(game, table, a)  # Leech, Channel, Virtue (p.50-59): free, before it acts

@@ -29,9 +29,10 @@ estimates only order and filter the candidates (readings: ``/work/notes/rulings_
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from sim.geometry import CONTACT
+from sim.geometry import CONTACT, ZOC_RANGE
 from sim.rules.bots.estimates import SLACK, charge_reaches, gap
 from sim.rules.game import Action, Game, weapon_specials
 from sim.rules.game.support_step import has_keyword, trait_xy
@@ -299,3 +300,60 @@ class GreedyCards:
                 continue
             scored.append((RANGED_SPECIALS.index(opt.key) + opt.cost, text))
         return min(scored)[1] if scored else None
+
+    # ------------------------------------------------------------ Cavalry (X")
+    def cavalry_step(self, game: Game, table, ready) -> Action | None:
+        """A Cavalry move before the action (p.50) that brings an enemy now beyond a Charge
+        (2 x Move) within one, by 0.25" at least: the offered end point nearest that enemy;
+        the Charge itself is judged at the next decision. None when no such move."""
+        st = game.state
+        for m in ready:
+            if m.counters < 2 or "prone" in m.conditions or self._trait(game, m.id, "cavalry") is None:
+                continue
+            moves = [a for a in game.activation_start_offers(m) if a.kind == "cavalry" and a.point is not None]
+            if not moves or game.enemies_in_contact(m.id):
+                continue
+            tm = table.model(m.id)
+            reach = 2 * (tm.move or 0)
+            best: tuple[float, Action] | None = None
+            for e in st.alive(3 - m.player):
+                te = table.model(e.id)
+                if gap(tm, te) <= reach + SLACK:
+                    continue  # a Charge reaches it already
+                for a in moves:
+                    assert a.point is not None
+                    g = math.dist(a.point, te.position) - tm.radius - te.radius
+                    if g <= reach - 0.25 and (best is None or g < best[0]):
+                        best = (g, a)
+            if best is not None:
+                return best[1]
+        return None
+
+    def cavalry_after(self, game: Game, offered: list[Action]) -> Action | None:
+        """The Cavalry move after the action (p.50), when the game waits for it (``offered``
+        its choices): towards the nearest enemy, ending out of every enemy's ZoC (0.25" of
+        slack), when that gains 0.3" or more; else no move. None when the choice waiting
+        is not a Cavalry one."""
+        first = offered[0] if offered else None
+        if first is None or first.kind != "cavalry" or first.model is None:
+            return None
+        mid = first.model
+        table = game.table_now()
+        tm = table.model(mid)
+        foes = [table.model(e.id) for e in game.state.alive(3 - game.state.models[mid].player)]
+        decline = next((a for a in offered if a.model == mid and a.kind == "cavalry" and a.point is None), first)
+        if not foes:
+            return decline
+        near = min(foes, key=lambda te: gap(tm, te))
+        now = gap(tm, near)
+        best: tuple[float, Action] | None = None
+        for a in offered:
+            if a.model != mid or a.kind != "cavalry" or a.point is None:
+                continue
+            gaps = [math.dist(a.point, te.position) - tm.radius - te.radius for te in foes]
+            if min(gaps) <= ZOC_RANGE + CONTACT + 0.25:
+                continue
+            g = math.dist(a.point, near.position) - tm.radius - near.radius
+            if g <= now - 0.3 and (best is None or g < best[0]):
+                best = (g, a)
+        return best[1] if best else decline
