@@ -615,7 +615,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
 
 #: Round 3 entry features the engine applies (feat_schema.md "Round 3 additions"); an entry
 #: using one not listed here is not counted as applied (:func:`round3_pending`).
-SUPPORTED_ROUND3: frozenset[str] = frozenset()
+SUPPORTED_ROUND3: frozenset[str] = frozenset({
+    "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
+})
 
 
 def round3_pending(entry: FeatEffect) -> str:

@@ -68,6 +68,7 @@ class Cards(GamePart):
 
     def _end_effects(self, until: str) -> None:
         """End every effect lasting ``until`` (an ``effects_end`` event, only when one exists)."""
+        self.feat_marks_expire(until)  # feat markers with a duration (feat_triggers, round 3)
         if any(e.get("until") == until for m in self.state.models.values() for e in m.effects):
             self._emit(Event("effects_end", {"until": until}))
 

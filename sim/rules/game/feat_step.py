@@ -25,6 +25,7 @@ from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_triggers import FeatTriggers
 from sim.rules.game.state import ModelState
+from sim.rules.wounds import apply_wounds
 
 #: ``when`` values offered during the active player's turn, outside melee exchanges.
 _MAIN_WHEN = ("action", "any")
@@ -125,14 +126,22 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         """Why the feat of ``entry`` used by ``user`` may not reach model ``mid`` because of
         the entry's restrictions (None when it may): ``target_keywords`` -- ``mid`` must be
         one of them (:func:`sim.rules.card_keywords.keyword_matches`: type, faction, name,
-        trait, condition); ``target_rice`` -- its rice cost must be lower / higher than the
+        trait, condition; with ``target_keywords_all`` every one of them), none of
+        ``target_not_keywords``; ``target_rice`` -- its rice cost must be lower / higher than the
         user's (a model without a rice cost on its card is refused)."""
         st = self.state
         t = st.models[mid]
-        if entry.target_keywords:
+        if entry.target_keywords or entry.target_not_keywords:
             view = view_of(self.profile(mid), friendly=t.player == st.models[user].player, conditions=t.conditions)
-            if not keyword_matches(", ".join(entry.target_keywords), view):
+            if entry.target_keywords_all:  # round 3: every keyword
+                missing = [k for k in entry.target_keywords if not keyword_matches(k, view)]
+                if missing:
+                    return f"{mid} is not {' and '.join(entry.target_keywords)} ({entry.name})"
+            elif entry.target_keywords and not keyword_matches(", ".join(entry.target_keywords), view):
                 return f"{mid} is not {' or '.join(entry.target_keywords)} ({entry.name})"
+            banned = [k for k in entry.target_not_keywords if keyword_matches(k, view)]
+            if banned:
+                return f"{mid} is {banned[0]}: {entry.name} may not reach it"
         if entry.target_rice:
             mine = getattr(self.profile(user), "rice", None)
             theirs = getattr(self.profile(mid), "rice", None)
@@ -353,15 +362,15 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                            weapon=op.weapon)
         elif kind == "condition":
             n = x if op.n == "X" else int(op.n)
+            before = self.marker_count(mid, op.name)
             self._gain(mid, op.name, n, value=x if op.value == "X" else op.value)
+            gained = self.marker_count(mid, op.name) - before
+            if op.until is not None and gained > 0:  # round 3: the markers go when the duration ends
+                self.expire_markers_at(mid, f.name, op.name, gained, op.until)
         elif kind == "remove_condition":
-            if self._lose_markers(mid, op.name, None if op.n == "all" else int(op.n)):
-                return
-            cur = conditions.from_model(self.state.models[mid])
-            new = conditions.remove_condition(cur, op.name, None if op.n == "all" else int(op.n))
-            self._set_conditions(mid, new)
+            self.remove_markers(mid, op.name, None if op.n == "all" else int(op.n))
         elif kind == "wound":
-            self._wound(mid, x if op.n == "X" else int(op.n))
+            self._wound(mid, self.feat_wounds(mid, x if op.n == "X" else int(op.n), ignore_tough=op.ignore_tough))
         elif kind == "heal":
             n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
             why = self.heal_refusal(mid)  # Kami, Last Stand at 0, no wound (p.54)
@@ -408,6 +417,35 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         else:
             self._emit(Event("manual_step", {"model": mid, "source": f.name,
                                              "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))
+
+
+    def feat_wounds(self, mid: str, n: int, *, ignore_tough: bool = False) -> int:
+        """The wounds ``mid`` marks of ``n`` a feat deals: Tough (X) lowers them "from any
+        source" and Durable then makes more than one a single wound (p.51, p.58), unless the
+        card says they ignore Tough (``ignore_tough``: both skipped)."""
+        if ignore_tough or n <= 0:
+            return max(0, n)
+        has_tough, tv = self._trait(mid, "tough")
+        tough = int(tv) if has_tough and isinstance(tv, int) else 0
+        return apply_wounds(n, tough=tough, durable=bool(self._trait(mid, "durable")[0]))
+
+    def marker_count(self, mid: str, name: str) -> int:
+        """How many markers of condition ``name`` model ``mid`` has (a valued marker --
+        Bleed, Poison, Fire -- counts each marker)."""
+        m = self.state.models[mid]
+        key = conditions.canonical(name)
+        if key is None:
+            return 0
+        if key in conditions.DAMAGING:
+            return len(m.markers.get(conditions.DAMAGING[key], []))
+        return conditions.count(conditions.from_model(m), key)
+
+    def remove_markers(self, mid: str, name: str, n: int | None) -> None:
+        """Remove ``n`` markers (None: all) of condition ``name`` from ``mid``."""
+        if self._lose_markers(mid, name, n):
+            return
+        cur = conditions.from_model(self.state.models[mid])
+        self._set_conditions(mid, conditions.remove_condition(cur, name, n))
 
 
 def reroll_trait(test: str, n: int) -> str:

@@ -44,6 +44,8 @@ from sim.rules.game.state import ModelState
 
 #: The prefix of the mark of a trigger waiting for its feat's player.
 TRIGGER_MARK = "feat_trigger:"
+#: The prefix of the mark that removes a feat's markers when their duration ends (round 3).
+EXPIRE_MARK = "feat_expire:"
 #: The ``when`` value of the kill trigger.
 KILLED_WITHIN = "trigger:killed_enemy_within"
 #: The other moments a feat's ``when`` may name that the engine marks (round 2).
@@ -81,6 +83,33 @@ class FeatTriggers(GamePart):
                     continue
                 self._emit(Event("condition", {"model": m.id, "name": TRIGGER_MARK + f.name, "on": True,
                                                "value": killed}))
+
+    def expire_markers_at(self, mid: str, feat: str, name: str, n: int, until: str) -> None:
+        """Note that the ``n`` markers of condition ``name`` feat ``feat`` just gave ``mid``
+        go when ``until`` ends (a ``condition`` op with ``until``, round 3): a mark
+        ``feat_expire:<feat>:<name>`` whose value is ``"<until> <n>"`` (kept in saves)."""
+        key = f"{EXPIRE_MARK}{feat}:{name}"
+        old = str(self.state.models[mid].conditions.get(key, ""))
+        got = re.match(r"^(\w+) (\d+)$", old)
+        total = n + (int(got.group(2)) if got and got.group(1) == until else 0)
+        self._emit(Event("condition", {"model": mid, "name": key, "on": True, "value": f"{until} {total}"}))
+
+    def feat_marks_expire(self, until: str) -> None:
+        """The duration ``until`` ends: the markers noted by :meth:`expire_markers_at` for
+        it are removed (as many as are still there) with their marks."""
+        for m in list(self.state.models.values()):
+            for key, v in list(m.conditions.items()):
+                if not key.startswith(EXPIRE_MARK):
+                    continue
+                got = re.match(r"^(\w+) (\d+)$", str(v))
+                if got is None or got.group(1) != until:
+                    continue
+                self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                feat, _, name = key[len(EXPIRE_MARK):].rpartition(":")
+                if m.alive:
+                    self.remove_markers(m.id, name, int(got.group(2)))
+                    self._emit(Event("note", {"text": f"{m.id}: the {name} marker(s) of {feat} end "
+                                                      f"({until.replace('_', ' ')})"}))
 
     def _when_index(self) -> dict[str, list[tuple[str, str]]]:
         """``{when: [(model, feat)]}`` of the applied feats with a :data:`EVENT_WHEN` moment

@@ -1,0 +1,178 @@
+"""Ki feats as data, round 3 (issue #13, H17): keyword filters that need every keyword or
+exclude some, ``max_affected: X``, condition markers with a duration, feat wounds and
+Tough, and the new moments a feat waits for, through the Game's public API.
+
+Rulebook p.46: "Все Умения имеют стоимость в жетонах Ки; эта стоимость должна быть
+потрачена на применение эффектов Умения." The fixture entries copy the catalogue cards'
+FACTS (cost, timing, area, range) and say the effect in the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import Trait, add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Samurai Rite:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target,
+     target_keywords: [Samurai, Unique], target_keywords_all: true, target_not_keywords: [Takashi],
+     effects: [{op: ki, n: 1}], summary: a Unique Samurai that is not a Takashi gains 1 Ki}
+  Assassin Ban:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target,
+     target_not_keywords: [Assassin], effects: [{op: ki, n: 1}], summary: a model without Assassin gains 1 Ki}
+  Binding Roots:
+    {cost: X+1, timing: simple, area: pulse, range: 30, when: action, affects: enemies, max_affected: X,
+     effects: [{op: condition, name: immobilised}], summary: up to X enemies in the Pulse are Immobilised}
+  Jab:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: wound, n: 2}], summary: 2 wounds}
+  Bloodletting:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: wound, n: 2, ignore_tough: true}], summary: 2 wounds ignoring Tough}
+  Daze:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: condition, name: stunned, until: activation}], summary: Stunned until the activation ends}
+  Curse Fire:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: condition, name: fire, value: 2, until: end_phase}], summary: a Fire (2) marker until the End}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats4
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hanso, player: 1, profile: HANSO, position: [10, 10], facing: 0}
+  - {id: spear1, player: 1, profile: SPEAR, position: [10, 14], facing: 0}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [30, 30], facing: 180}
+  - {id: ishi, player: 2, profile: ISHI, position: [30, 10], facing: 180}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    path = tmp_path / "effects.yaml"
+    path.write_text(FIXTURE, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    yield
+    fe.reset_cache()
+
+
+def game(*feats: str, seed: int = 1, places: dict | None = None, enemy_feats: tuple = (),
+         ishi_traits: tuple[str, ...] = ()) -> Game:
+    """Hanso (Akira's card with ``feats``), a Spearman (Kokkio's card), Masunagi (with
+    ``enemy_feats``) and Ishi (with ``ishi_traits`` added: ``"Tough (1)"``), player 2."""
+    key = "-".join(sorted(feats) + sorted(enemy_feats) + sorted(ishi_traits)).lower().replace(" ", "")
+    hanso = replace(get_profile("takashi-akira"), id=f"h17-hanso-{key}", name="Hanso", bs_id=f"test-h17-hanso-{key}",
+                    feats=tuple(feats))
+    spear = replace(get_profile("kokkio"), id=f"h17-spear-{key}", name="Spearman", bs_id=f"test-h17-spear-{key}",
+                    feats=tuple(feats))
+    masu = replace(get_profile("ito-masunagi"), id=f"h17-masu-{key}", name="Masunagi", bs_id=f"test-h17-masu-{key}",
+                   feats=tuple(enemy_feats))
+    ishi0 = get_profile("ishi")
+    extra = tuple(Trait(t.split(" (")[0].lower(), int(t.split("(")[1].rstrip(")")) if "(" in t else None, None, t,
+                        None) for t in ishi_traits)
+    ishi = replace(ishi0, id=f"h17-ishi-{key}", name="Ishi", bs_id=f"test-h17-ishi-{key}",
+                   traits=ishi0.traits + extra)
+    add_profile_source({p.id: p for p in (hanso, spear, masu, ishi)})  # conftest removes them after
+    y = (YAML.replace("HANSO", hanso.id).replace("SPEAR", spear.id).replace("ISHI", ishi.id)
+         .replace("profile: ito-masunagi", f"profile: {masu.id}"))
+    for mid, (x, yy) in (places or {}).items():
+        line = next(ln for ln in y.splitlines() if f"id: {mid}," in ln)
+        start = line.index("position: [")
+        end = line.index("]", start)
+        y = y.replace(line, line[:start] + f"position: [{x}, {yy}" + line[end:])
+    g = Game(parse_table(y, "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hanso", ki=6)
+    set_model(g, "spear1", ki=4)
+    set_model(g, "masunagi", ki=4)
+    set_model(g, "ishi", ki=2)
+    return g
+
+
+def _ki(g: Game, mid: str) -> int:
+    return g.state.models[mid].ki
+
+
+# ------------------------------------------------------------------ keyword filters
+def test_every_keyword_and_excluded_keywords():
+    """Twisting Your Mind / Tokkiko's Choice kind of cards: "Target Friendly Faction Samurai"
+    needs BOTH keywords (``target_keywords_all``), "not Soulless" excludes one
+    (``target_not_keywords``): Masunagi (Unique Samurai) may be targeted; Ishi (Unique
+    Ashigaru) may not, nor Hanso's friend with the excluded Takashi keyword; Assassin Ban
+    refuses Ishi (the trait Assassin) and accepts Masunagi."""
+    g = game("Samurai Rite", "Assassin Ban")
+    targets = {a.target for a in g.legal_actions() if a.feat == "Samurai Rite" and a.model == "spear1"}
+    assert targets == {"masunagi"}
+    ok, why = g.is_legal(Action("feat", "spear1", feat="Samurai Rite", target="ishi"))
+    assert not ok and "Samurai and Unique" in why
+    ok, why = g.is_legal(Action("feat", "spear1", feat="Samurai Rite", target="hanso"))
+    assert not ok and "Takashi" in why
+    ok, why = g.is_legal(Action("feat", "hanso", feat="Assassin Ban", target="ishi"))
+    assert not ok and "Assassin" in why
+    assert g.is_legal(Action("feat", "hanso", feat="Assassin Ban", target="masunagi"))[0]
+    ki = _ki(g, "masunagi")
+    g.push(Action("feat", "spear1", feat="Samurai Rite", target="masunagi"))
+    assert _ki(g, "masunagi") == ki + 1
+
+
+# ------------------------------------------------------------------ max_affected X
+def test_binding_roots_reaches_at_most_x_models():
+    """Binding Roots (X+1, Simple, Pulse 3"): "Choose up to X Enemy models within the
+    Pulse's area of effect. Each model chosen becomes Immobilised." -- ``max_affected: X``:
+    with X = 1 naming two enemies is refused, one is Immobilised; with X = 2 both are."""
+    g = game("Binding Roots")
+    ok, why = g.is_legal(Action("ki_feat", "hanso", feat="Binding Roots", x=1, models=("ishi", "masunagi")))
+    assert not ok and "at most 1" in why
+    g.push(Action("ki_feat", "hanso", feat="Binding Roots", x=1, models=("ishi",)))
+    assert "immobilised" in g.state.models["ishi"].conditions
+    assert "immobilised" not in g.state.models["masunagi"].conditions
+    g = game("Binding Roots")
+    g.push(Action("ki_feat", "hanso", feat="Binding Roots", x=2, models=("ishi", "masunagi")))
+    assert all("immobilised" in g.state.models[k].conditions for k in ("ishi", "masunagi"))
+
+
+# ------------------------------------------------------------------ wounds and Tough
+def test_feat_wounds_meet_tough_unless_the_card_ignores_it():
+    """p.58 Tough (X): "когда эта модель получает урон от любого источника, уменьшите
+    конечное количество ран на X" -- a feat's wounds too: Jab's 2 wounds on Ishi with
+    Tough (1) mark 1; Bloodletting's ("ignoring Armour and Tough") mark 2."""
+    g = game("Jab", "Bloodletting", ishi_traits=("Tough (1)",))
+    w = g.state.models["ishi"].damage
+    g.push(Action("feat", "hanso", feat="Jab", target="ishi"))
+    assert g.state.models["ishi"].damage == w + 1
+    g.push(Action("feat", "spear1", feat="Bloodletting", target="ishi"))
+    assert g.state.models["ishi"].damage == w + 3
+
+
+# ------------------------------------------------------------------ markers with a duration
+def test_condition_markers_with_a_duration_go_when_it_ends():
+    """A ``condition`` op with ``until``: the Stunned marker Daze gives lasts until the end
+    of the activation (then it is removed, logged); a Fire (2) marker given until the End
+    phase is still there after the activation and survives a save."""
+    g = game("Daze", "Curse Fire")
+    g.push(Action("feat", "hanso", feat="Daze", target="ishi"))
+    g.push(Action("feat", "hanso", feat="Curse Fire", target="masunagi"))
+    assert "stunned" in g.state.models["ishi"].conditions
+    assert g.state.models["masunagi"].markers.get("fire") == [2]
+    g.push(Action("walk", "hanso", point=(10.0, 8.0)))  # its activation ends
+    assert "stunned" not in g.state.models["ishi"].conditions
+    assert any("Daze end" in e.data.get("text", "") for e in g.events if e.kind == "note")
+    assert g.state.models["masunagi"].markers.get("fire") == [2]
+    back = Game.from_save(json.loads(json.dumps(g.to_json())))
+    assert back.state.models["masunagi"].markers.get("fire") == [2]
