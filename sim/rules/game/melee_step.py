@@ -17,7 +17,7 @@ from typing import Any
 from models.traits import has_trait
 from sim.rules import conditions, movement
 from sim.rules.dice import FearOutcome, fear_test_needed
-from sim.rules.game import melee_traits, special_steps, terrain_rules, weapon_specials
+from sim.rules.game import melee_traits, special_steps, terrain_rules, variable_weapons, weapon_specials
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
@@ -336,9 +336,12 @@ class MeleeStep(GamePart):
                                              ex["attacker"]):
                 extra["reach"] = True  # Enhancing terrain gives Reach for exchanges (p.60)
             weapon = weapon or ex.get("weapons", {}).get(mid)
-        card = self.profile(mid)
+            if mid == ex["defender"] and variable_weapons.no_damage_reason(self, ex["attacker"]):
+                extra["damage_cancelled"] = variable_weapons.no_damage_reason(self, ex["attacker"])
+        card = variable_weapons.stand_in_card(self, mid, self.profile(mid))  # Melee X (swarms)
         if card is not None:
             comb = combatant_from_profile(card, id=mid, active=active, charge=charge, weapon=weapon,
+                                          weapon_strength=variable_weapons.stand_in_strength(card, weapon),
                                           conditions=conds, wounds_left=left, disengaging=disengaging, **extra)
             return melee_traits.adjust_combatant(self, comb)  # Bear Stands Alone, Co-ordinated, Vengeance
         return Combatant(id=mid, melee=2, active=active, weapon=MeleeWeapon.of("Unarmed", 0), conditions=conds,
@@ -384,7 +387,9 @@ class MeleeStep(GamePart):
         ex = self.state.exchange
         assert ex is not None  # offered while an exchange waits for allocations
         out: list[Action] = []
-        for mid, pool in self.exchange_pools().items():
+        pools = self.exchange_pools()
+        for mid in (ex["defender"], ex["attacker"]):  # the non-active model declares first (p.34 steps 2, 4)
+            pool = pools[mid]
             if mid in ex["allocations"]:
                 continue
             if out:  # one model at a time: the one whose player is to move
@@ -529,6 +534,7 @@ class MeleeStep(GamePart):
             summary += [f"{k} takes {n} wound(s)" for k, n in res.wounds.items() if n]
             summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
             summary += melee_traits.manual_steps(self, att, dfn) + melee_traits.manual_steps(self, dfn, att)
+            summary += variable_weapons.manual_steps(self, att) + variable_weapons.manual_steps(self, dfn)
             self._emit(Event("exchange", {
                 "attacker": att, "defender": dfn, "summary": summary,
                 "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),

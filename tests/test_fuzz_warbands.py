@@ -1,0 +1,101 @@
+"""Regressions found by the warband fuzzer (benchmarks/fuzz_warbands.py, issue #13, F1):
+real catalogue warbands played to the end by the bots. Each test rebuilds the smallest
+position that used to fail (a card of the default table given the catalogue card's
+feature), through the public :class:`~sim.rules.game.Game` API."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import replace
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules.game import Action, Game
+from sim.table import load_table
+from tests.conftest import set_active
+
+TABLE = load_table()
+#: Two Small bases (30 mm) in contact: their centres this far apart, inches.
+_TOUCH = 2 * 0.5905511811023623
+
+
+def _card(base: str, new_id: str, **changes):
+    """Register a copy of card ``base`` as ``new_id`` with ``changes`` (the conftest
+    fixture removes it after the test); ``weapon_strength`` sets the Strength of its
+    melee weapons."""
+    card = get_profile(base)
+    if "weapon_strength" in changes:
+        s = changes.pop("weapon_strength")
+        changes["weapons"] = tuple(replace(w, strength=s) if w.kind == "melee" else w for w in card.weapons)
+    add_profile_source({new_id: replace(card, id=new_id, name=new_id, bs_id="test-" + new_id, **changes)})
+    return new_id
+
+
+def _table(profiles: dict, **where):
+    models = tuple(dataclasses.replace(m, profile=profiles.get(m.id, m.profile),
+                                       **({"position": where[m.id][0], "facing": where[m.id][1]}
+                                          if m.id in where else {}))
+                   for m in TABLE.models)
+    return dataclasses.replace(TABLE, models=models, _scene=[])
+
+
+def _fight(g: Game, attacker: str, defender: str) -> dict:
+    """``attacker`` declares a Melee against ``defender``, all dice in attack; the
+    defender all in defence. Returns the exchange event's data."""
+    g.push(Action("melee", attacker, target=defender))
+    pools = g.exchange_pools()
+    while g.state.exchange is not None:
+        who = attacker if g.to_move() == g.state.models[attacker].player else defender
+        att = who == attacker
+        g.push(Action("allocate", who, attack=pools[who] if att else 0, defence=0 if att else pools[who]))
+    return [e for e in g.events if e.kind == "exchange"][-1].data
+
+
+def test_a_melee_weapon_with_a_variable_strength_fights_and_leaves_its_damage_to_the_players():
+    """Fuzz seed 1 (Jung Pirates vs Cult of Yurei): Numachi's Claw prints Strength "X-2"
+    (X: its Ki tokens, a card rule); the game stopped with MeleeError as soon as it
+    fought. Now the exchange is played (dice, success level); a successful attack makes
+    no damage roll and the log names the card's weapon as a manual step (the project's
+    reading, as for an (Sp) ranged weapon)."""
+    claw = _card("takashi-akira", "claw-x-f1", weapon_strength=None)
+    table = _table({"akira": claw}, akira=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+    hits = 0
+    for seed in range(8):
+        g = Game(table, seed=seed, length=("fixed", 6))
+        set_active(g, 1)
+        data = _fight(g, "akira", "masunagi")
+        assert g.state.models["masunagi"].damage == 0
+        if any("akira attacks" in line and "attack hits" in line for line in data["summary"]):
+            hits += 1
+            assert any("MANUAL STEP" in line and "Katana" in line for line in data["summary"])
+    assert hits
+
+
+def test_a_defender_with_a_variable_strength_weapon_can_be_attacked():
+    """Fuzz seed 8: the DEFENDER's variable-Strength weapon stopped the exchange too. Its
+    attacker's damage is rolled as usual."""
+    claw = _card("ito-masunagi", "claw-def-f1", weapon_strength=None)
+    table = _table({"masunagi": claw}, akira=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+    wounded = 0
+    for seed in range(8):
+        g = Game(table, seed=seed, length=("fixed", 6))
+        set_active(g, 1)
+        _fight(g, "akira", "masunagi")
+        wounded += g.state.models["masunagi"].damage > 0
+    assert wounded
+
+
+def test_a_card_with_a_variable_melee_statistic_fights_with_its_unmarked_wounds():
+    """Fuzz seed 14 (The Savage Wave vs Horse Lords of Ataka): the Nightwing Swarm's Melee
+    is "X" (the swarms' cards: X is the wound boxes left unmarked); the game stopped with
+    "the Melee statistic is an int >= 0, got None". Now it rolls its unmarked wound boxes
+    as its Melee pool and the log names the stand-in as a manual step."""
+    swarm = _card("takashi-akira", "swarm-f1", melee=None)
+    table = _table({"akira": swarm}, akira=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+    g = Game(table, seed=3, length=("fixed", 6))
+    set_active(g, 1)
+    m = g.state.models["akira"]
+    g.push(Action("melee", "akira", target="masunagi"))
+    assert g.exchange_pools()["akira"] >= 1
+    g.pop()
+    data = _fight(g, "akira", "masunagi")
+    assert any("MANUAL STEP" in line and f"Melee {m.wounds - m.damage}" in line for line in data["summary"])
