@@ -387,9 +387,7 @@ class MeleeStep(GamePart):
         ex = self.state.exchange
         assert ex is not None  # offered while an exchange waits for allocations
         out: list[Action] = []
-        pools = self.exchange_pools()
-        for mid in (ex["defender"], ex["attacker"]):  # the non-active model declares first (p.34 steps 2, 4)
-            pool = pools[mid]
+        for mid, pool in self.exchange_pools().items():
             if mid in ex["allocations"]:
                 continue
             if out:  # one model at a time: the one whose player is to move
