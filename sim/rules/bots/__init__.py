@@ -44,6 +44,9 @@ The package, one module per concept:
                     :func:`play`
 ``greedy``          :class:`GreedyBot`: its choice of action in an activation
 ``greedy_melee``    the greedy bot's melee allocation (split, special, Ki boost)
+``greedy_cards``    the greedy bot's card choices: Leech, Channel, Virtue, Command,
+                    Order, Pack, Cavalry, Rapid Fire, special attacks at range
+``feat_value``      what a catalogue Ki feat is worth (its data entry's operations)
 ``exchange``        the exchange helpers: who allocates, legal splits, specials and
                     their directions, the wounds of one hit
 ``estimates``       target numbers, enemy shooters, exposure, remembered verdicts of

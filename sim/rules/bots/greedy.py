@@ -65,6 +65,12 @@ class GreedyBot(GreedyAllocation, GreedyCards):
     f. **Wait** when a Wait removes a condition, else **Focus** when Ki is not full and
        the model has 2 counters, else **Wait**.
 
+    Card choices (:class:`~sim.rules.bots.greedy_cards.GreedyCards`): a Pack model's
+    pack attacks its enemy first; Command before (a) when friends could attack; a Cavalry
+    move and Order after (c); before the chosen action its model's free steps (Leech,
+    Channel, Virtue) and, before an attack, a Pack call; a shot gets Rapid Fire's further
+    shots and a ranged special attack.
+
     In an exchange (:meth:`allocate`): about two thirds of the dice in attack; a third
     when one enemy hit could kill it ("danger"); all when one of its hits could kill the
     enemy. Specials: one that adds damage (Critical, Powerful, Combo, Stun) whenever it
@@ -105,7 +111,10 @@ class GreedyBot(GreedyAllocation, GreedyCards):
         if game.intimidate_pending():  # Intimidate (p.54): the enemy with the lowest Ki, never a Soulless one
             return self._intimidate(game)
         if game.starting_choices_pending():  # Fortune, Oni Rage (p.52, p.55), a Cavalry move after the action (p.50)
-            return self.cavalry_after(game, game.legal_actions()) or self._starting_choice(game)
+            offered = game.legal_actions()
+            if not offered:
+                return fallback_action(game, self.rng)
+            return self.cavalry_after(game, offered) or self._starting_choice(game)
         if self.cards is None or self.cards.table is not game.table:  # a new table: forget
             self._sight_memo, self._no_walk_before = {}, set()
         self.cards = Cards.of(game, self.cards)
