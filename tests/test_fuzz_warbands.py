@@ -99,3 +99,39 @@ def test_a_card_with_a_variable_melee_statistic_fights_with_its_unmarked_wounds(
     g.pop()
     data = _fight(g, "akira", "masunagi")
     assert any("MANUAL STEP" in line and f"Melee {m.wounds - m.damage}" in line for line in data["summary"])
+
+
+# Matsu shoots at Masunagi; Ishi stands beside the line, facing it: its ZoC is crossed.
+_SHOTS = """
+format: bushido-table/1
+name: shots
+table: {width: 24, depth: 24}
+terrain: []
+models:
+  - {id: matsu, player: 1, profile: PROFILE, position: [4, 12], facing: 0}
+  - {id: akira, player: 1, profile: takashi-akira, position: [2, 2], facing: 90}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [12, 12], facing: 180}
+  - {id: ishi, player: 2, profile: ishi, position: [8, 13.4], facing: 270}
+"""
+
+
+def test_a_cavalry_models_move_after_an_intercepted_shot_is_offered_to_its_player():
+    """Fuzz seed 6 (The Awoken vs Horse Lords of Ataka): Batu (Cavalry) shot, the shot
+    was intercepted, and the turn passed to the other player while the game still waited
+    for Batu's Cavalry move: no legal action at all. p.50 (Кавалерия): the model may move
+    after its action; the choice is its player's before the turn passes."""
+    from models.profiles import Trait
+    from sim.table import parse_table
+
+    cav = _card("takashi-matsu", "cavalry-matsu-f1",
+                traits=tuple(get_profile("takashi-matsu").traits) + (Trait("cavalry", 3, None, 'Cavalry (3")'),))
+    g = Game(parse_table(_SHOTS.replace("PROFILE", cav), "<test>"), seed=2, length=("fixed", 2))
+    set_active(g, 1)
+    g.push(Action("shoot", "matsu", target="masunagi"))
+    assert g.state.interception is not None
+    g.push(Action("intercept", target="ishi"))
+    assert g.to_move() == 1
+    offered = g.legal_actions()
+    assert Action("cavalry", "matsu") in offered
+    g.push(Action("cavalry", "matsu"))
+    assert g.to_move() == 2 and g.legal_actions()

@@ -108,7 +108,8 @@ class ShootingStep(GamePart):
             return  # Rapid Fire: a further shot waits for its interceptor (p.56)
         self._walk_after_shot(shooter.id, ic["walk_after"])
         self._after_action()
-        if not self.is_over():
+        if (not self.is_over() and st.exchange is None and st.interception is None and not self.answers_pending()
+                and not self._group_step(shooter.player)):  # Cavalry's move after the shot, a Group (p.50, p.52)
             self._next_active(3 - shooter.player)
 
     # ------------------------------------------------------------ the shot
@@ -231,6 +232,7 @@ class ShootingStep(GamePart):
             return False
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
+        data.update(shooter=mid, hit=res.target if res.outcome == "hit" and res.target else "")  # feat triggers
         sp = weapon_specials.apply_ranged_special(self._table_now(), mid, res, option, direction)  # p.39-41
         summary += sp["summary"]
         data.update({k: sp[k] for k in ("positions", "removed") if k in sp})
