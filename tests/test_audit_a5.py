@@ -191,3 +191,35 @@ def test_a_run_in_an_earlier_activation_is_not_a_move_in_this_one():
     g = _game(TABLE, 3)
     line = _tn_line(g.push(Action("shoot", "kokkio", target="masunagi", walk="after", point=(6.5, 9.5))))
     assert "moved or will move this activation" in line and "Ran" not in line
+
+
+def test_gokusatsu_does_nothing_when_the_enemy_has_it_on_another_weapon():
+    """p.41: "Атака Гokusatsu (Gokusatsu Attack): Если эта атака успешна, удалите Защитника
+    и Атакующего из игры. Если у вражеской модели также есть эта Исключительная Атака, то
+    эта атака не влияет ни на одного из бойцов." The enemy model has it on a second melee
+    weapon it does not fight with: still no effect on either model."""
+    gok = _card("takashi-matsu", "gokusatsu-matsu-a5", attacks=("Gokusatsu Attack (0)",))
+    card = get_profile("ito-masunagi")
+    spare = replace(card.weapons[0], name="Tanto", special_attacks=("Gokusatsu Attack (1)",), special_defences=())
+    add_profile_source({"gokusatsu-masunagi-a5": replace(card, id="gokusatsu-masunagi-a5",
+                                                         name="gokusatsu-masunagi-a5", bs_id="test-goku-a5",
+                                                         weapons=tuple(card.weapons) + (spare,))})
+    for other, expect_removed in (("ito-masunagi", True), ("gokusatsu-masunagi-a5", False)):
+        table = _table({"matsu": gok, "masunagi": other},
+                       matsu=((2.0, 1.5), 0.0), masunagi=((2.0 + _TOUCH, 1.5), 180.0))
+        hits = 0
+        for seed in range(16):
+            g = _game(table, seed)
+            g.push(Action("melee", "matsu", target="masunagi"))
+            pools = g.exchange_pools()
+            g.push(Action("allocate", "matsu", attack=pools["matsu"], defence=0, special="gokusatsu-attack"))
+            g.push(Action("allocate", "masunagi", attack=0, defence=pools["masunagi"], weapon="Nodachi")
+                   if other != "ito-masunagi" else Action("allocate", "masunagi", attack=0, defence=pools["masunagi"]))
+            ex = next(e for e in g.events if e.kind == "exchange")
+            if not any("matsu attacks" in s and "attack hits" in s for s in ex.data["summary"]):
+                continue
+            hits += 1
+            assert (sorted(ex.data["removed"]) == ["masunagi", "matsu"]) is expect_removed
+            if not expect_removed:
+                assert g.state.models["matsu"].alive and g.state.models["masunagi"].alive
+        assert hits, other
