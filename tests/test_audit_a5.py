@@ -223,3 +223,21 @@ def test_gokusatsu_does_nothing_when_the_enemy_has_it_on_another_weapon():
             if not expect_removed:
                 assert g.state.models["matsu"].alive and g.state.models["masunagi"].alive
         assert hits, other
+
+
+def test_a_cavalry_move_before_the_shot_is_a_move_in_this_activation():
+    """p.31: "Атакующая модель двигалась или будет двигаться в эту активацию +1"; p.50:
+    "Кавалерия (Cavalry)(X"): до или после того, как эта модель выполнит какое-либо
+    действие, она может пройти X"." A Cavalry move made before the Ranged Attack is a move
+    in this activation: the shot takes the +1 (it took none)."""
+    from models.profiles import Trait
+
+    rider = _card("kokkio", "cavalry-kokkio-a5", traits=(Trait("cavalry", 2, None, 'Cavalry (2")'),))
+    table = _table({"kokkio": rider})
+    g = _game(table, 3)
+    start = tuple(g.state.models["kokkio"].position)
+    g.push(Action("cavalry", "kokkio", point=(start[0], start[1] - 1.0)))
+    line = _tn_line(g.push(Action("shoot", "kokkio", target="masunagi")))
+    assert "moved or will move this activation" in line
+    h = _game(table, 3)
+    assert "moved or will move" not in _tn_line(h.push(Action("shoot", "kokkio", target="masunagi")))

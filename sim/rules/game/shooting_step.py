@@ -19,6 +19,7 @@ from sim.rules.game.actions import NO_POINT, Action, ActionKind, register
 from sim.rules.game.events import Event, markers_json
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameError, ModelState
+from sim.rules.game.turn_traits import CAVALRY_DONE
 from sim.rules.melee import wound_markers
 from sim.rules.melee.combatant import CONDITION_MARKERS, card_marker_traits
 from sim.rules.ranged import (
@@ -65,6 +66,9 @@ class ShootingStep(GamePart):
         m = self.state.models[action.model]
         table = self._table_now()
         walked = action.walk is not None
+        # p.31 "двигалась или будет двигаться в эту активацию": its declared Walk, or a Cavalry move made
+        # before this action (p.50)
+        moved = walked or CAVALRY_DONE in m.conditions
         point, target = action.point, action.target
         assert target is not None and (point is not None or not walked)  # judged legal
         if action.walk == "before":
@@ -76,7 +80,7 @@ class ShootingStep(GamePart):
             self._emit(Event("manual_step", {"model": m.id, "source": "Rapid Fire (X)",
                                              "text": f"the card sets X: {1 + len(rest)} Ranged attacks declared "
                                                      f"with x={action.x}; check it against the card (p.56)"}))
-        if self._shoot(m.id, target, action.weapon, moved=walked, boost=action.boost or 0,
+        if self._shoot(m.id, target, action.weapon, moved=moved, boost=action.boost or 0,
                        walk_after=after, special=action.special, direction=action.direction, rest=rest):
             self._walk_after_shot(m.id, after)
 
