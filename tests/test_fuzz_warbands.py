@@ -135,3 +135,26 @@ def test_a_cavalry_models_move_after_an_intercepted_shot_is_offered_to_its_playe
     assert Action("cavalry", "matsu") in offered
     g.push(Action("cavalry", "matsu"))
     assert g.to_move() == 2 and g.legal_actions()
+
+
+def test_a_throw_direction_is_judged_with_the_models_facing_each_other():
+    """Fuzz seed 16 (Temple of Ro-Kan vs The Descension): the greedy bot's Throw direction,
+    chosen with the two models facing each other, was refused at the allocation, which
+    judged the thrower's LoS with its facing before the exchange; the game stopped.
+    p.33 step 1: the models of the exchange turn to face each other before anything
+    else; p.41 Throw: the thrown model ends in the thrower's LoS. A defender attacked from
+    behind may throw its attacker away from itself."""
+    card = get_profile("ito-masunagi")
+    weapons = tuple(replace(w, special_defences=("Throw Defence (0)",)) if w.kind == "melee" else w
+                    for w in card.weapons)
+    thrower = _card("ito-masunagi", "thrower-f1", weapons=weapons)
+    # masunagi faces away (east) from akira, who attacks it from the west
+    table = _table({"masunagi": thrower}, akira=((6.0, 1.5), 0.0), masunagi=((6.0 + _TOUCH, 1.5), 0.0))
+    g = Game(table, seed=1, length=("fixed", 6))
+    set_active(g, 1)
+    g.push(Action("melee", "akira", target="masunagi"))
+    pools = g.exchange_pools()
+    throw = Action("allocate", "masunagi", attack=0, defence=pools["masunagi"], special="throw-defence",
+                   direction=180.0)
+    ok, why = g.is_legal(throw)
+    assert ok, why

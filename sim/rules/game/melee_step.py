@@ -20,6 +20,7 @@ from sim.rules.dice import FearOutcome, fear_test_needed
 from sim.rules.game import melee_traits, special_steps, terrain_rules, variable_weapons, weapon_specials
 from sim.rules.game.actions import Action, ActionKind, register, verdict
 from sim.rules.game.events import Event, markers_json
+from sim.rules.game.feat_triggers import damage_dealt
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import GameError, ModelState
 from sim.rules.ki import KiError
@@ -35,6 +36,7 @@ from sim.rules.melee import (
     validate_allocation,
 )
 from sim.rules.melee.combatant import CONDITION_MARKERS
+from sim.rules.melee.exchange import face_each_other
 from sim.rules.special import SpecialMoveError, throw_directions
 from sim.table import Table
 
@@ -454,12 +456,18 @@ class MeleeStep(GamePart):
         """The directions (degrees CCW from +x, ``(start, end)`` intervals, ``end`` may
         pass 360) in which ``thrower`` may throw ``thrown`` now: the point 2" along them
         from ``thrown``'s centre is in ``thrower``'s LoS
-        (:func:`sim.rules.special.throw_directions`, rulings.md 8; p.41); memoised until
-        the state changes."""
+        (:func:`sim.rules.special.throw_directions`, rulings.md 8; p.41), the two of the
+        waiting exchange turned to face each other as its step 1 does (p.33; before, a
+        direction the exchange would allow could be refused); memoised until the state
+        changes."""
         key = (len(self.events), "throw-spans", thrower, thrown)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = throw_directions(self._table_now(), thrower, thrown)
+            table, ex = self._table_now(), self.state.exchange
+            if ex is not None and {thrower, thrown} == {ex["attacker"], ex["defender"]}:  # step 1 faces them (p.33)
+                table = face_each_other(table, thrower, thrown, {k: self.combatant(k, k == ex["attacker"]).immovable
+                                                                 for k in (thrower, thrown)})
+            got = self._memo[key] = throw_directions(table, thrower, thrown)
         return list(got)
 
     def direction_problem(self, model: str, enemy: str, special: str, direction: float) -> str | None:
@@ -539,6 +547,7 @@ class MeleeStep(GamePart):
                 "gained": {k: sorted(v) for k, v in res.conditions.items() if v},
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
+                "dealt": damage_dealt(res.damage),  # who rolled damage at whom (feat triggers, round 3)
                 "markers": markers_json([mk for mk in res.markers if mk.kind not in CONDITION_MARKERS])}))
             self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
             for mk in res.markers:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)

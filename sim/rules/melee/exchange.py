@@ -338,6 +338,13 @@ def _in_contact(table, x: str, y: str) -> bool:
     return gap <= CONTACT + EPS
 
 
+def face_each_other(table, a: str, b: str, immovable: dict[str, bool] | None = None):
+    """``table`` with models ``a`` and ``b`` turned to face each other, as at step 1 of
+    their exchange (p.33); a model whose ``immovable`` entry is True keeps its facing.
+    Raises KeyError for a model not on ``table``."""
+    return _face(table, a, b, immovable or {})[0]
+
+
 def _face(table, a: str, b: str, immovable: dict[str, bool]) -> tuple[object, dict[str, float]]:
     facings: dict[str, float] = {}
     ma, mb = table.model(a), table.model(b)
