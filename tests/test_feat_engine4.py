@@ -45,6 +45,21 @@ feats:
   Curse Fire:
     {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
      effects: [{op: condition, name: fire, value: 2, until: end_phase}], summary: a Fire (2) marker until the End}
+  Escape:
+    {cost: 1, timing: active, area: personal, when: "trigger:killed_enemy", affects: self,
+     effects: [{op: ki, n: 2}], summary: "after it kills an enemy model, 2 Ki (a test stand-in for its Walk)"}
+  Hold the Line!:
+    {cost: 1, timing: instant, area: pulse, range: 4, limits: [no_btb, once_per_turn], when: "trigger:enemy_contact",
+     watch: friends, watch_keywords: [Ashigaru], affects: self,
+     effects: [{op: move, distance: 12, kind: to_target}],
+     summary: "an enemy contacts a friendly Ashigaru in the Pulse: the user moves into contact with it"}
+  Skewer:
+    {cost: 2, timing: instant, area: target, range: 30, when: "trigger:dealt_wound", dealt_by: melee,
+     affects: target_enemy, effects: [{op: condition, name: immobilised, until: end_phase}],
+     summary: an enemy it wounds in melee may not move until the End phase}
+  Spotter:
+    {cost: 1, timing: active, area: personal, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
+     effects: [{op: ki, n: 1}], summary: 1 Ki after a ranged attack that hit}
 """
 
 YAML = """
@@ -176,3 +191,92 @@ def test_condition_markers_with_a_duration_go_when_it_ends():
     assert g.state.models["masunagi"].markers.get("fire") == [2]
     back = Game.from_save(json.loads(json.dumps(g.to_json())))
     assert back.state.models["masunagi"].markers.get("fire") == [2]
+
+
+# ------------------------------------------------------------------ round 3 triggers
+def test_a_kill_by_the_user_opens_its_killed_enemy_feat():
+    """Escape: "When this model Kills an Enemy model, once the action is complete, this
+    model may make a Walk" -- ``trigger:killed_enemy``: Hanso's Jab kills Ishi (4 wounds
+    marked of 5); the game waits for Hanso's player (use or decline); a kill by the
+    Spearman opens only the Spearman's."""
+    g = game("Escape", "Jab")
+    set_model(g, "ishi", damage=4)
+    g.push(Action("feat", "hanso", feat="Jab", target="ishi"))
+    assert not g.state.models["ishi"].alive
+    assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Escape"), ("decline_feat", "Escape")}
+    ki = _ki(g, "hanso")
+    g.push(Action("feat", "hanso", feat="Escape"))
+    assert _ki(g, "hanso") == ki - 1 + 2
+    g = game("Escape", "Jab")
+    set_model(g, "ishi", damage=4)
+    g.push(Action("feat", "spear1", feat="Jab", target="ishi"))  # the Spearman's card has Escape too
+    assert {(a.model, a.feat) for a in g.legal_actions()} == {("spear1", "Escape")}
+
+
+def test_an_enemy_contacting_a_friend_in_the_pulse():
+    """Hold the Line! (Instant, Pulse 4"): "when that model moves into BtB with another
+    Friendly Ashigaru model in the Pulse, move this model into BtB with that Enemy model by
+    the shortest route" -- ``watch: friends`` with ``watch_keywords`` and a ``to_target``
+    move: Hanso charges Ishi (Ashigaru, 3" from Masunagi); after the exchange Masunagi's
+    player may use it and Masunagi ends in base contact with Hanso. A charge at Masunagi
+    itself (not a friend) opens nothing."""
+    g = game(enemy_feats=("Hold the Line!",), places={"ishi": (10, 13), "masunagi": (13, 15), "spear1": (30, 30)})
+    g.push(Action("charge", "hanso", target="ishi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    assert g.to_move() == 2
+    assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Hold the Line!"),
+                                                             ("decline_feat", "Hold the Line!")}
+    g.push(Action("feat", "masunagi", feat="Hold the Line!"))
+    assert g.table_now().scene().distance("masunagi", "hanso") <= 0.011
+    g = game(enemy_feats=("Hold the Line!",), places={"masunagi": (10, 13), "ishi": (13, 15), "spear1": (30, 30)})
+    g.push(Action("charge", "hanso", target="masunagi"))
+    while g.state.exchange is not None:
+        g.push(next(a for a in g.legal_actions() if a.kind == "allocate"))
+    assert not any(a.feat == "Hold the Line!" for a in g.legal_actions())
+
+
+def test_a_melee_wound_dealt_opens_a_target_feat_at_the_wounded_enemy():
+    """Skewer: "When an Enemy model suffers Wounds in a Melee Exchange with this model, it
+    may not move except to change facing until the End Phase" -- ``trigger:dealt_wound``
+    with ``dealt_by: melee``: offered (only) at the model Hanso wounded, exactly when the
+    exchange's damage marked wounds on it."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game("Skewer", seed=seed, places={"masunagi": (10, 13), "spear1": (30, 30)})
+        g.push(Action("charge", "hanso", target="masunagi"))
+        while g.state.exchange is not None:  # Hanso all in attack, Masunagi all in defence
+            allocs = [a for a in g.legal_actions() if a.kind == "allocate"]
+            g.push(max(allocs, key=lambda a: (a.attack or 0) if a.model == "hanso" else (a.defence or 0)))
+        ex = next(e for e in reversed(g.events) if e.kind == "exchange")
+        wounded = ex.data.get("wounds", {}).get("masunagi", 0) > 0
+        offers = [a for a in g.legal_actions() if a.feat == "Skewer" and a.kind == "feat"]
+        alive = g.state.models["masunagi"].alive
+        assert bool(offers) == (wounded and alive), seed
+        if offers:
+            assert {a.target for a in offers} == {"masunagi"}
+            ok, why = g.is_legal(Action("feat", "hanso", feat="Skewer", target="ishi"))
+            assert not ok
+            g.push(offers[0])
+            assert "immobilised" in g.state.models["masunagi"].conditions
+        seen.add(bool(offers))
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
+
+
+def test_a_ranged_hit_opens_an_attack_succeeded_feat():
+    """``trigger:attack_succeeded`` with ``dealt_by: ranged``: after the Spearman's shot at
+    Ishi hits (a damage roll made), its player may use Spotter; after a miss nothing waits."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game("Spotter", seed=seed, places={"ishi": (10, 22)})
+        g.push(Action("shoot", "spear1", target="ishi"))
+        shot = next(e for e in reversed(g.events) if e.kind == "shot")
+        offered = any(a.feat == "Spotter" and a.model == "spear1" and a.kind == "feat" for a in g.legal_actions())
+        hit = any(line.endswith("ranged attack resolved: hit") for line in shot.data["summary"])
+        assert offered == hit, seed
+        seen.add(offered)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

@@ -95,7 +95,10 @@ REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical")
 SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within",
                                             "trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact",
                                             "trigger:failed_fear_test", "start_phase", "shot",
-                                            "trigger:scenario_action"})
+                                            "trigger:scenario_action",
+                                            # round 3 (sim.rules.game.feat_triggers)
+                                            "trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy",
+                                            "trigger:enemy_moved_in_pulse"})
 
 
 class FeatDataError(ValueError):
@@ -388,6 +391,7 @@ class FeatEffect(_Strict):
     max_affected: Union[Annotated[int, Field(ge=1, le=20)], Literal["X"], None] = None
     # round 3 (feat_schema.md "Round 3 additions")
     watch: Literal["self", "friends", "friends_and_self"] = "self"
+    watch_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     trigger_target: Literal["enemy", "friend"] = "enemy"
     dealt_by: Literal["melee", "ranged", "any"] = "any"
     range_x: bool = False
@@ -617,6 +621,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
 #: using one not listed here is not counted as applied (:func:`round3_pending`).
 SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
+    "watch", "trigger_target", "move_to_target",
 })
 
 
@@ -626,7 +631,7 @@ def round3_pending(entry: FeatEffect) -> str:
     ``target_not_keywords``, ``table``, ``needs_tokens``, ``max_affected_x``,
     ``condition_until``, ``ignore_tough``, ``move_to_target``, ``choice_opponent``."""
     used = []
-    if entry.watch != "self":
+    if entry.watch != "self" or entry.watch_keywords:
         used.append("watch")
     if entry.trigger_target != "enemy":
         used.append("trigger_target")

@@ -262,7 +262,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         for m in alive:  # a model killed: triggered Ki feats (sim.rules.game.feat_triggers, p.46)
             if not m.alive:
                 self.feat_kill_triggers(m.id)
-        if ev.kind in ("wounds", "marker_damage", "exchange", "shot", "test", "phase", "move", "scenario"):
+        if ev.kind in ("wounds", "marker_damage", "exchange", "shot", "test", "phase", "move", "scenario", "activate"):
             self.feat_event_triggers(ev)  # wounded, exchange resolved, contact, Fear, start (feat_triggers)
         return ev
 

@@ -25,6 +25,7 @@ A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -84,7 +85,7 @@ class FeatMoves(GamePart):
             if cap is not None and len(action.models) > cap:
                 return f"{f.name} reaches at most {cap} models"
         op = self._move_op(entry)
-        if op is None or op.kind in ("push", "away", "toward"):
+        if op is None or op.kind in ("push", "away", "toward", "to_target"):
             return None
         if action.walk is not None:
             return f"{f.name} moves models itself: declare no Walk with it"
@@ -169,6 +170,9 @@ class FeatMoves(GamePart):
         d = self._distance(mid, op, action)
         if op.kind in ("push", "away", "toward"):
             pt = self._straight_point(m.id, mid, d, op.kind == "toward") if mid != m.id else None
+        elif op.kind == "to_target":  # round 3: straight toward the target / the triggering model
+            goal = self.move_goal(m.id, f.name, action)
+            pt = self._contact_point(goal, mid, d) if goal and goal != mid else None
         else:
             pt = self._named_points(m, f, self.card_feat_entry_any(f.name), action).get(mid)
             if pt is not None and self._move_problem(m.id, mid, op, pt, action):
@@ -187,6 +191,36 @@ class FeatMoves(GamePart):
                                   # Place (p.23): "Игрок, размещающий модель, определяет Направление модели"
                                   "facing": (action.facing % 360 if op.kind == "place" and action.facing is not None
                                              else x.facing)}))
+
+    def _contact_point(self, goal: str, mid: str, d: float) -> tuple[float, float] | None:
+        """Where ``mid`` ends a ``to_target`` move of up to ``d`` inches toward ``goal``:
+        the nearest point in base contact with it that a straight line reaches without
+        crossing a base, on the table and overlapping nothing (the shortest route round a
+        model in the way); else as far as a straight move toward it goes; None when it
+        cannot move."""
+        st = self.state
+        a, g = st.models[mid].position, st.models[goal].position
+        ring = self.table.model(mid).radius + self.table.model(goal).radius + 0.005  # CONTACT is 0.01"
+        mover = movement.Mover(self._table_now(), mid)
+        best: tuple[float, tuple[float, float]] | None = None
+        for i in range(72):
+            t = math.radians(i * 5.0)
+            p = (g[0] + ring * math.cos(t), g[1] + ring * math.sin(t))
+            dist = math.dist(a, p)
+            if dist > d + 1e-6 or (best is not None and dist >= best[0]):
+                continue
+            if mover.on_table(p) and not mover.collisions(mover.start, p) and not mover.end_overlaps(p):
+                best = (dist, p)
+        return best[1] if best is not None else self._straight_point(goal, mid, d, True)
+
+    def move_goal(self, user: str, feat: str, action: Action) -> str | None:
+        """The model a ``to_target`` move heads for: the feat's declared target, else the
+        model its trigger names (``[trigger: X]``: the enemy that contacted, moved ...), else None."""
+        if action.target and action.target in self.state.models:
+            return action.target
+        v = str(self.state.models[user].conditions.get("feat_trigger:" + feat, ""))
+        got = re.search(r"\[trigger: ([^\]]+)\]", v) or re.match(r"^on (.+)'s contact$", v)
+        return got.group(1) if got and got.group(1) in self.state.models else None
 
     def card_feat_entry_any(self, name: str) -> FeatEffect:
         """The data entry of feat ``name`` (it exists: the feat is being applied)."""

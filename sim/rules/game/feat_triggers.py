@@ -46,11 +46,30 @@ from sim.rules.game.state import ModelState
 TRIGGER_MARK = "feat_trigger:"
 #: The prefix of the mark that removes a feat's markers when their duration ends (round 3).
 EXPIRE_MARK = "feat_expire:"
+#: Noted in a trigger mark of an Active feat opened during its model's own activation.
+OWN_ACTIVATION = "[own activation]"
 #: The ``when`` value of the kill trigger.
 KILLED_WITHIN = "trigger:killed_enemy_within"
 #: The other moments a feat's ``when`` may name that the engine marks (round 2).
 EVENT_WHEN = ("trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_contact", "trigger:failed_fear_test",
-              "start_phase", "trigger:scenario_action")
+              "start_phase", "trigger:scenario_action",
+              # round 3
+              "trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy",
+              "trigger:enemy_moved_in_pulse")
+#: The moments a feat may watch another friendly model for (``watch``, round 3).
+WATCHABLE = ("trigger:wounded", "trigger:enemy_contact", "trigger:failed_fear_test")
+
+
+def damage_dealt(damage) -> dict[str, dict[str, int]]:
+    """``{by: {target: wounds}}`` of an exchange's damage rolls
+    (:class:`sim.rules.melee.results.DamageEvent`): who rolled damage at whom and the wounds
+    it marked (0 for a roll that marked none); kept in the ``exchange`` event for the feat
+    triggers ``trigger:dealt_wound`` / ``trigger:attack_succeeded``."""
+    out: dict[str, dict[str, int]] = {}
+    for d in damage:
+        row = out.setdefault(d.by, {})
+        row[d.target] = row.get(d.target, 0) + int(d.wounds)
+    return out
 
 
 class FeatTriggers(GamePart):
@@ -127,42 +146,171 @@ class FeatTriggers(GamePart):
 
     def feat_event_triggers(self, ev: Event) -> None:
         """Mark the models whose feats wait for the moment event ``ev`` (just applied)
-        makes (:data:`EVENT_WHEN`); nothing when no such feat is on the table."""
+        makes (:data:`EVENT_WHEN`); nothing when no such feat is on the table.
+
+        Each moment names the WATCHED model (whose event it is) and the triggering model
+        (the enemy that contacted / wounded / moved, the model the user wounded, hit or
+        killed); a feat with ``watch: friends`` reacts to another friendly model within its
+        range (round 3), and a Target feat is then offered at the triggering model
+        (``trigger_target: enemy``) or the watched friend (``friend``)."""
         index = self._when_index()
         if not index:
             return
         d, k = ev.data, ev.kind
-        hits: dict[str, list[str]] = {}  # when -> models
+        dealt = self._dealt(ev)
+        hits: dict[str, list[tuple[str, str]]] = {}  # when -> [(watched model, triggering model)]
         if "trigger:wounded" in index:
             wounded = [d["model"]] if k == "wounds" and d.get("n", 0) > 0 else []
             if k == "marker_damage" and d.get("wounds", 0) > 0:
                 wounded = [d["model"]]
             if k in ("exchange", "shot") and isinstance(d.get("wounds"), dict):
                 wounded = [mid for mid, n in d["wounds"].items() if n > 0]
-            hits["trigger:wounded"] = wounded
+            hits["trigger:wounded"] = [(w, self._wounder(ev, w, dealt)) for w in wounded]
         if k == "exchange":
-            hits["trigger:exchange_resolved"] = [x for x in (d.get("attacker"), d.get("defender")) if x]
+            hits["trigger:exchange_resolved"] = [(x, "") for x in (d.get("attacker"), d.get("defender")) if x]
         if k == "test" and d.get("test") == "fear" and d.get("passed") is False:
-            hits["trigger:failed_fear_test"] = [d["model"]]
+            hits["trigger:failed_fear_test"] = [(d["model"], "")]
         if k == "phase" and d.get("phase") == "main":
-            hits["start_phase"] = [mid for mid, _ in index.get("start_phase", [])]
+            hits["start_phase"] = [(mid, "") for mid, _ in index.get("start_phase", [])]
         if k == "scenario" and "trigger:scenario_action" in index and self._actions:
             act = self._actions[-1]  # the action being resolved: a Scenario action of the model
             if act.kind in ("scenario", "complex_scenario") and act.model:
-                hits["trigger:scenario_action"] = [act.model]
+                hits["trigger:scenario_action"] = [(act.model, "")]
         if k == "move" and "trigger:enemy_contact" in index:
-            hits["trigger:enemy_contact"] = self._contacted_by(d["model"])
+            hits["trigger:enemy_contact"] = [(x, d["model"]) for x in self._contacted_by(d["model"])]
+        if k == "move" and "trigger:enemy_moved_in_pulse" in index:
+            hits["trigger:enemy_moved_in_pulse"] = self._moved_from_pulse(d["model"])
+        if k == "activate":
+            self._note_start(d.get("model"))
+        if dealt:
+            if "trigger:dealt_wound" in index or "trigger:attack_succeeded" in index:
+                hits["trigger:dealt_wound"] = [(by, t) for by, t, n, _ in dealt if n > 0]
+                hits["trigger:attack_succeeded"] = [(by, t) for by, t, _, _ in dealt]
+            if "trigger:killed_enemy" in index:
+                hits["trigger:killed_enemy"] = [(by, t) for by, t, _, _ in dealt
+                                                if t in self.state.models and not self.state.models[t].alive]
         why = {"trigger:wounded": "on being wounded", "trigger:exchange_resolved": "on the exchange resolved",
                "trigger:failed_fear_test": "on a failed Fear test", "start_phase": "on the start of the turn",
                "trigger:scenario_action": "on its Scenario action",
-               "trigger:enemy_contact": f"on {d.get('model')}'s contact"}
+               "trigger:enemy_contact": f"on {d.get('model')}'s contact",
+               "trigger:dealt_wound": "on wounding", "trigger:attack_succeeded": "on a successful attack",
+               "trigger:killed_enemy": "on a kill", "trigger:enemy_moved_in_pulse": "on a move from its Pulse"}
+        kinds = {by_t[:2]: by_t[3] for by_t in dealt}
         st = self.state
-        for when, mids in hits.items():
+        for when, pairs in hits.items():
             for mid, feat in index.get(when, []):
                 m = st.models[mid]
-                if mid in mids and m.alive and m.elsewhere is None and self._may_answer(m, feat):
+                if not (m.alive and m.elsewhere is None):
+                    continue
+                entry = feat_effect(feat)
+                for watched, source in pairs:
+                    if not self._watches(m, feat, entry, when, watched):
+                        continue
+                    if when in ("trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy"):
+                        if entry is not None and entry.dealt_by not in ("any", kinds.get((watched, source))):
+                            continue
+                        if source in st.models and st.models[source].player == m.player:
+                            continue  # an enemy model (the user's own friends do not count)
+                    if not self._may_answer(m, feat):
+                        continue
+                    f = self.feats(mid).get(feat)
+                    tid = watched if entry is not None and entry.trigger_target == "friend" else source
+                    if f is not None and f.area == "target" and not (tid in st.models and st.models[tid].alive):
+                        continue  # a Target feat whose target is gone (killed) cannot be used
+                    text = why[when] + (f" [trigger: {source}]" if source else "") + (
+                        f" [friend: {watched}]" if watched != mid else "")
+                    if when == "trigger:enemy_contact" and watched == mid:
+                        text = why[when]  # "on X's contact" (round 2 form)
+                    if f is not None and f.timing == "active":  # opened in its own activation
+                        text += " " + OWN_ACTIVATION
                     self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": True,
-                                                   "value": why[when]}))
+                                                   "value": text}))
+                    break
+
+    def _watches(self, m: ModelState, feat: str, entry, when: str, watched: str) -> bool:
+        """Whether ``m``'s feat ``feat`` reacts to ``watched``'s moment: its own (``watch:
+        self``), or another friendly model's within the feat's range (``watch: friends``,
+        :data:`WATCHABLE` moments; ``watch_keywords`` must name that friend)."""
+        watch = entry.watch if entry is not None else "self"
+        if watched == m.id:
+            return watch in ("self", "friends_and_self")
+        if watch == "self" or when not in WATCHABLE:
+            return False
+        st = self.state
+        w = st.models.get(watched)
+        if w is None or w.player != m.player or not w.alive:
+            return False
+        f = self.feats(m.id).get(feat)
+        if f is not None and f.range is not None:
+            dist = (math.dist(m.position, w.position) - self.table.model(m.id).radius
+                    - self.table.model(watched).radius)
+            if dist > f.reach + 1e-6:
+                return False
+        if entry is not None and entry.watch_keywords:
+            from sim.rules.card_keywords import keyword_matches, view_of
+
+            view = view_of(self.profile(watched), friendly=True, conditions=w.conditions)
+            return bool(keyword_matches(", ".join(entry.watch_keywords), view))
+        return True
+
+    def _wounder(self, ev: Event, wounded: str, dealt: list[tuple[str, str, int, str]]) -> str:
+        """The model whose attack wounded ``wounded`` in ``ev`` (the damage roll's maker,
+        :meth:`_dealt`; in an exchange else its opponent), or ``""``."""
+        got = next((by for by, t, n, _ in dealt if t == wounded and n > 0), "")
+        if got or ev.kind != "exchange":
+            return got
+        att, dfn = ev.data.get("attacker"), ev.data.get("defender")
+        return str(dfn if wounded == att else att) if att and dfn else ""
+
+    def note_attacks(self, dealt: dict[str, dict[str, int]], kind: str) -> None:
+        """Note, for the ``exchange`` / ``shot`` event emitted next, who reached whom with a
+        damage roll and the wounds it marked (``{by: {target: wounds}}``, :func:`damage_dealt`)
+        and how (``melee`` / ``ranged``): read by :meth:`feat_event_triggers` for the
+        triggers ``trigger:dealt_wound`` / ``attack_succeeded`` / ``killed_enemy``. Kept
+        out of the events (saves stay as they were); a re-simulation notes them again."""
+        self.__dict__["_feat_dealt"] = (kind, dealt)
+
+    def _dealt(self, ev: Event) -> list[tuple[str, str, int, str]]:
+        """``(by, target, wounds, melee|ranged|feat)`` of each attack that reached its
+        target in ``ev``: the exchange's damage rolls or the shot that hit
+        (:meth:`note_attacks`); a feat's wounds (a ``wounds`` event in the user's feat
+        action) count too."""
+        d = ev.data
+        if ev.kind in ("exchange", "shot"):
+            got = self.__dict__.pop("_feat_dealt", None)
+            if got is None or (got[0] == "melee") != (ev.kind == "exchange"):
+                return []
+            return [(by, t, int(n), got[0]) for by, row in got[1].items() for t, n in row.items()]
+        if ev.kind == "wounds" and self._actions:
+            act = self._actions[-1]
+            if act.kind in ("feat", "ki_feat", "complex_ki_feat") and act.model and act.model != d.get("model"):
+                return [(act.model, str(d["model"]), int(d.get("n", 0)), "feat")]
+        return []
+
+    def _note_start(self, mid: str | None) -> None:
+        """Remember where the model activated now stood (``trigger:enemy_moved_in_pulse``)."""
+        if mid and mid in self.state.models:
+            self.__dict__["_feat_move_start"] = (mid, self.state.models[mid].position)
+
+    def _moved_from_pulse(self, mover: str) -> list[tuple[str, str]]:
+        """``(watcher, mover)`` for each model with a ``trigger:enemy_moved_in_pulse`` feat
+        whose range held ``mover`` where its activation began (edge to edge)."""
+        got = self.__dict__.get("_feat_move_start")
+        st = self.state
+        me = st.models.get(mover)
+        if me is None or not got or got[0] != mover:
+            return []
+        start = got[1]
+        out = []
+        for mid, feat in self._when_index().get("trigger:enemy_moved_in_pulse", []):
+            m = st.models[mid]
+            f = self.feats(mid).get(feat)
+            if m.player == me.player or f is None or not m.alive:
+                continue
+            dist = math.dist(m.position, start) - self.table.model(mid).radius - self.table.model(mover).radius
+            if dist <= f.reach + 1e-6:
+                out.append((mid, mover))
+        return out
 
     def _contacted_by(self, mover: str) -> list[str]:
         """The enemies of ``mover`` it touches now (base contact, p.33)."""
@@ -224,10 +372,16 @@ class FeatTriggers(GamePart):
         return out + [Action("decline_feat", mid, feat=feat)]
 
     def trigger_target(self, mid: str, feat: str) -> str | None:
-        """The model a waiting Target feat is offered at: the enemy whose move made the
-        contact (``trigger:enemy_contact``), else None."""
+        """The model a waiting Target feat is offered at: the triggering model (the enemy
+        whose move made the contact, that wounded, moved, or that the user wounded or hit),
+        or with ``trigger_target: friend`` the watched friend; None when there is none."""
         v = str(self.state.models[mid].conditions.get(TRIGGER_MARK + feat, ""))
+        entry = feat_effect(feat)
         got = re.match(r"^on (.+)'s contact$", v)
+        if entry is not None and entry.trigger_target == "friend":
+            got = re.search(r"\[friend: ([^\]]+)\]", v)
+        elif got is None:
+            got = re.search(r"\[trigger: ([^\]]+)\]", v)
         return got.group(1) if got and got.group(1) in self.state.models else None
 
     def trigger_source(self, mid: str, feat: str) -> str | None:
@@ -235,11 +389,27 @@ class FeatTriggers(GamePart):
         v = self.state.models[mid].conditions.get(TRIGGER_MARK + feat)
         return str(v) if v is not None else None
 
+    def own_activation_trigger(self, mid: str, feat: str) -> bool:
+        """Whether ``mid``'s first waiting trigger is Active feat ``feat``'s, opened while
+        its player was active: the moment is part of its activation ("once the action is
+        complete", p.46), so the feat stays usable though the turn has passed on."""
+        got = self.triggers_pending()
+        if not got or got[0][:2] != (mid, feat):
+            return False
+        return OWN_ACTIVATION in str(self.state.models[mid].conditions.get(TRIGGER_MARK + feat, ""))
+
     def feat_trigger_allows(self, m: ModelState, f: ki.Feat, entry, action: Action) -> bool:
         """Whether a feat whose ``when`` is not the main one may be used now: a trigger feat
-        while its mark waits, the first of the waiting marks."""
+        while its mark waits, the first of the waiting marks; a Target feat only at the
+        model the trigger names (:meth:`trigger_target`) when it names one."""
         got = self.triggers_pending()
-        return bool(got) and got[0][:2] == (m.id, f.name)
+        if not (bool(got) and got[0][:2] == (m.id, f.name)):
+            return False
+        if f.area == "target":
+            t = self.trigger_target(m.id, f.name)
+            if t is not None and action.target != t:
+                return False
+        return True
 
     def decline_trigger(self, action: Action) -> None:
         """Resolve a legal ``Action("decline_feat", model, feat=name)``: the mark goes."""

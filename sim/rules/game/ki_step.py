@@ -151,6 +151,7 @@ class KiStep(FeatStep):
             if why:
                 return False, why
         usage = st.feat_usage.get(m.id, {"turn": [], "game": []})
+        own = self.own_activation_trigger(m.id, f.name)  # an Active feat its own action opened (feat_triggers)
         spent = 0
         try:
             b = self.ki_boost(action)
@@ -163,8 +164,9 @@ class KiStep(FeatStep):
                                                           for e in m.effects),
                                  ki_available=m.ki - spent - (1 if m.kami else 0),  # Kami: never its last Ki (p.54)
                                  phase=st.phase,
-                                 is_active_model=m.player == st.active and st.exchange is None,
-                                 controller_is_active=m.player == st.active,
+                                 is_active_model=(m.player == st.active and st.exchange is None)
+                                 or own,
+                                 controller_is_active=m.player == st.active or own,
                                  target_distance=dist, surprised="surprised" in m.conditions, x=action.x,
                                  strict_range=False, cost_modifier=self.feat_cost_modifier(m.id))
         if not ok:

@@ -541,13 +541,13 @@ class MeleeStep(GamePart):
             summary += [f"{k} is removed ({why})" for k, why in res.removed.items()]
             summary += melee_traits.manual_steps(self, att, dfn) + melee_traits.manual_steps(self, dfn, att)
             summary += variable_weapons.manual_steps(self, att) + variable_weapons.manual_steps(self, dfn)
+            self.note_attacks(damage_dealt(res.damage), "melee")  # feat triggers (round 3)
             self._emit(Event("exchange", {
                 "attacker": att, "defender": dfn, "summary": summary,
                 "wounds": {k: n for k, n in res.wounds.items() if n}, "removed": sorted(res.removed),
                 "gained": {k: sorted(v) for k, v in res.conditions.items() if v},
                 "positions": {k: [p[0], p[1]] for k, p in res.positions.items()},
                 "facings": dict(res.facings), "counters": counters,
-                "dealt": damage_dealt(res.damage),  # who rolled damage at whom (feat triggers, round 3)
                 "markers": markers_json([mk for mk in res.markers if mk.kind not in CONDITION_MARKERS])}))
             self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
             for mk in res.markers:  # Disease, Ki Block: condition markers (Diseased, Spirit Block, p.43-45)

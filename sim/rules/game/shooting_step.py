@@ -236,7 +236,6 @@ class ShootingStep(GamePart):
             return False
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
         data = {"summary": summary, "wounds": {res.target: res.wounds} if res.target and res.wounds else {}}
-        data.update(shooter=mid, hit=res.target if res.outcome == "hit" and res.target else "")  # feat triggers
         sp = weapon_specials.apply_ranged_special(self._table_now(), mid, res, option, direction)  # p.39-41
         summary += sp["summary"]
         data.update({k: sp[k] for k in ("positions", "removed") if k in sp})
@@ -254,6 +253,8 @@ class ShootingStep(GamePart):
                     data["markers"] = markers_json(wounding)
                 summary += [f"{mk.target} gains {mk.count} {mk.kind} marker(s)" + (f" ({mk.value})" if mk.value else "")
                             for mk in marks]
+        if res.outcome == "hit" and res.target:  # feat triggers (round 3)
+            self.note_attacks({mid: {res.target: res.wounds}}, "ranged")
         self._emit(Event("shot", data))
         self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
         for k, names in sorted(sp["gain"].items()):
