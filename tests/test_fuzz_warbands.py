@@ -158,3 +158,22 @@ def test_a_throw_direction_is_judged_with_the_models_facing_each_other():
                    direction=180.0)
     ok, why = g.is_legal(throw)
     assert ok, why
+
+
+def test_a_special_printed_without_a_cost_costs_no_dice():
+    """Fuzz seed 79 (Jung Pirates vs Horse Lords of Ataka): Fujiwaro Ran's Sai prints
+    "Sidestep Defence" with no cost in brackets; the game stopped with MeleeError as soon
+    as the model fought. p.39: the number in brackets is the dice the special costs; with
+    none printed the engine reads (0) (F1's rulings)."""
+    card = get_profile("ito-masunagi")
+    weapons = tuple(replace(w, special_defences=("Sidestep Defence",)) if w.kind == "melee" else w
+                    for w in card.weapons)
+    dodger = _card("ito-masunagi", "sai-f1", weapons=weapons)
+    table = _table({"masunagi": dodger}, akira=((6.0, 1.5), 0.0), masunagi=((6.0 + _TOUCH, 1.5), 180.0))
+    g = Game(table, seed=1, length=("fixed", 6))
+    set_active(g, 1)
+    g.push(Action("melee", "akira", target="masunagi"))
+    pools = g.exchange_pools()
+    ok, why = g.is_legal(Action("allocate", "masunagi", attack=0, defence=pools["masunagi"],
+                                special="sidestep-defence", direction=0.0))
+    assert ok, why

@@ -53,6 +53,14 @@ def _trait_numbers(value: str | None) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"[+-]?\d+", value))
 
 
+def _costed(text: str) -> str:
+    """A special as printed, with ``(0)`` added where the card prints no cost in brackets
+    (two catalogue weapons: ``Sidestep Defence``, ``Impenetrable Defence``; reading: no
+    dice, docs of F1's rulings). Found by the warband fuzzer: the game stopped."""
+    t = text.strip()
+    return t if t.endswith(")") else f"{t} (0)"
+
+
 @dataclass(frozen=True)
 class MeleeWeapon:
     """The weapon a model fights with (Profile cards p.10-17; chosen at step 2).
@@ -71,8 +79,8 @@ class MeleeWeapon:
     def of(cls, name: str = "Unarmed", strength: int = 0, traits: Iterable[str] = (),
            attacks: Iterable[str] = (), defences: Iterable[str] = ()) -> "MeleeWeapon":
         """Build from printed strings: ``MeleeWeapon.of("Tetsubo", 2, attacks=["Push Attack (0)"])``."""
-        specials = tuple(parse_special(t, "attack") for t in attacks) + \
-            tuple(parse_special(t, "defence") for t in defences)
+        specials = tuple(parse_special(_costed(t), "attack") for t in attacks) + \
+            tuple(parse_special(_costed(t), "defence") for t in defences)
         return cls(name, int(strength), tuple(traits), specials)
 
     @classmethod
