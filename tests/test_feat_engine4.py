@@ -60,6 +60,9 @@ feats:
   Spotter:
     {cost: 1, timing: active, area: personal, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: ki, n: 1}], summary: 1 Ki after a ranged attack that hit}
+  Touch of Ki:
+    {cost: 1, timing: active, area: target, btb: true, when: action, affects: target,
+     effects: [{op: ki, n: 1}], summary: a model in base contact gains 1 Ki}
 """
 
 YAML = """
@@ -280,3 +283,19 @@ def test_a_ranged_hit_opens_an_attack_succeeded_feat():
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+# ------------------------------------------------------------------ BtB feats and the contact tolerance
+def test_a_btb_feat_is_offered_at_a_model_in_base_contact():
+    """p.47 "Цель (BtB)": a BtB Target feat reaches a model in base contact. Two bases
+    0.005" apart are in contact for the movement rules (CONTACT 0.01"): the feat is offered
+    at it and takes effect (it used to be offered only within 1e-6"); 0.05" apart it is not."""
+    r = 30 / 25.4 / 2  # 30 mm bases
+    g = game("Touch of Ki", places={"spear1": (10 + 2 * r + 0.005, 10)})
+    offers = [a for a in g.legal_actions() if a.feat == "Touch of Ki" and a.model == "hanso"]
+    assert [a.target for a in offers] == ["spear1"]
+    ki = _ki(g, "spear1")
+    g.push(offers[0])
+    assert _ki(g, "spear1") == ki + 1
+    g = game("Touch of Ki", places={"spear1": (10 + 2 * r + 0.05, 10)})
+    assert not [a for a in g.legal_actions() if a.feat == "Touch of Ki" and a.model == "hanso"]

@@ -47,6 +47,9 @@ __all__ = [
 
 #: Tolerance for "within X"" (same as :func:`sim.geometry.measure.within`).
 _EPS = 1e-6
+#: How far apart two bases may be and still count as in base contact for a BtB feat
+#: (``sim.geometry.attributes.CONTACT``, 0.01").
+BTB_TOLERANCE = 0.01
 
 
 class KiError(ValueError):
@@ -324,8 +327,12 @@ def _x_plus(cost_text: Any) -> int:
 
 
 def in_target_range(feat: Feat, distance: float) -> bool:
-    """A Target (X) feat's target is within X" (edge to edge, inclusive)."""
-    return feat.range is not None and distance <= feat.range + _EPS
+    """A Target (X) feat's target is within X" (edge to edge, inclusive); a BtB feat
+    (X = 0) reaches a model in base contact (within :data:`sim.geometry.attributes.CONTACT`,
+    as the movement rules judge contact)."""
+    if feat.range is None:
+        return False
+    return distance <= feat.range + (BTB_TOLERANCE if feat.range == 0 else _EPS)
 
 
 def can_use(feat: Feat, user_state: Any, *, in_btb: bool, moved_this_activation: bool,

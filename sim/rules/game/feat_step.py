@@ -82,7 +82,7 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                 continue
             for t in self._feat_targets(m, f, entry):
                 d = scene.distance(m.id, t.id)
-                if d > f.reach + 1e-6:
+                if not ki.in_target_range(f, d):  # a BtB feat: base contact (0.01")
                     continue
                 facing = None
                 if "facing" in entry.ops:  # its back to the user (the useful choice; any is legal)
