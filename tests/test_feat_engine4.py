@@ -63,6 +63,10 @@ feats:
   Touch of Ki:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: target,
      effects: [{op: ki, n: 1}], summary: a model in base contact gains 1 Ki}
+  Rally the Line:
+    {cost: 1, timing: active, area: special, when: action, affects: friends, table: true,
+     target_keywords: [Ashigaru], effects: [{op: counter, n: 1}],
+     summary: every friendly Ashigaru on the table gains an activation counter}
 """
 
 YAML = """
@@ -299,3 +303,15 @@ def test_a_btb_feat_is_offered_at_a_model_in_base_contact():
     assert _ki(g, "spear1") == ki + 1
     g = game("Touch of Ki", places={"spear1": (10 + 2 * r + 0.05, 10)})
     assert not [a for a in g.legal_actions() if a.feat == "Touch of Ki" and a.model == "hanso"]
+
+
+# ------------------------------------------------------------------ a table-wide area
+def test_a_table_wide_feat_reaches_every_friendly_keyword_model():
+    """Stone Soldier: "Friendly Shìbīng models gain an Activation Counter" (area Special:
+    the whole table) -- ``table: true`` with ``target_keywords``: the Spearman (Ashigaru)
+    30" away gains a counter; the user (not Ashigaru) and Ishi (an enemy Ashigaru) do not."""
+    g = game("Rally the Line", places={"spear1": (34, 34)})
+    before = {k: g.state.models[k].counters for k in ("hanso", "spear1", "ishi")}
+    g.push(Action("feat", "hanso", feat="Rally the Line"))
+    after = {k: g.state.models[k].counters for k in ("hanso", "spear1", "ishi")}
+    assert after == {"hanso": before["hanso"], "spear1": before["spear1"] + 1, "ishi": before["ishi"]}

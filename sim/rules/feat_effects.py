@@ -621,7 +621,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
 #: using one not listed here is not counted as applied (:func:`round3_pending`).
 SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
-    "watch", "trigger_target", "move_to_target",
+    "watch", "trigger_target", "move_to_target", "table",
 })
 
 

@@ -655,7 +655,7 @@ def feat_from_entry(name: str, *, card_text: str | None = None) -> Feat | None:
         return None
     area = entry.area
     if area == "special":  # its own text rules it: usable when it affects the user only
-        if entry.affects != "self":
+        if entry.affects != "self" and not entry.table:  # or the whole table (round 3)
             return None
         area = "personal"
     rng = None

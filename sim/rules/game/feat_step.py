@@ -228,7 +228,7 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             t = st.models.get(action.target or "")
             got = [t.id] if t is not None and t.alive else []
             return ([m.id] + got) if entry.affects == "self_and_target" else got
-        if f.area not in ("pulse", "aura"):
+        if f.area not in ("pulse", "aura") and not entry.table:
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
         out = self.area_models(m, f, entry)
         if action.models:  # the models the user's player named (max_affected, a move's points)
@@ -242,10 +242,13 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         """The models of ``m``'s Pulse or Aura now that ``entry`` reaches (``affects``:
         friends, enemies, any other model, friends / other models / enemies and the user,
         who is inside its own area, p.46-47; the restrictions of :meth:`feat_reaches`),
-        nearest first."""
+        nearest first; with ``table`` every model on the table (round 3)."""
         st = self.state
         scene = self._table_now().scene()
-        inside = ki.targets_in_area(scene, m.id, f, [x.id for x in st.alive()])
+        if entry.table:  # round 3: every model on the table (a table-wide area)
+            inside = [m.id] + [x.id for x in st.alive() if x.id != m.id and x.elsewhere is None]
+        else:
+            inside = ki.targets_in_area(scene, m.id, f, [x.id for x in st.alive()])
         inside = sorted(inside, key=lambda i: 0.0 if i == m.id else scene.distance(m.id, i))
         out = []
         for mid in inside:
