@@ -67,6 +67,11 @@ feats:
     {cost: 1, timing: active, area: special, when: action, affects: friends, table: true,
      target_keywords: [Ashigaru], effects: [{op: counter, n: 1}],
      summary: every friendly Ashigaru on the table gains an activation counter}
+  Dash:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: grant, traits: [Agile, Evasive], until: activation}, {op: move, distance: 2, kind: walk,
+                                                                         at: end_activation}],
+     summary: "Agile and Evasive for the activation, and a 2-inch move when it ends"}
 """
 
 YAML = """
@@ -315,3 +320,28 @@ def test_a_table_wide_feat_reaches_every_friendly_keyword_model():
     g.push(Action("feat", "hanso", feat="Rally the Line"))
     after = {k: g.state.models[k].counters for k in ("hanso", "spear1", "ishi")}
     assert after == {"hanso": before["hanso"], "spear1": before["spear1"] + 1, "ishi": before["ishi"]}
+
+
+# ------------------------------------------------------------------ a delayed step
+def test_dash_moves_when_its_activation_ends():
+    """Dash: "This model gains Agile and Evasive until the end of the current activation,
+    and may also move 2\" at the end of its activation." -- the Ki is paid when it is used;
+    the move (``at: end_activation``) waits until Hanso's Walk is resolved, then its player
+    picks the point (``feat_later``, no Ki paid again) or declines; a point beyond 2" is
+    refused."""
+    g = game("Dash", places={"spear1": (30, 2)})
+    ki = _ki(g, "hanso")
+    g.push(Action("feat", "hanso", feat="Dash"))
+    assert _ki(g, "hanso") == ki - 2 and "agile" in {t.keyword for t in g.profile("hanso").traits}
+    assert not any(a.kind == "feat_later" for a in g.legal_actions())
+    g.push(Action("walk", "hanso", point=(10.0, 12.0)))
+    acts = g.legal_actions()
+    assert {a.kind for a in acts} == {"feat_later", "decline_feat"}
+    assert "agile" not in {t.keyword for t in g.profile("hanso").traits}
+    ok, why = g.is_legal(Action("feat_later", "hanso", feat="Dash", point=(10.0, 15.0)))
+    assert not ok
+    g.push(Action("feat_later", "hanso", feat="Dash", point=(10.0, 13.5)))
+    assert g.state.models["hanso"].position == (10.0, 13.5) and _ki(g, "hanso") == ki - 2
+    assert not any(a.kind in ("feat_later", "decline_feat") for a in g.legal_actions())
+    back = Game.from_save(json.loads(json.dumps(g.to_json())))
+    assert back.state.models["hanso"].position == (10.0, 13.5)

@@ -25,8 +25,8 @@ _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group
 #: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard, Pack; p.49, p.55).
 _ANSWER_KINDS = {"orochi", "bodyguard", "pack", "sacrifice", "defiance"}
 
-#: The answer to a triggered Ki feat (sim.rules.game.feat_triggers; p.46).
-_FEAT_KINDS = {"decline_feat"}
+#: The answer to a triggered Ki feat and a used feat's delayed step (sim.rules.game.feat_triggers; p.46).
+_FEAT_KINDS = {"decline_feat", "feat_later"}
 
 
 def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():

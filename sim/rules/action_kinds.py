@@ -97,6 +97,8 @@ ACTION_RULES: Mapping[str, ActionRule] = MappingProxyType({r.key: r for r in (
     ActionRule("orochi", "Blood of Orochi (trait): the pool's tokens given again before the side's first activation",
                "p.49", 0, "answer"),
     ActionRule("decline_feat", "a triggered Ki feat not used (sim.rules.game.feat_triggers)", "p.46", 0, "answer"),
+    ActionRule("feat_later", "a used Ki feat's delayed step, e.g. Dash's move at the end of its activation "
+               "(sim.rules.game.feat_triggers)", "p.46", 0, "answer"),
     ActionRule("tactical_choice", "the Tactical test's winner lets the other player act first", "p.29, p.20", 0,
                "answer"),
     # free actions at the start of a model's activation (sim.rules.game.turn_traits)

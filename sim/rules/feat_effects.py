@@ -238,6 +238,7 @@ class MoveOp(_Strict):
     op: Literal["move"]
     distance: Union[Annotated[float, Field(ge=0, le=48)], Literal["Move", "X"]]
     kind: Literal["walk", "free", "push", "toward", "away", "place", "to_target"] = "walk"
+    at: Literal["end_activation"] | None = None
 
 
 class SummonOp(_Strict):
@@ -621,7 +622,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
 #: using one not listed here is not counted as applied (:func:`round3_pending`).
 SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
-    "watch", "trigger_target", "move_to_target", "table",
+    "watch", "trigger_target", "move_to_target", "table", "move_later",
 })
 
 
@@ -654,6 +655,8 @@ def round3_pending(entry: FeatEffect) -> str:
             used.append("ignore_tough")
         if isinstance(e, MoveOp) and e.kind == "to_target":
             used.append("move_to_target")
+        if isinstance(e, MoveOp) and e.at is not None:
+            used.append("move_later")
         if isinstance(e, ChoiceOp) and e.by == "opponent":
             used.append("choice_opponent")
     return next((u for u in used if u not in SUPPORTED_ROUND3), "")

@@ -520,6 +520,7 @@ ACTION_STATUS: Mapping[str, Status] = {
                           "spend_virtue", "order", "command", "pack", "tactical_choice",
                           "death_sentence")},  # Death Sentence's Starting phase choice (p.43)
     "eagles_flight": Status("automated", "the defender's 3\" move after the exchange, or none (p.41)"),
+    "feat_later": Status("automated", "a used Ki feat's delayed move (Dash) when its activation ends, or none (p.46)"),
 }
 
 #: The status of every condition (:data:`sim.rules.conditions.CONDITIONS`).

@@ -213,6 +213,44 @@ class FeatMoves(GamePart):
                 best = (dist, p)
         return best[1] if best is not None else self._straight_point(goal, mid, d, True)
 
+    def _later_ops(self, feat: str) -> list[MoveOp]:
+        """The delayed ``move`` ops (``at``) of feat ``feat``'s entry."""
+        entry = self.card_feat_entry_any(feat)
+        return [e for e in entry.effects if isinstance(e, MoveOp) and e.at is not None]
+
+    def later_offers(self, mid: str, feat: str) -> list[Action]:
+        """The delayed step of ``mid``'s feat ``feat`` (Dash's move when its activation
+        ends): one ``Action("feat_later", mid, feat=..., point=...)`` with a suggested
+        destination (toward the nearest enemy, short of its ZoC), when one is found."""
+        entry = self.card_feat_entry_any(feat)
+        f = self.feats(mid).get(feat)
+        if f is None:
+            return []
+        a = Action("feat_later", mid, feat=feat)
+        pts = self.suggested_points(self.state.models[mid], f, entry, [mid], a)
+        return [replace(a, point=pts[0])] if pts else []
+
+    def later_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why the delayed step ``action`` may not be made (its point is no legal end of
+        the move), or None."""
+        if action.point is None:
+            return "the delayed move needs its point (or decline it)"
+        for op in self._later_ops(action.feat or ""):
+            why = self._move_problem(m.id, m.id, op, action.point, action)
+            if why:
+                return why
+        return None
+
+    def resolve_later(self, action: Action) -> None:
+        """Make a legal delayed step: the feat's delayed moves to ``action.point`` (no Ki is
+        paid again); the wait ends."""
+        assert action.model is not None and action.feat is not None  # judged legal
+        m = self.state.models[action.model]
+        f = self.feats(m.id)[action.feat]
+        for op in self._later_ops(action.feat):
+            self.apply_move(m, f, op.model_copy(update={"at": None}), m.id, action)
+        self.trigger_done(m.id, action.feat)
+
     def move_goal(self, user: str, feat: str, action: Action) -> str | None:
         """The model a ``to_target`` move heads for: the feat's declared target, else the
         model its trigger names (``[trigger: X]``: the enemy that contacted, moved ...), else None."""

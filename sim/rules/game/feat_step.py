@@ -400,6 +400,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                 t = self.state.models[mid]
                 self._emit(Event("move", {"model": mid, "move": f"turned by {f.name}", "to": list(t.position),
                                           "facing": float(action.facing) % 360.0, "cost": 0.0}))
+        elif kind == "move" and op.at is not None:  # later: when its activation ends (feat_triggers)
+            self.move_later(m.id, f.name, op.at)
         elif kind == "move":  # sim.rules.game.feat_moves
             self.apply_move(m, f, op, mid, action)
         elif kind == "no_specials":

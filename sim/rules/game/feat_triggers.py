@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from sim.rules import ki
 from sim.rules.feat_effects import entry_status, feat_effect
@@ -46,6 +47,10 @@ from sim.rules.game.state import ModelState
 TRIGGER_MARK = "feat_trigger:"
 #: The prefix of the mark that removes a feat's markers when their duration ends (round 3).
 EXPIRE_MARK = "feat_expire:"
+#: The prefix of the mark of a used feat's delayed step (``move`` with ``at``, round 3).
+LATER_MARK = "feat_later:"
+#: Noted in a trigger mark that waits for a delayed step (no feat is paid again).
+LATER = "[later step]"
 #: Noted in a trigger mark of an Active feat opened during its model's own activation.
 OWN_ACTIVATION = "[own activation]"
 #: The ``when`` value of the kill trigger.
@@ -113,9 +118,25 @@ class FeatTriggers(GamePart):
         total = n + (int(got.group(2)) if got and got.group(1) == until else 0)
         self._emit(Event("condition", {"model": mid, "name": key, "on": True, "value": f"{until} {total}"}))
 
+    def move_later(self, mid: str, feat: str, at: str) -> None:
+        """Note that feat ``feat`` of ``mid`` has a step to make at ``at`` (``end_activation``:
+        when its activation ends, Dash's 2" move): a mark ``feat_later:<feat>``."""
+        self._emit(Event("condition", {"model": mid, "name": LATER_MARK + feat, "on": True, "value": at}))
+        self._emit(Event("note", {"text": f"{feat}: {mid} may move when its activation ends"}))
+
     def feat_marks_expire(self, until: str) -> None:
         """The duration ``until`` ends: the markers noted by :meth:`expire_markers_at` for
-        it are removed (as many as are still there) with their marks."""
+        it are removed (as many as are still there) with their marks; at the end of an
+        activation a delayed step (:meth:`move_later`) waits for its player."""
+        if until == "activation":
+            for m in list(self.state.models.values()):
+                for key, v in list(m.conditions.items()):
+                    if key.startswith(LATER_MARK) and v == "end_activation":
+                        self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                        feat = key[len(LATER_MARK):]
+                        if m.alive and m.elsewhere is None and TRIGGER_MARK + feat not in m.conditions:
+                            self._emit(Event("condition", {"model": m.id, "name": TRIGGER_MARK + feat, "on": True,
+                                                           "value": f"on the end of its activation {LATER}"}))
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
                 if not key.startswith(EXPIRE_MARK):
@@ -363,7 +384,9 @@ class FeatTriggers(GamePart):
         got = self.triggers_pending()
         if not got:
             return []
-        mid, feat, _ = got[0]
+        mid, feat, why = got[0]
+        if LATER in why:  # a used feat's delayed step: its move, or none
+            return self.later_offers(mid, feat) + [Action("decline_feat", mid, feat=feat)]
         f = self.feats(mid).get(feat)
         target = self.trigger_target(mid, feat) if f is not None and f.area == "target" else None
         out = [a for a in (Action("feat", mid, feat=feat, target=target),) if self.is_legal(a)[0]]
@@ -403,7 +426,7 @@ class FeatTriggers(GamePart):
         while its mark waits, the first of the waiting marks; a Target feat only at the
         model the trigger names (:meth:`trigger_target`) when it names one."""
         got = self.triggers_pending()
-        if not (bool(got) and got[0][:2] == (m.id, f.name)):
+        if not (bool(got) and got[0][:2] == (m.id, f.name)) or LATER in got[0][2]:
             return False
         if f.area == "target":
             t = self.trigger_target(m.id, f.name)
@@ -429,10 +452,18 @@ class FeatTriggers(GamePart):
         if not got:
             return None
         mid, feat, killed = got[0]
-        if action.kind in ("feat", "decline_feat") and action.model == mid and action.feat == feat:
+        if action.kind in ("feat", "decline_feat", "feat_later") and action.model == mid and action.feat == feat:
             return None
         why = killed if killed.startswith("on ") else f"{killed} was killed within its range"
         return f"{mid} may first use {feat} ({why}) or decline it (p.46)"
+
+
+def _legal_later(game: Any, m: ModelState | None, action: Action) -> tuple[bool, str]:
+    got = game.triggers_pending()
+    if m is None or not got or got[0][:2] != (m.id, action.feat) or LATER not in got[0][2]:
+        return False, f"no delayed step of {action.feat!r} of {action.model!r} waits"
+    why = game.later_refusal(m, action)
+    return (False, why) if why else (True, "")
 
 
 def _legal_decline(game: FeatTriggers, m: ModelState | None, action: Action) -> tuple[bool, str]:
@@ -443,3 +474,4 @@ def _legal_decline(game: FeatTriggers, m: ModelState | None, action: Action) -> 
 
 
 register(ActionKind("decline_feat", _legal_decline, lambda game, action: game.decline_trigger(action)))
+register(ActionKind("feat_later", _legal_later, lambda game, action: game.resolve_later(action)))
