@@ -72,6 +72,10 @@ feats:
      effects: [{op: grant, traits: [Agile, Evasive], until: activation}, {op: move, distance: 2, kind: walk,
                                                                          at: end_activation}],
      summary: "Agile and Evasive for the activation, and a 2-inch move when it ends"}
+  Slammer:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: grant_weapon, traits: ["Slam Attack (0)"], weapon: melee, until: end_phase}],
+     summary: its melee weapons gain the special attack Slam Attack (0)}
 """
 
 YAML = """
@@ -345,3 +349,27 @@ def test_dash_moves_when_its_activation_ends():
     assert not any(a.kind in ("feat_later", "decline_feat") for a in g.legal_actions())
     back = Game.from_save(json.loads(json.dumps(g.to_json())))
     assert back.state.models["hanso"].position == (10.0, 13.5)
+
+
+# ------------------------------------------------------------------ a granted special attack
+def test_a_granted_special_attack_can_be_declared_in_the_exchange():
+    """p.39: "Особые атаки ... указаны в профиле оружия" -- a feat that gives a weapon
+    "Slam Attack (0)" (``grant_weapon`` of a special's name, Cannon/Force Manipulation) makes
+    it a special of the weapon, not a weapon trait: Hanso may declare Slam Attack in the
+    exchange after using it, not before; Sweep Attack (not granted) stays refused."""
+    g = game("Slammer", places={"masunagi": (10, 13), "spear1": (30, 30)})
+    g.push(Action("feat", "hanso", feat="Slammer"))
+    katana = g.profile("hanso").weapons[0]
+    assert "Slam Attack (0)" in katana.special_attacks and "Slam Attack (0)" not in katana.traits
+    g.push(Action("charge", "hanso", target="masunagi"))
+    while g.to_move() == 2:
+        g.push(max((a for a in g.legal_actions() if a.kind == "allocate"), key=lambda a: a.defence or 0))
+    pool = next(a for a in g.legal_actions() if a.kind == "allocate").attack or 0
+    pool += next(a for a in g.legal_actions() if a.kind == "allocate").defence or 0
+    assert g.is_legal(Action("allocate", "hanso", attack=pool, defence=0, special="Slam Attack"))[0]
+    assert not g.is_legal(Action("allocate", "hanso", attack=pool, defence=0, special="Sweep Attack"))[0]
+    g2 = game("Slammer", places={"masunagi": (10, 13), "spear1": (30, 30)})
+    g2.push(Action("charge", "hanso", target="masunagi"))
+    while g2.to_move() == 2:
+        g2.push(max((a for a in g2.legal_actions() if a.kind == "allocate"), key=lambda a: a.defence or 0))
+    assert not g2.is_legal(Action("allocate", "hanso", attack=pool, defence=0, special="Slam Attack"))[0]

@@ -148,6 +148,28 @@ def merge_traits(traits: Iterable[Trait], lose: Iterable[str] = ()) -> tuple[Tra
     return tuple(_merged(g) for g in groups.values())
 
 
+def _split_specials(texts: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """``(special attacks, special defences, other texts)`` of weapon texts an effect
+    gives: ``"Slam Attack (0)"`` names a special attack of p.39-41
+    (:data:`sim.rules.melee.specials.SPECIAL_RULES`), so the weapon gains it as a special
+    the exchange offers, not as a weapon trait."""
+    from sim.rules.melee.specials import SPECIAL_RULES, special_key
+
+    att: list[str] = []
+    dfn: list[str] = []
+    rest: list[str] = []
+    for t in texts:
+        key = special_key(re.split(r"\(", t, maxsplit=1)[0])
+        rule = SPECIAL_RULES.get(key)
+        if rule is None:
+            rest.append(t)
+        elif rule.kind == "defence":
+            dfn.append(t)
+        else:
+            att.append(t)
+    return tuple(att), tuple(dfn), tuple(rest)
+
+
 def merge_weapon_traits(printed: Sequence[str], gained: Sequence[str]) -> tuple[str, ...]:
     """A weapon's trait texts with ``gained`` texts added by the p.48 rule (the printed
     texts are kept as printed when nothing is gained).
@@ -296,6 +318,9 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
         extra = tuple(t for which, t in weapon_gain if _weapon_applies(w, which))
         dstr = sum(v for which, v in strength if _weapon_applies(w, which))
         kept = tuple(t for t in w.traits if _text_key(t) not in gone) if gone else w.traits
+        attacks, defences, extra = _split_specials(extra)  # a granted special attack/defence (Ki feats)
+        if attacks or defences:
+            w = replace(w, special_attacks=w.special_attacks + attacks, special_defences=w.special_defences + defences)
         if extra or dstr or kept != w.traits:
             w = replace(w, traits=merge_weapon_traits(kept, extra),
                         strength=None if w.strength is None else w.strength + dstr)
