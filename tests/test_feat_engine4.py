@@ -76,6 +76,10 @@ feats:
     {cost: 1, timing: active, area: personal, when: action, affects: self,
      effects: [{op: grant_weapon, traits: ["Slam Attack (0)"], weapon: melee, until: end_phase}],
      summary: its melee weapons gain the special attack Slam Attack (0)}
+  Shadow:
+    {cost: 2, timing: instant, area: pulse, range: 4, limits: [no_btb, once_per_turn],
+     when: "trigger:enemy_moved_in_pulse", affects: self, effects: [{op: move, distance: Move, kind: to_target}],
+     summary: "after an enemy move that began in the Pulse, the user walks up to its Move toward it"}
 """
 
 YAML = """
@@ -373,3 +377,20 @@ def test_a_granted_special_attack_can_be_declared_in_the_exchange():
     while g2.to_move() == 2:
         g2.push(max((a for a in g2.legal_actions() if a.kind == "allocate"), key=lambda a: a.defence or 0))
     assert not g2.is_legal(Action("allocate", "hanso", attack=pool, defence=0, special="Slam Attack"))[0]
+
+
+def test_an_enemy_move_that_began_in_the_pulse():
+    """Shadow (Instant, Pulse 4"): "During an Enemy model's activation when it begins a
+    movement in the Pulse, once the movement is completed this model may Walk up to its Move
+    towards that model's final position" -- ``trigger:enemy_moved_in_pulse``: Hanso starts
+    3.8" from Masunagi and walks away; Masunagi's player may use Shadow and Masunagi moves
+    its Move (5") toward Hanso. A Walk that began outside the Pulse opens nothing."""
+    g = game(enemy_feats=("Shadow",), places={"masunagi": (15, 10), "spear1": (30, 30)})
+    g.push(Action("walk", "hanso", point=(6.5, 10.0)))
+    assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Shadow"), ("decline_feat", "Shadow")}
+    g.push(Action("feat", "masunagi", feat="Shadow"))
+    x, y = g.state.models["masunagi"].position
+    assert abs(x - 10.0) < 0.05 and abs(y - 10.0) < 0.05
+    g = game(enemy_feats=("Shadow",), places={"masunagi": (20, 10), "spear1": (30, 30)})
+    g.push(Action("walk", "hanso", point=(6.5, 10.0)))
+    assert not any(a.feat == "Shadow" for a in g.legal_actions())
