@@ -394,3 +394,13 @@ def test_an_enemy_move_that_began_in_the_pulse():
     g = game(enemy_feats=("Shadow",), places={"masunagi": (20, 10), "spear1": (30, 30)})
     g.push(Action("walk", "hanso", point=(6.5, 10.0)))
     assert not any(a.feat == "Shadow" for a in g.legal_actions())
+
+
+def test_the_greedy_bot_makes_a_delayed_step():
+    """The greedy bot takes Dash's paid move when its activation ends (nothing left to pay)."""
+    from sim.rules.bots.greedy import GreedyBot
+
+    g = game("Dash", places={"spear1": (30, 2)})
+    g.push(Action("feat", "hanso", feat="Dash"))
+    g.push(Action("walk", "hanso", point=(10.0, 12.0)))
+    assert GreedyBot(seed=1).choose(g).kind == "feat_later"

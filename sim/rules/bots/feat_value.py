@@ -165,7 +165,11 @@ def worth_it(game: Game, action: Action, *, fighting: bool = False) -> float:
 
 def best_feat(game: Game, actions: list[Action], *, fighting: bool = False) -> Action | None:
     """The catalogue feat among ``actions`` worth most above its cost, or None when none
-    is worth its Ki (:func:`worth_it`)."""
+    is worth its Ki (:func:`worth_it`); a paid feat's delayed step (``feat_later``, Dash's
+    move: no Ki to spend) is always taken."""
+    later = next((a for a in actions if a.kind == "feat_later"), None)
+    if later is not None:
+        return later
     best: tuple[float, str, Action] | None = None
     for a in actions:
         if a.feat is None or a.model is None or a.feat in game.AUTOMATED_FEATS:
