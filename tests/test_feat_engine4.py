@@ -47,7 +47,8 @@ feats:
      effects: [{op: condition, name: fire, value: 2, until: end_phase}], summary: a Fire (2) marker until the End}
   Escape:
     {cost: 1, timing: active, area: personal, when: "trigger:killed_enemy", affects: self,
-     effects: [{op: ki, n: 2}], summary: "after it kills an enemy model, 2 Ki (a test stand-in for its Walk)"}
+     effects: [{op: ki, n: 2}, {op: move, distance: Move, kind: walk}],
+     summary: "after it kills an enemy model, a Walk (and 2 Ki, a test addition)"}
   Hold the Line!:
     {cost: 1, timing: instant, area: pulse, range: 4, limits: [no_btb, once_per_turn], when: "trigger:enemy_contact",
      watch: friends, watch_keywords: [Ashigaru], affects: self,
@@ -224,9 +225,12 @@ def test_a_kill_by_the_user_opens_its_killed_enemy_feat():
     g.push(Action("feat", "hanso", feat="Jab", target="ishi"))
     assert not g.state.models["ishi"].alive
     assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Escape"), ("decline_feat", "Escape")}
+    assert g.is_legal(Action("feat", "hanso", feat="Escape", point=(10.0, 12.0)))[0]
     ki = _ki(g, "hanso")
-    g.push(Action("feat", "hanso", feat="Escape"))
-    assert _ki(g, "hanso") == ki - 1 + 2
+    use = next(a for a in g.legal_actions() if a.kind == "feat")
+    assert use.point is not None  # the Walk's destination is offered with it
+    g.push(use)
+    assert _ki(g, "hanso") == ki - 1 + 2 and g.state.models["hanso"].position == tuple(use.point)
     g = game("Escape", "Jab")
     set_model(g, "ishi", damage=4)
     g.push(Action("feat", "spear1", feat="Jab", target="ishi"))  # the Spearman's card has Escape too

@@ -37,7 +37,7 @@ import re
 from typing import Any
 
 from sim.rules import ki
-from sim.rules.feat_effects import entry_status, feat_effect
+from sim.rules.feat_effects import MoveOp, entry_status, feat_effect
 from sim.rules.game.actions import Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -389,7 +389,13 @@ class FeatTriggers(GamePart):
             return self.later_offers(mid, feat) + [Action("decline_feat", mid, feat=feat)]
         f = self.feats(mid).get(feat)
         target = self.trigger_target(mid, feat) if f is not None and f.area == "target" else None
-        out = [a for a in (Action("feat", mid, feat=feat, target=target),) if self.is_legal(a)[0]]
+        use = Action("feat", mid, feat=feat, target=target)
+        entry = feat_effect(feat)
+        pointed = [e for e in (entry.effects if entry is not None else ()) if isinstance(e, MoveOp)
+                   and e.kind in ("walk", "free", "place") and e.at is None]
+        if f is not None and pointed and entry is not None and entry.affects == "self":  # its Walk's point
+            use = getattr(self, "_with_choices")(self.state.models[mid], f, entry, use)
+        out = [a for a in (use,) if self.is_legal(a)[0]]
         if not out and f is not None and f.variable:
             out = [a for a in (Action("feat", mid, feat=feat, x=1, target=target),) if self.is_legal(a)[0]]
         return out + [Action("decline_feat", mid, feat=feat)]
