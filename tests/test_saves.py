@@ -53,30 +53,47 @@ def refused(path: Path, match: str) -> str:
 
 # ------------------------------------------------------------- old saves still load
 @pytest.mark.parametrize("name", VERIFIED_FIXTURES)
-def test_old_fixture_saves_load_verified(name, tmp_path):
-    g = Game.load(SAVES / name)
-    assert g.verified and g.seeded
-    unchecked = Game.load(SAVES / name, verify=False)
-    assert not unchecked.verified and unchecked.snapshot() == g.snapshot()
-    g.save(tmp_path / name)  # written again in the new form (dice, rolls): verified again
-    doc = json.loads((tmp_path / name).read_text())
-    assert doc["dice"] == "seeded" and len(doc["rolls"]) == len(doc["actions"]) + 1
-    assert Game.load(tmp_path / name).snapshot() == g.snapshot()
+def test_old_fixture_saves_of_older_rules_say_why_and_load_unverified(name, tmp_path):
+    """The fixtures were written under rules version 1 (no ``rules`` key). The rules of
+    version 2 (issue 13: every trait and Ki feat in play) play those games differently, so
+    a verified load is refused in one line that names the versions and the way to open it;
+    loaded unverified, the game is the one that was played."""
+    msg = refused(SAVES / name, r"rules of version 1; this engine plays version \d+")
+    assert "--unverified" in msg
+    g = Game.load(SAVES / name, verify=False)
+    assert not g.verified and g.events and g.log()
+    assert g.snapshot() == Game.load(SAVES / name, verify=False).snapshot()
+
+
+def test_a_save_records_its_rules_version_and_a_newer_one_is_refused(saved_doc, tmp_path):
+    from sim.rules.game.saves import RULES_VERSION
+
+    assert saved_doc["rules"] == RULES_VERSION
+    assert Game.load(write(tmp_path, saved_doc)).verified
+    newer = dict(saved_doc, rules=RULES_VERSION + 1)
+    refused(write(tmp_path, newer, "newer.json"), r"rules: written under the rules of version \d+, newer than")
+    refused(write(tmp_path, dict(saved_doc, rules="two"), "bad.json"), r"rules: expected a rules version")
 
 
 def test_old_physical_dice_save_is_refused_unless_loaded_unverified():
     path = SAVES / "hotseat_physical.json"  # no dice values: it cannot be re-simulated
-    msg = refused(path, r"events\[4\]: tactical event: 'rolls'")
+    msg = refused(path, r"events\[4\]: ")
     assert "--unverified" in msg
     g = Game.load(path, verify=False)
     assert not g.verified and g.state.exchange is not None
 
 
-def test_replay_cli_reports_the_verified_resimulation(capsys):
-    assert main(["replay", str(SAVES / "undo_seed8.json")]) == 0
+def test_replay_cli_reports_the_verified_resimulation(tmp_path, capsys):
+    g = Game(TABLE, seed=8, length=("fixed", 2))
+    rng = random.Random(8)
+    while not g.is_over() and len(g.actions) < 40:
+        g.push(rng.choice(g.legal_actions()))
+    path = tmp_path / "undo_seed8.json"
+    g.save(path)
+    assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"Verified {SAVES / 'undo_seed8.json'}: 44 actions re-simulated with seed 8 reproduce all "
-                          "170 saved events")
+    assert out.startswith(f"Verified {path}: {len(g.actions)} actions re-simulated with seed 8 reproduce all "
+                          f"{len(g.events)} saved events")
     assert main(["replay", "--unverified", str(SAVES / "hotseat_physical.json")]) == 0
     assert capsys.readouterr().out.startswith("NOT verified")
 

@@ -33,6 +33,12 @@ _G = TypeVar("_G", bound="SaveLoad")
 
 GAME_FORMAT = "bushido-game/1"
 
+#: The version of the rules the engine plays; a save records it (``"rules"``; a save
+#: without the key was written under version 1). Raised whenever a change of the rules
+#: changes seeded games (version 2: issue 13, every trait, feat and card in play), so that
+#: a save of an older version that no longer re-simulates says why and how to open it.
+RULES_VERSION = 2
+
 def is_save_head(head: bytes) -> bool:
     """Whether the first bytes of a file are those of a save (:meth:`Game.save`): its
     ``"format"`` names ``bushido-game/``. For refusing to overwrite other files."""
@@ -41,7 +47,7 @@ def is_save_head(head: bytes) -> bool:
 
 #: The keys of a save document (:meth:`Game.to_json`).
 _SAVE_KEYS = frozenset({"format", "table", "seed", "length", "actions", "events", "scenario", "dice", "rolls",
-                        "dice_state", "tournament", "elsewhere", "cards"})
+                        "dice_state", "tournament", "elsewhere", "cards", "rules"})
 
 
 
@@ -158,7 +164,7 @@ class SaveLoad(GamePart):
             held = [{"model": e, **self.held_back[e["id"]].to_json()} for e in table["models"]
                     if e["id"] in self.held_back]
             table["models"] = [e for e in table["models"] if e["id"] not in self.held_back]
-        doc: dict[str, Any] = {"format": GAME_FORMAT, "table": table, "seed": self.seed,
+        doc: dict[str, Any] = {"format": GAME_FORMAT, "rules": RULES_VERSION, "table": table, "seed": self.seed,
                                "length": list(self.length), "actions": [a.to_json() for a in self._actions],
                                "events": [e.to_json() for e in self.events]}
         if held:
@@ -243,6 +249,16 @@ class SaveLoad(GamePart):
         seed = doc.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise bad("seed", f"expected a whole number or null, got {short(seed)}")
+        rules = doc.get("rules", 1)
+        if not isinstance(rules, int) or isinstance(rules, bool) or rules < 1:
+            raise bad("rules", f"expected a rules version (a whole number >= 1), got {short(rules)}")
+        if rules > RULES_VERSION:
+            raise bad("rules", f"written under the rules of version {rules}, newer than this engine's "
+                               f"({RULES_VERSION}): update the program")
+        older = "" if rules == RULES_VERSION else (
+            f" (the save was written under the rules of version {rules}; this engine plays version "
+            f"{RULES_VERSION}, whose rules differ: open it unverified, main.py replay --unverified, to see the game "
+            "as it was played)")
         tournament = doc.get("tournament", False)
         if not isinstance(tournament, bool):
             raise bad("tournament", f"expected true or false, got {short(tournament)}")
@@ -307,10 +323,10 @@ class SaveLoad(GamePart):
                 g = cls(table, seed=seed, dice=dice, length=length, scenario=scenario,
                         vims=_saved_vims(scenario, events), elsewhere=elsewhere, cards=cards)
         except (GameError, DiceError) as exc:
-            raise bad("", f"the set-up cannot be re-simulated ({exc})") from None
-        hint = "" if mode is not None or "dice_state" in doc else \
-            (" (an old save without dice values: if it was played with physical dice, it can only be loaded "
-             "unverified: main.py replay --unverified)")
+            raise bad("", f"the set-up cannot be re-simulated ({exc}){older}") from None
+        hint = older or ("" if mode is not None or "dice_state" in doc else
+                         (" (an old save without dice values: if it was played with physical dice, it can only be "
+                          "loaded unverified: main.py replay --unverified)"))
 
         def differs(upto: int | None = None) -> GameError | None:
             got = json.loads(json.dumps([e.to_json() for e in g.events]))
@@ -353,7 +369,7 @@ class SaveLoad(GamePart):
         if rolls is not None and rolls != g._rolls:
             k = next((k for k, (x, y) in enumerate(zip(rolls, g._rolls)) if x != y), min(len(rolls), len(g._rolls)))
             what = "the set-up" if k == 0 else f"actions[{k - 1}]"
-            raise bad(f"rolls[{k}]", f"{what} rolled {short(g._rolls[k])}, the file says {short(rolls[k])}")
+            raise bad(f"rolls[{k}]", f"{what} rolled {short(g._rolls[k])}, the file says {short(rolls[k])}{older}")
         if dice is not None and dice.remaining:
             raise bad("rolls", f"{dice.remaining} recorded value(s) were never rolled")
         if "dice_state" in doc and mode != "physical" and hasattr(g._dice, "state"):
