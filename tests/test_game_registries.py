@@ -25,6 +25,10 @@ _TURN_TRAIT_KINDS = {"heal", "jump_up", "cultist", "fortune", "oni_rage", "group
 #: The answers and free steps of sim.rules.game.answer_traits (Blood of Orochi, Bodyguard, Pack; p.49, p.55).
 _ANSWER_KINDS = {"orochi", "bodyguard", "pack", "sacrifice", "defiance"}
 
+#: The Starting phase and exchange choices of the audits and the test traits: Intimidate
+#: (p.54), the Tactical test winner's choice of who acts first (p.29), Eagle's Flight's move (p.41).
+_CHOICE_KINDS = {"intimidate", "tactical_choice", "eagles_flight"}
+
 #: The answer to a triggered Ki feat and a used feat's delayed step (sim.rules.game.feat_triggers; p.46).
 _FEAT_KINDS = {"decline_feat", "feat_later"}
 
@@ -33,7 +37,7 @@ def test_every_action_kind_has_its_rulebook_name_page_counters_and_functions():
     assert set(ACTION_KINDS) == {"walk", "run", "charge", "melee", "disengage", "shoot", "focus", "wait", "stand_up",
                                  "ki_feat", "complex_ki_feat", "feat", "scenario", "complex_scenario", "pass",
                                  "allocate", "intercept", "arrive"} | _SUPPORT_KINDS | _TURN_TRAIT_KINDS \
-        | _ANSWER_KINDS | _FEAT_KINDS
+        | _ANSWER_KINDS | _FEAT_KINDS | _CHOICE_KINDS
     for key, kind in ACTION_KINDS.items():
         assert kind.key == key and kind.name and kind.page.startswith("p.")
         assert callable(kind.legal) and callable(kind.resolve)
@@ -71,7 +75,7 @@ def test_action_counters_and_the_free_and_complex_kinds_come_from_the_registry()
     assert set(Action.COMPLEX) == {"charge", "focus", "complex_ki_feat", "complex_scenario", "order"}
     assert set(Action.FREE) == {"allocate", "pass", "feat", "intercept", "arrive", "leech", "channel", "virtue",
                                 "spend_virtue", "jump_up", "cultist", "fortune", "oni_rage", "group_fight",
-                                "cavalry", "death_sentence"} | _ANSWER_KINDS | _FEAT_KINDS
+                                "cavalry", "death_sentence"} | _ANSWER_KINDS | _FEAT_KINDS | _CHOICE_KINDS
 
 
 @pytest.mark.parametrize("save", sorted((ROOT / "tests" / "data" / "golden").glob("*.json"))

@@ -63,8 +63,9 @@ def test_exact_text_reads_back_the_very_same_floats(x, y, facing, kind):
 def test_kinds_of_the_notation_are_the_game_registry():
     assert set(known_kinds()) == set(ACTION_KINDS) == set(notation.KNOWN_KINDS)
     g = Game(TABLE, seed=0, length=("fixed", 1))
-    with pytest.raises(NotationError, match=r"unknown action 'heal' \(actions: walk, run, charge"):
-        parse_action(g, "heal matsu")  # a card action the engine does not play
+    with pytest.raises(NotationError, match=r"unknown action 'fly' \(actions: walk, run, charge"):
+        parse_action(g, "fly matsu")  # no action of the rulebook or the cards
+    assert parse_action(g, "heal matsu kenta").kind == "heal"  # a card action (Heal (X), p.52) the engine plays
     assert parse_action(g, "stand matsu") == Action("stand_up", "matsu")
 
 
