@@ -559,6 +559,12 @@ SPECIAL_PAGES: Mapping[str, str] = {
 TRAIT_PROBES: Mapping[str, Probe] = {
     "huge": Probe(symbols=("sim.geometry.Size.HUGE",)),
     "tiny": Probe(symbols=("sim.geometry.Size.TINY",)),
+    # traits whose printed form (Command [K (X/Y")], Group) the string scan cannot read: found by their tests' names
+    "command": Probe(titles=("test_command_worked_example*", "test_command_nominates*", "test_command_group*",
+                             "test_command_sends*")),
+    "order": Probe(titles=("test_order_gives*",)),
+    "group": Probe(titles=("test_group_models*", "test_bots_play_a_game_with_a_group_card*")),
+    "in_defiance_of_the_gods": Probe(titles=("test_in_defiance_*",)),
 }
 
 
