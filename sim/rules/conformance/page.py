@@ -359,6 +359,26 @@ _COLUMNS = [("name", "name"), ("page", "page"), ("status", "status"), ("what the
             ("where", "where"), ("tests", "tests")]
 
 
+def _catalogue_feats_section() -> list[str]:
+    """The catalogue Ki feats of the feat data (``data/feats``, :mod:`sim.rules.feat_effects`):
+    how many the engine applies, and why the others are left to the players, by reason."""
+    from sim.rules.feat_effects import effect_status, feat_effects
+
+    entries = feat_effects()
+    verdicts = {name: effect_status(name) for name in sorted(entries)}
+    applied = [n for n, (ok, _) in verdicts.items() if ok]
+    out = ["", "## Catalogue Ki feats", "",
+           f"The curated feat data (`data/feats/effects.yaml` drafted, `data/feats/curated/*.yaml` by hand) describes "
+           f"{len(entries)} catalogue feats; the engine applies the effect of {len(applied)} of them in play "
+           "(`benchmarks/card_coverage.py` counts the links on the catalogues' cards). Every other feat is paid, "
+           "tested and logged with its card text as a manual step; each is listed here with the reason.", "",
+           "| feat | why the players apply it |", "|---|---|"]
+    for name, (ok, why) in verdicts.items():
+        if not ok:
+            out.append(f"| {_cell(name)} | {_cell(why.removeprefix('manual: '))} |")
+    return out
+
+
 def example_tests(index: TestIndex | None = None) -> list[tuple[Example, list[str], list[str]]]:
     """``(example, test ids, names that name no test)`` for every worked example of the
     rulebook (:data:`~sim.rules.conformance.data.EXAMPLES`)."""
@@ -399,6 +419,7 @@ def build_page(index: TestIndex | None = None, readings_path: Path | None = None
             if key == "traits":
                 cols.insert(1, ("weapon", "weapon"))
             out += _table(rs, cols)
+    out += _catalogue_feats_section()
     examples = example_tests(index)
     played = sum(1 for _, found, missing in examples if found and not missing)
     out += ["", "## Worked examples", "",
