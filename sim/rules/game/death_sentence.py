@@ -83,21 +83,7 @@ class DeathSentenceChoice(GamePart):
             self._set_conditions(m.id, conditions.remove_condition(conditions.from_model(m), "death_sentence", 1))
         else:
             self._emit(Event("note", {"text": f"{m.id} keeps its Death Sentence marker (p.43)"}))
-        if self.starting_choices_pending(st.active):
-            return
-        other = 3 - (st.active or 1)
-        if self.starting_choices_pending(other):
-            self._emit(Event("active", {"player": other}))
-            return
-        if self._defiance_due():
-            return
-        if self._oni_rage_due():
-            return
-        if self._intimidate_due():
-            return
-        if self._arrivals_due():
-            return
-        self._open_main()
+        self._continue_starting_phase("death_sentence", self.starting_choices_pending)
 
     # the kinds of this module, registered where they are defined
     register(ActionKind("death_sentence", _legal_death_sentence, _resolve_death_sentence))

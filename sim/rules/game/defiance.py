@@ -102,19 +102,7 @@ class Defiance(GamePart):
                                               "damage"}))
         else:
             self._emit(Event("note", {"text": f"{m.id} does not use {SOURCE} this turn"}))
-        if self.starting_choices_pending(st.active):
-            return
-        other = 3 - (st.active or 1)
-        if self.starting_choices_pending(other):
-            self._emit(Event("active", {"player": other}))
-            return
-        if self._oni_rage_due():
-            return
-        if self._intimidate_due():
-            return
-        if self._arrivals_due():
-            return
-        self._open_main()
+        self._continue_starting_phase("defiance", self.starting_choices_pending)
 
     def defiance_melee_ki(self, att: str, dfn: str, wounds: dict[str, int]) -> None:
         """After an exchange between ``att`` and ``dfn`` (``wounds``: model -> wounds taken):

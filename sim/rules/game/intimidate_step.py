@@ -111,7 +111,6 @@ class IntimidateStep(GamePart):
         """Resolve a legal ``Action("intimidate", model, target=enemy or None)``: the mark
         is removed; with a target, the opposed Ki test and, if won, the effect until the End
         phase; when no choice is left, the Starting phase goes on."""
-        st = self.state
         mid = action.model
         assert mid is not None  # judged legal
         self._emit(Event("condition", {"model": mid, "name": OFFER, "on": False}))
@@ -129,15 +128,7 @@ class IntimidateStep(GamePart):
                                                   f"Charge or Shoot {mid} until the End phase (Intimidate, p.54)"}))
         else:
             self._emit(Event("note", {"text": f"{mid} does not Intimidate this turn"}))
-        if self.intimidate_pending(st.active):
-            return
-        other = 3 - (st.active or 1)
-        if self.intimidate_pending(other):
-            self._emit(Event("active", {"player": other}))
-            return
-        if self._arrivals_due():  # step 5 goes on: Flank models arrive (p.52)
-            return
-        self._open_main()
+        self._continue_starting_phase("intimidate", self.intimidate_pending)
 
 
 def _legal_intimidate(game: IntimidateStep, m: ModelState | None, action: Action) -> tuple[bool, str]:

@@ -58,16 +58,31 @@ class TurnPhases(GamePart):
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
         self._strategy(res.winner)  # Strategy [B]: the Tactical roll's winner's models gain B (p.58)
-        if self._death_sentence_due():  # step 5: Death Sentence, pay 3 Ki or keep it (p.43, death_sentence)
-            return
-        if self._defiance_due():  # step 5: In Defiance of the Gods, the players' choice (catalogue, defiance)
-            return
-        if self._oni_rage_due():  # step 5: Oni Rage, the players' choice (p.55, turn_traits)
-            return
-        if self._intimidate_due():  # step 5: Intimidate, the players' choice (p.54, intimidate_step)
-            return
-        if self._arrivals_due():  # step 5: Flank models arrive; the game waits for their placement (p.52)
-            return
+        self._continue_starting_phase()
+
+    #: The Starting phase's step 5 choices, in the order the game offers them: Death
+    #: Sentence, pay 3 Ki or keep it (p.43); In Defiance of the Gods (catalogue); Oni Rage
+    #: (p.55); Intimidate (p.54); Flank models arriving (p.52). Each ``_<step>_due`` opens
+    #: its choice and returns True when the game must wait for it.
+    STARTING_CHOICES = ("death_sentence", "defiance", "oni_rage", "intimidate", "arrivals")
+
+    def _continue_starting_phase(self, after: str | None = None, pending=None) -> None:
+        """Go on with the Starting phase after the choice ``after`` (None: from the first):
+        while ``pending(player)`` says the active player, then the other, still has a choice
+        of that step, it waits for them; then the next due step of
+        :data:`STARTING_CHOICES` opens, or the Main phase starts (p.20 step 5-6)."""
+        st = self.state
+        if pending is not None:
+            if pending(st.active):
+                return
+            other = 3 - (st.active or 1)
+            if pending(other):
+                self._emit(Event("active", {"player": other}))
+                return
+        steps = self.STARTING_CHOICES
+        for step in steps[steps.index(after) + 1:] if after is not None else steps:
+            if getattr(self, f"_{step}_due")():
+                return
         self._open_main()
 
     def _open_main(self) -> None:

@@ -793,11 +793,7 @@ class TurnTraits(GamePart):
         if action.kind == "fortune":
             self._starting_from_ki()
             return
-        if self._intimidate_due():  # step 5 goes on: Intimidate (p.54), Flank arrivals (p.52)
-            return
-        if self._arrivals_due():
-            return
-        self._open_main()
+        self._continue_starting_phase("oni_rage")  # step 5 goes on: Intimidate (p.54), Flank arrivals (p.52)
 
     def oni_rage_effects(self, mid: str) -> list[dict]:
         """Oni Rage (p.55): "когда эта модель имеет состояние Берсерк, она получает
