@@ -2,8 +2,9 @@
 buttons, slider and log clicks through the same methods the window's bindings call, and
 the frames checked by their pixels.
 
-The game: the default table, seed 0, one turn of greedy bots, saved; in it ``asp``
-(player 2, blue) is killed by ``akira`` in a melee exchange.
+The game: the default table, seed 0, one turn of greedy bots, saved; in it ``masunagi``
+(player 2, blue) is killed by ``akira`` in a melee exchange (under the rules of version 2,
+issue 13's cards in play; under version 1 it was ``asp``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from sim.view.play.replay import ReplayCursor  # noqa: E402
 pytestmark = pytest.mark.render
 
 SIZE = (1024, 768)
-KILLED = "asp"
+KILLED = "masunagi"
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +142,7 @@ def test_the_models_of_the_current_event_are_ringed(win, base, tmp_path):
     where = win.cursor.step(k - 1).table.model(KILLED).position
     col, row = (int(round(v)) for v in win.to_pixels((*where, 0.3)))
     patch = img[row - 30:row + 30, col - 30:col + 30]
-    assert near(patch, u8(GONE_RING[:3])).sum() > 20  # a red ring where asp stood
+    assert near(patch, u8(GONE_RING[:3])).sum() > 20  # a red ring where the killed model stood
     akira = win.step.table.model("akira").position
     col, row = (int(round(v)) for v in win.to_pixels((*akira, 0.3)))
     assert near(img[row - 30:row + 30, col - 30:col + 30], u8(HIGHLIGHT[:3])).sum() > 20
