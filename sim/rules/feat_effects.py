@@ -370,7 +370,11 @@ class FeatEffect(_Strict):
     cost must be ``lower`` / ``higher`` than the user's; ``target_surprised`` -- the target
     counts as Surprised in the feat's opposed test (it buys no Ki boosts); ``max_x`` -- the
     highest X the player may choose; ``max_affected`` -- at most this many models of the
-    area are affected, those the user's player names (the action's ``models``).
+    area are affected, those the user's player names (the action's ``models``);
+    ``needs_tokens`` -- ``{name: n}``: usable only while the user carries at least n such
+    tokens (``Ammo``: its weapons' Ammo tokens); ``effects_self`` -- ops applied once to the
+    user when the feat resolves, beside ``effects`` on the models of ``affects`` (no
+    ``choice`` or ``move`` there; round 4).
     """
 
     name: str = ""
@@ -401,6 +405,8 @@ class FeatEffect(_Strict):
     table: bool = False
     needs_tokens: dict[Annotated[str, Field(min_length=1, max_length=40)], Annotated[int, Field(ge=1, le=20)]] = {}
     effects: list[Op] = []
+    # round 4 (feat_schema.md "Round 4 additions"): ops on the user beside those on ``affects``
+    effects_self: list[Op] = []
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 
@@ -433,6 +439,8 @@ class FeatEffect(_Strict):
             raise ValueError(f"affects {self.affects!r} needs area 'target', not {self.area!r}")
         if self.area == "target" and self.affects in AREA_AFFECTS:
             raise ValueError(f"a target feat cannot affect {self.affects!r} (an area's models)")
+        if any(e.op in ("choice", "move") for e in self.effects_self):
+            raise ValueError("effects_self may not hold a choice or a move (put those in effects)")
         return self
 
     # ---- derived
@@ -594,7 +602,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         return False, f"manual: {entry.manual}"
     if entry.when not in SUPPORTED_WHEN:
         return False, f"used {entry.when!r}: that moment is not offered by the engine yet"
-    missing = [op for op in entry.ops if op not in SUPPORTED_OPS]
+    missing = [op for op in entry.ops + tuple(e.op for e in entry.effects_self) if op not in SUPPORTED_OPS]
     if missing:
         return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
     lasting = ("grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands")
@@ -610,7 +618,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     for e in _all_ops(entry):
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
-    if not entry.effects:
+    if not entry.effects and not entry.effects_self:
         return False, "no effects listed"
     pending = round3_pending(entry)
     if pending:
@@ -623,6 +631,8 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
 SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
     "watch", "trigger_target", "move_to_target", "table", "move_later",
+    # round 4 (H18, tests/test_feat_engine5.py)
+    "effects_self", "needs_tokens",
 })
 
 
@@ -646,6 +656,8 @@ def round3_pending(entry: FeatEffect) -> str:
         used.append("table")
     if entry.needs_tokens:
         used.append("needs_tokens")
+    if entry.effects_self:
+        used.append("effects_self")
     if entry.max_affected == "X":
         used.append("max_affected_x")
     for e in _all_ops(entry):
@@ -669,7 +681,7 @@ def _all_ops(entry: FeatEffect) -> list[Any]:
         out.append(e)
         if isinstance(e, ChoiceOp):
             out += [o for opt in e.options for o in opt]
-    return out
+    return out + list(entry.effects_self)
 
 
 def effect_status(name: str) -> tuple[bool, str]:

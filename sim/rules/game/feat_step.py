@@ -25,6 +25,7 @@ from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_triggers import FeatTriggers
 from sim.rules.game.state import ModelState
+from sim.rules.ranged.weapons import trait_value
 from sim.rules.wounds import apply_wounds
 
 #: ``when`` values offered during the active player's turn, outside melee exchanges.
@@ -165,6 +166,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         entry = feat_effect(f.name)
         if entry is None:
             return None
+        short = self.feat_tokens_missing(m, entry)  # round 4: needs_tokens
+        if short:
+            return f"{f.name} needs {short} on {m.id}"
         ex = self.state.exchange
         if entry.when == "exchange":
             if ex is None or m.id not in (ex["attacker"], ex["defender"]):
@@ -194,6 +198,31 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             if why:
                 return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
+
+    def feat_tokens_missing(self, m: ModelState, entry: FeatEffect) -> str:
+        """The tokens ``entry.needs_tokens`` asks of ``m`` that it lacks, as ``"1 Ammo
+        token(s)"`` text (``""`` when it has them all). ``Ammo`` counts the Ammo tokens left
+        on its weapons (printed Ammo (X) less those spent, ModelState.ammo); any other name
+        counts the named tokens a feat placed (:meth:`tokens`)."""
+        for name, n in entry.needs_tokens.items():
+            have = self.ammo_tokens(m.id) if name.strip().lower() == "ammo" else self.tokens(m.id, name)
+            if have < n:
+                return f"{n} {name} token(s) (has {have})"
+        return ""
+
+    def ammo_tokens(self, mid: str) -> int:
+        """Ammo tokens model ``mid`` carries: over its weapons with Ammo (X), the tokens
+        left (X until the weapon has fired, p.32)."""
+        prof = self.profile(mid)
+        if prof is None:
+            return 0
+        left = self.state.models[mid].ammo
+        total = 0
+        for w in prof.weapons:
+            x = trait_value(w, "ammo")
+            if x is not None:
+                total += int(left.get(w.name, x))
+        return total
 
     def shot_feat_refusal(self, m: ModelState) -> str | None:
         """Why a ``shot`` feat of ``m`` may not be used now (None when it may): it is used by
@@ -332,6 +361,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                     if f.area == "aura" and entry.affects in AREA_AFFECTS and op.op in self.AURA_OPS:
                         continue  # read while the model is inside the Aura (feat_auras)
                     self._apply_op(m, f, op, mid, action)
+        for op in entry.effects_self:  # round 4: the user's own part, beside the affected models
+            if self.state.models[m.id].alive:
+                self._apply_op(m, f, op, m.id, action)
 
     def chosen_ops(self, f: ki.Feat, entry: FeatEffect, action: Action) -> list[Any]:
         """The entry's ops with its ``choice`` replaced by the option the action names

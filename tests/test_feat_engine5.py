@@ -1,0 +1,149 @@
+"""Ki feats as data, round 4 (issue #13, H18): ``effects_self`` (a feat that reaches its
+target and, with other ops, its user) and ``needs_tokens`` (a feat usable only while its
+user carries tokens), through the Game's public API.
+
+Rulebook p.46: "Все Умения имеют стоимость в жетонах Ки; эта стоимость должна быть
+потрачена на применение эффектов Умения." The fixture entries copy catalogue cards' FACTS
+(cost, timing, area, range) and say the effect in the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Bloodletting:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: wound, n: 1, ignore_armour: true, ignore_tough: true}],
+     effects_self: [{op: tokens, name: Oni Blood, n: 1}],
+     summary: "a wound on the enemy ignoring armour and Tough, an Oni Blood token on the user"}
+  Dark Absolution:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     effects: [{op: ki, n: -1}], effects_self: [{op: ki, n: 1}],
+     summary: "the enemy loses 1 Ki and the user gains 1"}
+  Katakuchi:
+    {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
+     needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
+     summary: "with an Ammo token left, the user and a model in contact become Fearless"}
+  Doom Bolt:
+    {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
+     needs_tokens: {Doom: 2}, effects: [{op: wound, n: 1}], effects_self: [{op: tokens, name: Doom, n: -2}],
+     summary: "spends 2 Doom tokens of the user for a wound on the enemy"}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats5
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hanso, player: 1, profile: HANSO, position: [10, 10], facing: 0}
+  - {id: ishi, player: 2, profile: ISHI, position: [10, 11.185], facing: 180}
+  - {id: masunagi, player: 2, profile: ito-masunagi, position: [30, 30], facing: 180}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    path = tmp_path / "effects.yaml"
+    path.write_text(FIXTURE, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    yield
+    fe.reset_cache()
+
+
+def game(*feats: str, ammo: int | None = None) -> Game:
+    """Hanso (Akira's card with ``feats``; with ``ammo`` a bow with Ammo (ammo)) in base
+    contact with Ishi (player 2); Masunagi far away."""
+    key = "-".join(sorted(feats)).lower().replace(" ", "") + f"-{ammo or 0}"
+    akira = get_profile("takashi-akira")
+    weapons = akira.weapons
+    if ammo is not None:
+        bow = next(w for w in get_profile("takashi-matsu").weapons if w.kind == "ranged")
+        weapons = weapons + (replace(bow, name="Bow", traits=(f"Ammo ({ammo})",)),)
+    hanso = replace(akira, id=f"h18-hanso-{key}", name="Hanso", bs_id=f"test-h18-hanso-{key}",
+                    feats=tuple(feats), weapons=weapons)
+    ishi = replace(get_profile("ishi"), id=f"h18-ishi-{key}", name="Ishi", bs_id=f"test-h18-ishi-{key}")
+    add_profile_source({p.id: p for p in (hanso, ishi)})  # conftest removes them after
+    g = Game(parse_table(YAML.replace("HANSO", hanso.id).replace("ISHI", ishi.id), "<test>"), seed=1,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hanso", ki=4)
+    set_model(g, "ishi", ki=2)
+    return g
+
+
+# ------------------------------------------------------------------ effects_self
+def test_effects_self_reach_the_user_beside_the_target():
+    """Bloodletting (Active, Target): the wound goes on the enemy target while the Oni
+    Blood token goes on the USER -- ``effects`` reach the target, ``effects_self`` the user;
+    the target gets no token and the user no wound."""
+    g = game("Bloodletting")
+    before = g.state.models["ishi"].damage
+    g.push(Action("feat", "hanso", feat="Bloodletting", target="ishi"))
+    assert g.state.models["ishi"].damage == before + 1
+    assert g.state.models["hanso"].damage == 0
+    assert g.tokens("hanso", "Oni Blood") == 1
+    assert g.tokens("ishi", "Oni Blood") == 0
+    assert fe.entry_status(fe.feat_effect("Bloodletting")) == (True, "")
+
+
+def test_effects_self_ki_moves_from_target_to_user():
+    """Dark Absolution kind of card: the enemy target loses 1 Ki and the user gains one
+    (the cost of 1 is paid first, p.46: "стоимость должна быть потрачена")."""
+    g = game("Dark Absolution")
+    g.push(Action("feat", "hanso", feat="Dark Absolution", target="ishi"))
+    assert g.state.models["ishi"].ki == 1
+    assert g.state.models["hanso"].ki == 4 - 1 + 1
+
+
+def test_effects_self_refuses_moves():
+    """``effects_self`` holds one-time ops on the user: a move or a choice belongs in
+    ``effects`` (the loader says so in one line)."""
+    with pytest.raises(Exception, match="effects_self"):
+        fe.FeatEffect.model_validate({"cost": 1, "timing": "active", "area": "personal",
+                                      "effects_self": [{"op": "move", "distance": 2, "kind": "walk"}]})
+
+
+# ------------------------------------------------------------------ needs_tokens
+def test_needs_ammo_tokens():
+    """Katakuchi needs an Ammo token on the user: with a bow of Ammo (1) it may be used;
+    without any Ammo weapon (and with the bow's token spent) it is refused and not offered
+    (Ammo (X), p.32: "X жетонов боеприпасов")."""
+    g = game("Katakuchi", ammo=1)
+    assert g.is_legal(Action("feat", "hanso", feat="Katakuchi", target="ishi"))[0]
+    g.push(Action("feat", "hanso", feat="Katakuchi", target="ishi"))
+    assert g.state.models["ishi"].effects and g.state.models["hanso"].effects
+    g = game("Katakuchi")
+    ok, why = g.is_legal(Action("feat", "hanso", feat="Katakuchi", target="ishi"))
+    assert not ok and "Ammo" in why
+    assert not any(a.feat == "Katakuchi" for a in g.legal_actions())
+    g = game("Katakuchi", ammo=1)
+    set_model(g, "hanso", ammo={"Bow": 0})
+    assert not g.is_legal(Action("feat", "hanso", feat="Katakuchi", target="ishi"))[0]
+
+
+def test_needs_named_tokens_and_spends_them():
+    """Doom Bolt: usable only with 2 Doom tokens on the user, which it spends
+    (``effects_self`` tokens -2)."""
+    g = game("Doom Bolt")
+    ok, why = g.is_legal(Action("feat", "hanso", feat="Doom Bolt", target="ishi"))
+    assert not ok and "Doom" in why
+    set_model(g, "hanso", conditions={"token:Doom": 2})
+    before = g.state.models["ishi"].damage
+    g.push(Action("feat", "hanso", feat="Doom Bolt", target="ishi"))
+    assert g.state.models["ishi"].damage == before + 1
+    assert g.tokens("hanso", "Doom") == 0
