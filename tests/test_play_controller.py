@@ -459,9 +459,28 @@ def test_charge_by_dragging_onto_an_enemy_shows_its_lane_or_every_reason():
     assert p.action is None and not p.legal
 
 
+def _fresh_save(tmp_path, seed: int, bots: tuple[str, str] = ("greedy", "greedy"), **kw) -> Path:
+    """A bot game of the engine's rules now (two turns), saved under ``tmp_path``."""
+    from sim.rules.bots import BOTS, play
+
+    g = new_game(seed=seed, **kw)
+    play(g, (BOTS[bots[0]](seed + 1), BOTS[bots[1]](seed + 2)))
+    path = tmp_path / f"{bots[0]}_{bots[1]}_seed{seed}.json"
+    g.save(path)
+    return path
+
+
 @pytest.mark.parametrize("name", ["greedy_shrines_seed5.json", "loaded_and_continued_seed4.json"])
-def test_old_saves_open_in_the_controller(name):
-    c = PlayController.load(ROOT / "tests" / "data" / "saves" / name)
+def test_old_saves_open_in_the_controller(name, tmp_path):
+    """A save of the rules of version 1 (tests/data/saves/README.md) opens unverified with
+    its log and dice; a save of the rules now opens verified."""
+    path = ROOT / "tests" / "data" / "saves" / name
+    with pytest.raises(GameError, match="unverified"):
+        PlayController.load(path)
+    c = PlayController.load(path, verify=False)
+    assert not c.game.verified and len(c.log()) == len(c.game.events)
+    assert c.dice() and all(v.lines for v in c.dice())
+    c = PlayController.load(_fresh_save(tmp_path, 5, scenario="shrines"))
     assert c.game.verified and len(c.log()) == len(c.game.events)
     assert c.dice() and all(v.lines for v in c.dice())
 
@@ -483,10 +502,13 @@ def test_the_tactical_test_shows_die_faces_round_by_round():
                           "player 2 wins"]
 
 
-@pytest.mark.parametrize("name", ["greedy_shrines_seed5.json", "random_seed5.json", "undo_seed8.json",
-                                  "vims_marked_for_death.json"])
-def test_every_die_shown_is_a_face_from_1_to_6(name):
-    c = PlayController.load(ROOT / "tests" / "data" / "saves" / name)
+@pytest.mark.parametrize("seed, bots, kw", [(5, ("greedy", "greedy"), {"scenario": "shrines"}),
+                                             (5, ("random", "random"), {}),
+                                             (2, ("greedy", "random"), {"scenario": "marked_for_death"})])
+def test_every_die_shown_is_a_face_from_1_to_6(seed, bots, kw, tmp_path):
+    """Fresh saves of the rules now (the fixture saves are of version 1 and open
+    unverified, without their rolls)."""
+    c = PlayController.load(_fresh_save(tmp_path, seed, bots, **kw))
     views = c.dice()
     assert any(v.title == "Tactical test" and v.dice for v in views)
     assert any(v.dice for v in views if v.title.startswith(("Melee", "Ranged")))
