@@ -31,6 +31,19 @@ feats:
     {cost: 1, timing: active, area: target, range: 30, when: action, affects: target_enemy,
      effects: [{op: ki, n: -1}], effects_self: [{op: ki, n: 1}],
      summary: "the enemy loses 1 Ki and the user gains 1"}
+  Absolution:
+    {cost: 1, timing: simple, area: target, range: 30, opposed: true, when: action, affects: target_enemy,
+     unopposed_keywords: [Ashigaru], effects: [{op: ki, n: -1}], effects_self: [{op: ki, n: 1}],
+     summary: "opposed, except at an Ashigaru: the enemy's Ki token goes to the user"}
+  Absolution K:
+    {cost: 1, timing: simple, area: target, range: 30, opposed: true, when: action, affects: target_enemy,
+     unopposed_keywords: [Kami], effects: [{op: ki, n: -1}], effects_self: [{op: ki, n: 1}],
+     summary: "opposed, except at a Kami"}
+  Future Sight:
+    {cost: 2, timing: instant, area: personal, when: any, affects: enemies, table: true,
+     effects: [{op: lose, traits: [Tactician], until: end_phase}],
+     effects_self: [{op: grant, traits: ["Tactician (1)"], until: end_phase}],
+     summary: "the user gains Tactician (1), every enemy loses Tactician until the End phase"}
   Katakuchi:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
      needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
@@ -147,3 +160,31 @@ def test_needs_named_tokens_and_spends_them():
     g.push(Action("feat", "hanso", feat="Doom Bolt", target="ishi"))
     assert g.state.models["ishi"].damage == before + 1
     assert g.tokens("hanso", "Doom") == 0
+
+
+# ------------------------------------------------------------------ unopposed_keywords
+def test_no_opposed_test_at_the_named_keywords():
+    """Dark Absolution: "If Targeting a Kami model, this Ki Feat is no longer an Opposed Ki
+    Feat" (card) -- ``unopposed_keywords``: at Ishi (an Ashigaru) the Absolution variant
+    keyed on Ashigaru takes no Opposed Ki test (p.46 "Противоборство"), the one keyed on
+    Kami does."""
+    g = game("Absolution")
+    g.push(Action("ki_feat", "hanso", feat="Absolution", target="ishi"))
+    assert not any("opposed" in line.lower() for line in g.log()[-6:])
+    assert g.state.models["ishi"].ki == 1
+    g = game("Absolution K")
+    g.push(Action("ki_feat", "hanso", feat="Absolution K", target="ishi"))
+    assert any("opposed" in line.lower() for line in g.log()[-6:])
+
+
+def test_two_groups_in_one_entry_future_sight():
+    """Future Sight: "This model gains Tactician (1) until the End Phase and Enemy models
+    lose Tactician until the End Phase" (card) -- ``effects`` on every enemy of the table,
+    ``effects_self`` on the user: Hanso's effective card has Tactician (1), each enemy's
+    effects say it loses Tactician."""
+    g = game("Future Sight")
+    g.push(Action("feat", "hanso", feat="Future Sight"))
+    assert any(t.keyword == "tactician" for t in g.profile("hanso").traits)
+    for mid in ("ishi", "masunagi"):
+        assert any("Tactician" in str(e) for e in g.state.models[mid].effects)
+    assert not any("Tactician" in str(e) for e in g.state.models["hanso"].effects if "lose" in str(e))

@@ -374,7 +374,8 @@ class FeatEffect(_Strict):
     ``needs_tokens`` -- ``{name: n}``: usable only while the user carries at least n such
     tokens (``Ammo``: its weapons' Ammo tokens); ``effects_self`` -- ops applied once to the
     user when the feat resolves, beside ``effects`` on the models of ``affects`` (no
-    ``choice`` or ``move`` there; round 4).
+    ``choice`` or ``move`` there; round 4); ``unopposed_keywords`` -- at a target matching
+    one of them the feat is not Opposed (round 4: Dark Absolution at a Kami).
     """
 
     name: str = ""
@@ -407,6 +408,7 @@ class FeatEffect(_Strict):
     effects: list[Op] = []
     # round 4 (feat_schema.md "Round 4 additions"): ops on the user beside those on ``affects``
     effects_self: list[Op] = []
+    unopposed_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 
@@ -632,7 +634,7 @@ SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "target_keywords_all", "target_not_keywords", "max_affected_x", "condition_until", "ignore_tough",
     "watch", "trigger_target", "move_to_target", "table", "move_later",
     # round 4 (H18, tests/test_feat_engine5.py)
-    "effects_self", "needs_tokens",
+    "effects_self", "needs_tokens", "unopposed_keywords",
 })
 
 
@@ -658,6 +660,8 @@ def round3_pending(entry: FeatEffect) -> str:
         used.append("needs_tokens")
     if entry.effects_self:
         used.append("effects_self")
+    if entry.unopposed_keywords:
+        used.append("unopposed_keywords")
     if entry.max_affected == "X":
         used.append("max_affected_x")
     for e in _all_ops(entry):

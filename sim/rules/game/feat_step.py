@@ -238,11 +238,16 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
 
     def feat_as_tested(self, m: ModelState, f: ki.Feat, target: str | None) -> ki.Feat:
         """``f`` as its test is taken at ``target``: an entry with ``opposed: enemy`` takes
-        the Opposed Ki test only at an enemy model; at a friendly one ``f`` needs no test."""
+        the Opposed Ki test only at an enemy model; at a friendly one ``f`` needs no test;
+        at a model matching ``unopposed_keywords`` it needs none either (round 4)."""
         entry = feat_effect(f.name)
         t = self.state.models.get(target or "")
         if entry is not None and entry.opposed == "enemy" and t is not None and t.player == m.player:
             return replace(f, opposed=False)
+        if entry is not None and entry.unopposed_keywords and t is not None:  # round 4 (Dark Absolution)
+            view = view_of(self.profile(t.id), friendly=t.player == m.player, conditions=t.conditions)
+            if keyword_matches(", ".join(entry.unopposed_keywords), view):
+                return replace(f, opposed=False)
         return f
 
     # ------------------------------------------------------------ effects
