@@ -182,3 +182,16 @@ def test_losing_a_trait_also_takes_it_off_the_weapons():
     card = effective_profile(printed, [{"source": "x", "until": "game", "lose": [name]}])
     w2 = next(x for x in card.weapons if x.name == w.name)
     assert all(not t.startswith(name) for t in w2.traits) and len(w2.traits) == len(w.traits) - 1
+
+
+def test_effects_reach_the_table_the_movement_and_the_geometry_read():
+    """A Move change or a movement trait gained by an effect (a feat "+2 Move", Shadow
+    Arts' Lightfooted, In Defiance's Cloudwalk) acts on movement: the table model the
+    movement service and the geometry read carries the effective Move and trait keywords."""
+    g = Game(TABLE, seed=1, length=("fixed", 3))
+    m = next(x for x in TABLE.models if x.profile and not get_profile(x.profile).has_trait("evasive"))
+    move = g.table_now().model(m.id).move
+    g.grant(m.id, "test", "end_phase", stats={"move": 2}, traits=["Evasive"])
+    now = g.table_now().model(m.id)
+    assert now.move == move + 2 and "evasive" in now.traits
+    assert set(TABLE.model(m.id).traits) <= set(now.traits)  # the printed traits stay

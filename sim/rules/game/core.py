@@ -29,6 +29,7 @@ from typing import cast
 from sim.rules import conditions
 from sim.rules import scenario as scen
 from sim.rules.dice import Dice, RollPurpose, SeededDice
+from sim.rules.effects import effective_profile
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.activation import Activation
 from sim.rules.game.answer_traits import AnswerTraits
@@ -280,6 +281,19 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             got = self._memo[key] = self._build_table_now()
         return got
 
+    def _card_on_the_table(self, m, s, card, marks: tuple) -> dict:
+        """What a model's effects change of its table model (its Move and the trait keywords
+        the geometry and the movement read: Evasive, Lightfooted, Cloudwalk, Aware ...,
+        sim.rules.effects), and the Move of a card that prints a variable Move: the catalogues'
+        two such cards make X the current turn number, read as the rule of every ``Move X``
+        (docs/rulings-project.md)."""
+        eff = effective_profile(card, s.effects) if s.effects else card
+        move = eff.move if eff.move is not None else float(max(1, self.state.turn))
+        printed = {t.keyword for t in card.traits}
+        kept = tuple(t for t in m.traits if t not in printed)  # the table's own marks (blind, Size words)
+        traits = tuple(dict.fromkeys(tuple(t.keyword for t in eff.traits) + kept + marks))
+        return {"move": float(move), "traits": traits}
+
     def _build_table_now(self):
         models = []
         for m in self.table.models:
@@ -289,8 +303,12 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             # Blind (LoS and ZoC only in BtB, p.43) and Disguised (its ZoC may be ignored, p.44) act
             # in the geometry and movement through the model's traits
             marks = tuple(c for c in ("blind", "disguised") if c in s.conditions and c not in m.traits)
+            extra: dict = {"traits": m.traits + marks} if marks else {}
+            card = self.printed_profile(m.id) if m.profile else None
+            if card is not None and (s.effects or card.move is None):
+                extra.update(self._card_on_the_table(m, s, card, marks))
             models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
-                                  player=s.player, **({"traits": m.traits + marks} if marks else {})))
+                                  player=s.player, **extra))
         terrain = self.table.terrain + self._objective_pieces()
         if self.state.removed_terrain:  # Destructible pieces removed by a Wait (p.16)
             terrain = tuple(t for t in terrain if t.id not in self.state.removed_terrain)

@@ -322,6 +322,8 @@ class MeleeStep(GamePart):
         s = self.state.models[mid]
         conds = frozenset(n for n in conditions.from_model(s) if n in MELEE_CONDITIONS)
         conds |= frozenset(c for c in ("ran", "surprised", "stood_up") if c in s.conditions)
+        if "prone" in s.conditions:  # knocked Prone again after it stood up: Prone's rules, not Stand Up's -1
+            conds -= {"stood_up"}
         if s.exhausted and not active:
             conds |= {"exhausted"}
         left = self.wounds_left(mid)  # a Kami's Ki; None for Last Stand and Rise (p.54, p.57)
