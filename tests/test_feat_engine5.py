@@ -44,6 +44,16 @@ feats:
      effects: [{op: lose, traits: [Tactician], until: end_phase}],
      effects_self: [{op: grant, traits: ["Tactician (1)"], until: end_phase}],
      summary: "the user gains Tactician (1), every enemy loses Tactician until the End phase"}
+  Batter:
+    {cost: 2, timing: instant, area: personal, when: any, affects: self,
+     effects: [{op: rider, upon: dealt_wound, dealt_by: melee, until: end_phase,
+                effects: [{op: condition, name: stunned}]}],
+     summary: "until the End phase each model its melee attacks wound gains a Stunned marker"}
+  Flame On!:
+    {cost: 2, timing: instant, area: personal, when: any, affects: self,
+     effects: [{op: rider, upon: wounded_by, dealt_by: melee, until: end_phase,
+                effects: [{op: condition, name: fire, value: 1}]}],
+     summary: "until the End phase a model that wounds it in melee gains On Fire (1)"}
   Katakuchi:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
      needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
@@ -78,7 +88,7 @@ def _fixture_file(tmp_path, monkeypatch):
     fe.reset_cache()
 
 
-def game(*feats: str, ammo: int | None = None) -> Game:
+def game(*feats: str, ammo: int | None = None, seed: int = 1) -> Game:
     """Hanso (Akira's card with ``feats``; with ``ammo`` a bow with Ammo (ammo)) in base
     contact with Ishi (player 2); Masunagi far away."""
     key = "-".join(sorted(feats)).lower().replace(" ", "") + f"-{ammo or 0}"
@@ -91,7 +101,7 @@ def game(*feats: str, ammo: int | None = None) -> Game:
                     feats=tuple(feats), weapons=weapons)
     ishi = replace(get_profile("ishi"), id=f"h18-ishi-{key}", name="Ishi", bs_id=f"test-h18-ishi-{key}")
     add_profile_source({p.id: p for p in (hanso, ishi)})  # conftest removes them after
-    g = Game(parse_table(YAML.replace("HANSO", hanso.id).replace("ISHI", ishi.id), "<test>"), seed=1,
+    g = Game(parse_table(YAML.replace("HANSO", hanso.id).replace("ISHI", ishi.id), "<test>"), seed=seed,
              length=("fixed", 3))
     set_active(g, 1)
     set_model(g, "hanso", ki=4)
@@ -188,3 +198,57 @@ def test_two_groups_in_one_entry_future_sight():
     for mid in ("ishi", "masunagi"):
         assert any("Tactician" in str(e) for e in g.state.models[mid].effects)
     assert not any("Tactician" in str(e) for e in g.state.models["hanso"].effects if "lose" in str(e))
+
+
+# ------------------------------------------------------------------ riders
+def _fight(g: Game, hanso_attacks: bool) -> int:
+    """Hanso fights Ishi (in base contact); Hanso all in attack (or all in defence) and
+    Ishi the reverse; the wounds Ishi took (``hanso_attacks``) or Hanso took."""
+    g.push(Action("melee", "hanso", target="ishi"))
+    while g.state.exchange is not None:
+        allocs = [a for a in g.legal_actions() if a.kind == "allocate"]
+        if not allocs:
+            g.push(next(a for a in g.legal_actions() if a.kind.startswith("decline")))
+            continue
+        pick_attack = (allocs[0].model == "hanso") == hanso_attacks
+        g.push(max(allocs, key=lambda a: (a.attack or 0) if pick_attack else (a.defence or 0)))
+    ex = next(e for e in reversed(g.events) if e.kind == "exchange")
+    return int(ex.data.get("wounds", {}).get("ishi" if hanso_attacks else "hanso", 0))
+
+
+def test_batter_rider_stuns_each_model_its_melee_attacks_wound():
+    """Batter: "until the End Phase, any model that suffers Wounds from this model's Melee
+    Attacks gains a Stunned marker" (card) -- the ``rider`` op, ``upon: dealt_wound``: Ishi
+    gains Stunned exactly when Hanso's exchange wounded it; the rider goes at the End
+    phase (p.22 "Завершающая фаза")."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game("Batter", seed=seed)
+        g.push(Action("feat", "hanso", feat="Batter"))
+        assert any(k.startswith("feat_rider:") for k in g.state.models["hanso"].conditions)
+        wounded = _fight(g, True) > 0
+        stunned = "stunned" in g.state.models["ishi"].conditions
+        if g.state.models["ishi"].alive:
+            assert stunned == wounded, seed
+            seen.add(wounded)
+        if seen == {True, False}:
+            break
+    assert True in seen
+
+
+def test_flame_on_rider_burns_the_model_that_wounds_it():
+    """Flame On!: "if this model suffers Wounds from a Melee Attack, the Attacking model
+    gains a On Fire (1) Marker" (card) -- ``rider`` ``upon: wounded_by``: Ishi gains a Fire
+    marker exactly when its attack wounded Hanso."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game("Flame On!", seed=seed)
+        g.push(Action("feat", "hanso", feat="Flame On!"))
+        wounded = _fight(g, False) > 0
+        if g.state.models["ishi"].alive:
+            assert ("fire" in g.state.models["ishi"].markers or "fire" in g.state.models["ishi"].conditions) \
+                == wounded, (seed, g.state.models["ishi"].markers)
+            seen.add(wounded)
+        if seen == {True, False}:
+            break
+    assert True in seen

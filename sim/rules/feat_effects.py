@@ -78,13 +78,14 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 #: Every operation name of the vocabulary.
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
-       "choice", "range_bands", "reroll", "tokens", "take_ki", "attack")
+       "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider")
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
 SUPPORTED_OPS: frozenset[str] = frozenset({
     "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
+    "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
 })
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
@@ -343,11 +344,34 @@ class ChoiceOp(_Strict):
         return self
 
 
+class RiderOp(_Strict):
+    """Round 4: until ``until`` the affected model carries a rider: each time ``upon``
+    happens (``dealt_wound`` -- its attack wounded a model; ``attack_succeeded`` -- its
+    attack reached a model with a damage roll or a hit; ``wounded_by`` -- an attack wounded
+    it; ``attacked_by`` -- an attack against it succeeded), the ops of ``effects`` apply to
+    THE OTHER model of that attack (once per attack). ``dealt_by``: which attacks count.
+    Batter: ``{op: rider, upon: dealt_wound, dealt_by: melee, until: end_phase, effects:
+    [{op: condition, name: stunned}]}``."""
+
+    op: Literal["rider"]
+    upon: Literal["dealt_wound", "attack_succeeded", "wounded_by", "attacked_by"]
+    dealt_by: Literal["melee", "ranged", "any"] = "any"
+    until: Literal["action", "activation", "exchange", "end_phase", "turn", "game"] = "end_phase"
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def _plain(self) -> "RiderOp":
+        if any(getattr(o, "op", "") in ("choice", "move", "rider", "attack") for o in self.effects):
+            raise ValueError("a rider's effects may not hold a choice, a move, an attack or another rider")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
-                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp],
+                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
+RiderOp.model_rebuild()
 
 
 class Gate(_Strict):
@@ -604,7 +628,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         return False, f"manual: {entry.manual}"
     if entry.when not in SUPPORTED_WHEN:
         return False, f"used {entry.when!r}: that moment is not offered by the engine yet"
-    missing = [op for op in entry.ops + tuple(e.op for e in entry.effects_self) if op not in SUPPORTED_OPS]
+    missing = [op for op in entry.ops + tuple(e.op for e in _all_ops(entry)) if op not in SUPPORTED_OPS]
     if missing:
         return False, f"op {', '.join(sorted(set(missing)))} not applied by the engine"
     lasting = ("grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands")
@@ -685,7 +709,8 @@ def _all_ops(entry: FeatEffect) -> list[Any]:
         out.append(e)
         if isinstance(e, ChoiceOp):
             out += [o for opt in e.options for o in opt]
-    return out + list(entry.effects_self)
+    out += list(entry.effects_self)
+    return out + [o for e in out if isinstance(e, RiderOp) for o in e.effects]
 
 
 def effect_status(name: str) -> tuple[bool, str]:

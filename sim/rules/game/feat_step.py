@@ -10,6 +10,7 @@ A base of :class:`~sim.rules.game.ki_step.KiStep` (a mixin of
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import replace
@@ -18,12 +19,12 @@ from typing import Any
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
-from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, entry_status, feat_effect
+from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, RiderOp, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
-from sim.rules.game.feat_triggers import FeatTriggers
+from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 from sim.rules.ranged.weapons import trait_value
 from sim.rules.wounds import apply_wounds
@@ -33,6 +34,11 @@ _MAIN_WHEN = ("action", "any")
 
 #: Durations of an effect without ``until``: a trait gained "for the rest of the game".
 _FOREVER = "game"
+
+#: The log words of a rider (round 4 ``rider`` op) by its ``upon``.
+_RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succeeded": "marks each model its "
+               "attacks reach", "wounded_by": "marks each model whose attack wounds it",
+               "attacked_by": "marks each model whose attack on it succeeds"}
 
 
 class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
@@ -370,6 +376,36 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             if self.state.models[m.id].alive:
                 self._apply_op(m, f, op, m.id, action)
 
+    def feat_riders(self, dealt: list[tuple[str, str, int, str]]) -> None:
+        """Apply the riders (round 4 ``rider`` op) the attacks ``dealt`` (``(by, target,
+        wounds, melee|ranged|feat)``, :meth:`_dealt`) set off: a rider on ``by`` with ``upon:
+        dealt_wound`` (wounds > 0) / ``attack_succeeded`` hits ``target``; one on ``target``
+        with ``upon: wounded_by`` (wounds > 0) / ``attacked_by`` hits ``by``. Once per attack;
+        a feat's own wounds are no attack and set off none."""
+        st = self.state
+        for by, target, n, how in dealt:
+            if how not in ("melee", "ranged") or by not in st.models or target not in st.models:
+                continue
+            for holder, other, ons in ((by, target, ("attack_succeeded",) + (("dealt_wound",) if n > 0 else ())),
+                                       (target, by, ("attacked_by",) + (("wounded_by",) if n > 0 else ()))):
+                for key, v in list(st.models[holder].conditions.items()):
+                    if not key.startswith(RIDER_MARK):
+                        continue
+                    data = json.loads(str(v))
+                    op = RiderOp.model_validate(data["op"])
+                    if op.upon not in ons or op.dealt_by not in ("any", how) or not st.models[other].alive:
+                        continue
+                    feat = key[len(RIDER_MARK):]
+                    user = st.models.get(data["user"])
+                    f = self.feats(data["user"]).get(feat) if user is not None else None
+                    if user is None or f is None:
+                        continue
+                    self._emit(Event("note", {"text": f"{feat}: {other} ({holder}'s {how} attack)"}))
+                    act = Action("feat", user.id, feat=feat, x=int(data.get("x", 1)))
+                    for sub in op.effects:
+                        if st.models[other].alive:
+                            self._apply_op(user, f, sub, other, act)
+
     def chosen_ops(self, f: ki.Feat, entry: FeatEffect, action: Action) -> list[Any]:
         """The entry's ops with its ``choice`` replaced by the option the action names
         (``option``, 0-based; the first when it names none), logged."""
@@ -456,6 +492,12 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                 self._emit(Event("ki_change", {"model": m.id, "delta": n}))
         elif kind == "tokens":
             self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
+        elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
+            value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
+                               sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": RIDER_MARK + f.name, "on": True, "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid} {_RIDER_TEXT[op.upon]} "
+                                              f"({op.dealt_by} attacks) until {op.until.replace('_', ' ')}"}))
         else:
             self._emit(Event("manual_step", {"model": mid, "source": f.name,
                                              "text": f"{kind}: apply by hand. Card: {f.effect or 'see the card'}"}))

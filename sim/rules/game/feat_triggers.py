@@ -32,6 +32,7 @@ the end of the module.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -49,6 +50,9 @@ TRIGGER_MARK = "feat_trigger:"
 EXPIRE_MARK = "feat_expire:"
 #: The prefix of the mark of a used feat's delayed step (``move`` with ``at``, round 3).
 LATER_MARK = "feat_later:"
+#: The mark of a feat's rider on a model (round 4, ``rider`` op): ``feat_rider:<feat>``,
+#: value JSON ``{"until", "user", "op"}`` (the op as data).
+RIDER_MARK = "feat_rider:"
 #: Noted in a trigger mark that waits for a delayed step (no feat is paid again).
 LATER = "[later step]"
 #: Noted in a trigger mark of an Active feat opened during its model's own activation.
@@ -139,6 +143,9 @@ class FeatTriggers(GamePart):
                                                            "value": f"on the end of its activation {LATER}"}))
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
+                if key.startswith(RIDER_MARK) and json.loads(str(v)).get("until") == until:  # round 4 riders
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                    continue
                 if not key.startswith(EXPIRE_MARK):
                     continue
                 got = re.match(r"^(\w+) (\d+)$", str(v))
@@ -175,10 +182,12 @@ class FeatTriggers(GamePart):
         range (round 3), and a Target feat is then offered at the triggering model
         (``trigger_target: enemy``) or the watched friend (``friend``)."""
         index = self._when_index()
+        dealt = self._dealt(ev) if (index or ev.kind in ("exchange", "shot", "wounds")) else []
+        if dealt and any(k.startswith(RIDER_MARK) for m in self.state.models.values() for k in m.conditions):
+            self.feat_riders(dealt)  # round 4: riders of the attack's models (feat_step)
         if not index:
             return
         d, k = ev.data, ev.kind
-        dealt = self._dealt(ev)
         hits: dict[str, list[tuple[str, str]]] = {}  # when -> [(watched model, triggering model)]
         if "trigger:wounded" in index:
             wounded = [d["model"]] if k == "wounds" and d.get("n", 0) > 0 else []
