@@ -52,3 +52,12 @@ def test_bad_warbands_argument_is_one_line(capsys):
                  "--data", str(BSDATA)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--warbands" in err[0]
+
+
+def test_picked_warbands_leave_out_models_without_a_base():
+    """A card without a base size (Shiho Clan's Cub, a part of Kazuo's card) cannot be
+    deployed on its own: the picker never takes it."""
+    cs = catalogues(BSDATA)
+    for seed in range(6):
+        choice = pick_warband(cs, "Shiho Clan", 100, seed=seed)
+        assert choice.profiles and all(p.base for p in choice.profiles)

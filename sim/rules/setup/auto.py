@@ -42,7 +42,7 @@ def pick_warband(cs, faction: str, rice_limit: int = STANDARD_RICE_LIMITS[0], se
     for attempt in range(tries):
         rng = random.Random(f"pick-{faction}-{seed}-{attempt}")
         picker = Picker(cs, faction, rice_limit, name=f"{faction} (picked, seed {seed})")
-        entries = [e for e in picker.available() if e.rice]
+        entries = [e for e in picker.available() if e.rice and e.base]  # a model without a base cannot deploy
         rng.shuffle(entries)
         for _round in range(3):
             for e in entries:
@@ -60,7 +60,7 @@ def pick_warband(cs, faction: str, rice_limit: int = STANDARD_RICE_LIMITS[0], se
     raise SetupError(last or [Refusal("warband", f"no legal {faction} warband found")], where=faction)
 
 
-def _points(setup: GameSetup, player: int, radius: float):
+def _points(setup: GameSetup, player: int, radius: float, grid: float = GRID):
     """Candidate base centres in ``player``'s zone, nearest the table centre first: the
     zone's grid points, and for zones whose bases touch the table edge (Baseline, Corner
     Edge) each grid point moved to where a base of ``radius`` inches touches the zone's
@@ -69,9 +69,9 @@ def _points(setup: GameSetup, player: int, radius: float):
     cx, cy = setup.width / 2.0, setup.depth / 2.0
     minx, miny, maxx, maxy = zone.shape.bounds
     pts = []
-    x = math.floor(minx / GRID) * GRID
+    x = math.floor(minx / grid) * grid
     while x <= maxx + 1e-9:
-        y = math.floor(miny / GRID) * GRID
+        y = math.floor(miny / grid) * grid
         while y <= maxy + 1e-9:
             if zone.shape.buffer(1e-9).contains(Point(x, y)):
                 pts.append((round(x, 4), round(y, 4)))
@@ -81,8 +81,8 @@ def _points(setup: GameSetup, player: int, radius: float):
                     n = math.hypot(dx, dy)
                     if n > 1e-9:
                         pts.append((c.x + dx / n * radius, c.y + dy / n * radius))
-            y += GRID
-        x += GRID
+            y += grid
+        x += grid
     return sorted(pts, key=lambda p: (math.dist(p, (cx, cy)), p))
 
 
@@ -94,11 +94,12 @@ def _deploy_one(setup: GameSetup, player: int) -> bool:
         return False
     r = waiting[0]
     cx, cy = setup.width / 2.0, setup.depth / 2.0
-    for pt in _points(setup, player, r.radius):
-        facing = math.degrees(math.atan2(cy - pt[1], cx - pt[0])) % 360.0
-        if not setup.placement_refusals(r, pt, facing):
-            setup.deploy(player, r.id, pt, facing)
-            return True
+    for grid in (GRID, GRID / 2, GRID / 4):  # a crowded zone: a finer search
+        for pt in _points(setup, player, r.radius, grid):
+            facing = math.degrees(math.atan2(cy - pt[1], cx - pt[0])) % 360.0
+            if not setup.placement_refusals(r, pt, facing):
+                setup.deploy(player, r.id, pt, facing)
+                return True
     raise SetupError(Refusal("deploy", f"no legal point left in the zone for {r.id}", "p.63"))
 
 
