@@ -85,6 +85,9 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
         return 0.0 if friend else 1.2 * n
     if kind == "tokens":  # their meaning is the card's: a small worth on an enemy (a curse), none on a friend
         return 0.0 if friend else 0.5
+    if kind == "rider":  # round 4: a lasting reaction to attacks (worth more when it fights)
+        v = (1.5 if fighting or game.enemies_in_contact(mid) else 0.5) * len(op.effects)
+        return v if friend else -v
     if kind in ("reroll", "range_bands"):  # its dice or its shots get better
         lasting = op.until in ("end_phase", "game", None)
         v = 1.5 if fighting or lasting else 0.8
@@ -134,6 +137,8 @@ def feat_value(game: Game, action: Action, *, fighting: bool = False) -> float:
     for mid in affected:
         for op in ops:
             total += _op_value(game, user, op, mid, x, fighting and mid == user, killed_ki, action)
+    for op in entry.effects_self:  # round 4: the user's own part
+        total += _op_value(game, user, op, user, x, fighting, killed_ki, action)
     tested = entry.test is not None or (f.opposed and (entry.opposed != "enemy" or not _friendly_target(game, action)))
     if tested:
         total *= 0.5
