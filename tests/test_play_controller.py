@@ -17,6 +17,7 @@ from sim.rules.dice import DiceError
 from sim.rules.game import Action, Game, GameError
 from sim.rules.scenario import in_contact_with_objective
 from sim.table import load_table
+from sim.view.play.choices import POINT_KINDS
 from sim.view.play.controller import SNAP, DiceNeeded, PlayController, TypedDice, make_bots, with_pages
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,9 +43,11 @@ def drive(c: PlayController, a: Action) -> list:
             assert c.viewer is None
             c.take_screen()
         assert c.screen == "allocate" and c.viewer == g.to_move()
-        assert any(_same(a, x) or (x.attack, x.defence, x.special) == (a.attack, a.defence, a.special)
-                   for x in c.allocation_choices(a.boost or 0))
-        return c.allocate(a.attack, a.defence, a.special, a.direction, a.boost or 0)
+        assert any(_same(a, x) or (x.attack, x.defence, x.special, x.weapon) == (a.attack, a.defence, a.special,
+                                                                                a.weapon)
+                   for x in c.allocation_choices(a.boost or 0, a.weapon))
+        assert a.weapon is None or a.weapon in c.allocation_weapons()
+        return c.allocate(a.attack, a.defence, a.special, a.direction, a.boost or 0, a.weapon)
     if a.kind == "pass":
         return c.pass_turn()
     if a.kind == "intercept":
@@ -54,7 +57,11 @@ def drive(c: PlayController, a: Action) -> list:
         item = c.menu()[0]
         assert item.key == "intercept" and any(x == a for _, x in item.options)
         return c.intercept(a.target)
-    c.select(a.model)
+    if c.screen == "handover":  # an answer of the other player (a triggered feat in the exchange ...)
+        assert c.viewer is None
+        c.take_screen()
+    if a.model is not None:
+        c.select(a.model)
     if a.kind in ("walk", "run"):
         assert c.choose(a.kind) is not None
         if a.boost:
@@ -64,8 +71,15 @@ def drive(c: PlayController, a: Action) -> list:
         assert p is not None and p.legal, (a, p)
         assert p.legal == g.is_legal(p.action)[0]
         return c.confirm()
-    item = next(i for i in c.menu() if i.key == a.kind)
+    item = next((i for i in c.menu() if i.key == a.kind), None)
+    assert item is not None, (a, [i.key for i in c.menu()])
     assert item.enabled, (a, item.reasons)
+    if a.kind in POINT_KINDS and a.point is not None:  # a free destination: chosen, then dragged
+        assert item.needs == "point"
+        p = c.choose(a.kind)
+        p = c.point(a.point)
+        assert p is not None and p.legal and p.action == a, (a, p)
+        return c.confirm()
     if a.kind == "wait" and a.special is None:
         k = 0  # Wait without an option: the engine takes the first
     else:
@@ -99,10 +113,11 @@ def play_through(c: PlayController, deciders: dict[int, GreedyBot], limit: int =
 
 
 def test_whole_hotseat_game_through_the_controller_equals_the_bare_game():
-    c = PlayController(new_game(seed=3))
+    """Seed 8 (under the rules of version 2 the game of seed 3 has no interception)."""
+    c = PlayController(new_game(seed=8))
     play_through(c, {1: GreedyBot(1), 2: GreedyBot(2)})
     assert c.screen == "over" and c.status().over
-    bare = new_game(seed=3)
+    bare = new_game(seed=8)
     for a in c.game.actions:
         bare.push(a)
     assert bare.position() == c.game.position()

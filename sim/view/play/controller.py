@@ -43,6 +43,7 @@ from sim.rules.game import ACTION_KINDS, EVENT_KINDS, Action, Event, Game, GameE
 from sim.rules.scenario import in_contact_with_objective
 from sim.table import Table
 from sim.view import drag
+from sim.view.play import choices
 
 Point = tuple[float, float]
 
@@ -466,6 +467,8 @@ class PlayController:
         self._boost = 0
         self._option: tuple[str, int | None] | None = None
         self._drag_cache: dict = {}
+        self._epoch = 0  # bumps on every change of the game's state (the offers' cache key)
+        self._offers: tuple[tuple, list[Action]] | None = None
         humans = self.humans()
         self.viewer = humans[0] if len(humans) == 1 else game.to_move() if game.to_move() in humans else None
         if game.state.exchange is not None and self._secret_handover():
@@ -503,6 +506,7 @@ class PlayController:
         """The state changed (``decided``: a decision was pushed or taken back, so a
         secret allocation now due starts with the hand-over)."""
         self.version += 1
+        self._epoch += 1
         self._drag_cache.clear()
         g = self.game
         if decided and self._secret_handover() and (g.state.exchange is not None or (
@@ -524,6 +528,9 @@ class PlayController:
             return
         p = g.to_move()
         humans = self.humans()
+        if p in humans and self.answer_window():  # an answer out of turn (Bodyguard, Sacrifice ...)
+            self.screen, self.viewer = "play", p
+            return
         if g.state.exchange is not None and p in humans:
             if self._secret_handover() and self.viewer != p:
                 self.screen, self.viewer = "handover", None
@@ -633,6 +640,84 @@ class PlayController:
             return [mid for mid in g.due_arrivals() if st.models[mid].player == p]
         return [m.id for m in st.alive(p) if not m.exhausted and not st.impetuous_blocks(m)]
 
+    def offers(self) -> list[Action]:
+        """The engine's legal actions now (:meth:`Game.legal_actions`), kept until the
+        game's state changes (a push, an undo, an adjustment, a load)."""
+        g = self.game
+        key = (self._epoch, len(g.events), len(g.actions))
+        if self._offers is None or self._offers[0] != key:
+            self._offers = (key, list(g.legal_actions()))
+        return list(self._offers[1])
+
+    def answer_window(self) -> bool:
+        """Whether the engine waits for an answer out of turn that has no screen of its
+        own (:func:`sim.view.play.choices.is_answer_window`): a Bodyguard swap (p.49), a
+        Sacrifice (p.57), Eagle's Flight (p.41), a triggered Ki feat (p.46), a Starting
+        phase choice (Fortune, Oni Rage, Intimidate, In Defiance of the Gods, Death
+        Sentence ...). Its choices are :meth:`answer_items`, shown whatever is selected."""
+        g = self.game
+        if g.is_over() or g.state.interception is not None or g.due_arrivals():
+            return False
+        return choices.is_answer_window(self.offers())
+
+    def _choice_item(self, kind: str, acts: list[Action], *, with_model: bool = True) -> MenuItem:
+        """A menu item of the engine's choices ``acts`` of one ``kind`` (each option
+        labelled with its card, feat or trait and page, :func:`choices.offer_label`); a kind
+        whose point is a free destination (:data:`choices.POINT_KINDS`) waits for a drag
+        when chosen without an option."""
+        opts: list[tuple[str, object]] = [(choices.offer_label(a, with_model=with_model), a) for a in acts]
+        label = choices.kind_name(kind)
+        needs = "point" if kind in choices.POINT_KINDS and any(a.point is not None for a in acts) else "target"
+        return MenuItem(kind, label, bool(opts), [], needs, opts)
+
+    def answer_items(self) -> list[MenuItem]:
+        """The choices of an answer window (:meth:`answer_window`), one item per kind; []
+        when none waits or it is not a human's decision."""
+        g = self.game
+        if g.to_move() not in self.humans() or not self.answer_window():
+            return []
+        return [self._choice_item(k, acts) for k, acts in choices.group_offers(self.offers()).items()]
+
+    def exchange_items(self) -> list[MenuItem]:
+        """The choices besides the allocation of the model whose allocation is due (its
+        Instant Ki feats during the exchange, p.33 step 4, p.46), for the allocating
+        player at the screen; [] otherwise."""
+        g = self.game
+        if g.state.exchange is None or self.screen != "allocate" or g.to_move() not in self.humans():
+            return []
+        extra = [a for a in self.offers() if a.kind != "allocate"]
+        return [self._choice_item(k, acts) for k, acts in choices.group_offers(extra).items()]
+
+    def _extra_items(self, m, items: list[MenuItem]) -> list[MenuItem]:
+        """The engine's offers for ``m`` (and the player's own choices) that the classic
+        items do not show: their variants added to those items as options (a shot's
+        special, a card's Wait option ...), every other kind as an item of its own (Jump
+        Up, Cultist, Heal, Command, Order, Leech, Channel, Virtue, Pack, Cavalry, Group,
+        the Tactical choice, Blood of Orochi ...)."""
+        offers = [a for a in self.offers()
+                  if a.model == m.id or a.kind in choices.PLAYER_KINDS or (a.model is None and a.kind != "pass")]
+        by_key = {i.key: k for k, i in enumerate(items)}
+        out = list(items)
+        new: dict[str, list[Action]] = {}
+        for a in offers:
+            if a.kind in by_key:
+                k = by_key[a.kind]
+                item = out[k]
+                if not item.enabled or a.kind in ("walk", "run"):
+                    continue
+                shown = [x for _l, x in item.options if isinstance(x, Action)]
+                if any(x == a or (x.kind == a.kind and replace(x, boost=None) == replace(a, boost=None))
+                       for x in shown):
+                    continue
+                if a.kind in ("wait", "pass", "focus") and a == Action(a.kind, a.model):
+                    continue
+                out[k] = replace(item, options=item.options + [(choices.offer_label(a, with_model=False), a)],
+                                 needs=item.needs or "target")
+            elif a.kind not in choices.CLASSIC_KINDS:
+                new.setdefault(a.kind, []).append(a)
+        extra = [self._choice_item(k, acts, with_model=k in choices.PLAYER_KINDS) for k, acts in new.items()]
+        return out[:-1] + extra + out[-1:] if out and out[-1].key == "pass" else out + extra
+
     def _acting(self, mid: str) -> bool:
         g = self.game
         m = g.state.models.get(mid)
@@ -648,6 +733,11 @@ class PlayController:
         st = g.state
         if st.interception is not None and g.to_move() in self.humans() and self.screen == "play":
             return [self._intercept_item()]
+        answers = self.answer_items()
+        if answers:  # an answer out of turn: its choices whatever is selected
+            return answers
+        if st.exchange is not None:
+            return self.exchange_items()
         if g.due_arrivals():  # the Starting phase waits for the Flank arrivals (p.52)
             mid = model or self.selected
             if mid is None or mid not in g.due_arrivals() or g.to_move() not in self.humans():
@@ -664,7 +754,7 @@ class PlayController:
         items += self._feat_items(m)
         items += self._scenario_items(m)
         items.append(self._pass_item())
-        return items
+        return self._extra_items(m, items)
 
     def _verdict(self, a: Action) -> tuple[bool, list[str]]:
         ok, why = self.game.is_legal(a)
@@ -1116,28 +1206,48 @@ class PlayController:
         """The events of the last push (for animation)."""
         return list(self._last)
 
-    def allocation_choices(self, boost: int = 0) -> list[object]:
-        """The legal ``allocate`` Actions of the model whose allocation is due now: every
-        split of its pool, then every split with each special of its weapon it can pay
-        for (a Throw or Sidestep without a direction -- the engine picks it -- and with
-        each direction of :meth:`allocation_directions`); with ``boost`` Melee boost steps bought (p.47: one more die
-        each), the splits of the larger pool. [] when no allocation is due."""
+    def allocation_weapons(self) -> list[str]:
+        """The melee weapons the model whose allocation is due chooses from at step 2 of
+        the exchange (p.33): its card's melee weapons when it has two or more, else []
+        (it fights with its one weapon). [] when no allocation is due."""
+        g = self.game
+        ctx = exchange_context(g)
+        if ctx is None:
+            return []
+        weapons = g.melee_weapons(ctx.model)
+        return list(weapons) if len(weapons) > 1 else []
+
+    def allocation_choices(self, boost: int = 0, weapon: str | None = None) -> list[object]:
+        """The legal ``allocate`` Actions of the model whose allocation is due now: for
+        each melee weapon it may choose (:meth:`allocation_weapons`; only ``weapon`` when
+        given), every split of its pool, then every split with each special of that
+        weapon it can pay for (a Throw or Sidestep without a direction -- the engine picks
+        it -- and with each direction of :meth:`allocation_directions`); with ``boost``
+        Melee boost steps bought (p.47: one more die each), the splits of the larger
+        pool. [] when no allocation is due."""
         g = self.game
         ctx = exchange_context(g)
         if ctx is None:
             return []
         pool = ctx.pool + max(0, boost)
+        weapons: list[str | None] = [weapon] if weapon is not None else list(self.allocation_weapons())
+        weapons = weapons or [None]
+        ex = g.state.exchange
+        assert ex is not None
+        is_att = ctx.model == ex["attacker"]
         out: list[object] = []
-        for special in [None] + [opt.key for opt in usable_specials(ctx.me, pool)]:
-            directions: list[float | None] = [None]
-            if special in DIRECTED:
-                directions += [d for d, _label in self.allocation_directions(special)]
-            for att, dfn in legal_splits(ctx.me, pool, special):
-                for direction in directions:
-                    a = Action("allocate", ctx.model, attack=att, defence=dfn, special=special, direction=direction,
-                               boost=boost or None)
-                    if g.is_legal(a)[0]:
-                        out.append(a)
+        for w in weapons:
+            me = ctx.me if w is None else g.combatant(ctx.model, is_att, bool(ex["charge"]) and is_att, weapon=w)
+            for special in [None] + [opt.key for opt in usable_specials(me, pool)]:
+                directions: list[float | None] = [None]
+                if special in DIRECTED:
+                    directions += [d for d, _label in self.allocation_directions(special)]
+                for att, dfn in legal_splits(me, pool, special):
+                    for direction in directions:
+                        a = Action("allocate", ctx.model, attack=att, defence=dfn, special=special,
+                                   direction=direction, boost=boost or None, weapon=w)
+                        if g.is_legal(a)[0]:
+                            out.append(a)
         return out
 
     def allocation_directions(self, special: str) -> list[tuple[float, str]]:
@@ -1156,6 +1266,7 @@ class PlayController:
             return []
         t = g.table_now()
         me, foe = t.model(ctx.model).position, t.model(ctx.enemy).position
+        offsets: tuple[int, ...]
         if special.startswith("throw"):
             away, offsets = heading(foe[0] - me[0], foe[1] - me[1]), (0, 45, -45, 90, -90, 135, -135, 180)
         else:
@@ -1244,7 +1355,13 @@ class PlayController:
             return None
         mid = self.selected
         self._option = (key, option)
-        if item.needs == "point" or (key in ("charge", "melee") and option is None and len(item.options) != 1):
+        if key in choices.POINT_KINDS and option is None and item.needs == "point":
+            # a free destination (a Cavalry move, Eagle's Flight, a feat's delayed move): a drag
+            template = next(x for _l, x in item.options if isinstance(x, Action) and x.point is not None)
+            self.pending = Pending(None, False, [], f"{item.label}: drag the model or click a destination", [],
+                                   template.model or mid, key, template=template)
+        elif (item.needs == "point" and (option is None or key not in choices.POINT_KINDS)) or (
+                key in ("charge", "melee") and option is None and len(item.options) != 1):
             what = "drag onto an enemy" if key in ("charge", "melee") else "drag the model or click a destination"
             self.pending = Pending(None, False, [], f"{item.label}: {what}", [], mid, key)
         else:
@@ -1401,6 +1518,12 @@ class PlayController:
             pt = g.arrival_point(mid, xy)
             a = Action("arrive", mid, point=pt, facing=facing if facing is not None else g.arrival_facing(mid))
             self.pending = self._judge(a, kind, [pt], f"Arrive at ({pt[0]:.2f}, {pt[1]:.2f})")
+        elif kind in choices.POINT_KINDS and isinstance(p.action or p.template, Action):
+            base = p.action if isinstance(p.action, Action) else p.template
+            assert isinstance(base, Action)
+            a = replace(base, point=xy)
+            here = self.game.state.models[a.model].position if a.model in self.game.state.models else xy
+            self.pending = replace(self._judge(a, kind, [here, xy], choices.offer_label(a)), template=p.template)
         elif isinstance(p.action or p.template, Action) and kind in ("disengage", "shoot", "ki_feat",
                                                                     "complex_ki_feat"):
             base = p.action if isinstance(p.action, Action) else p.template
@@ -1427,13 +1550,23 @@ class PlayController:
                 best = (gap, e.id)
         return best[1] if best is not None else None
 
-    def _judge_move(self, mid: str, kind: str, xy: Point, facing: float | None) -> Pending:
+    def _judge_move(self, mid: str, kind: str, xy: Point, facing: float | None, snap: bool = True) -> Pending:
+        """The verdict of a Walk or Run to ``xy``, snapped to contact (:meth:`snap`) unless
+        the snapped point is refused where ``xy`` itself is legal (the contact point a
+        hair beyond the Move, say): then ``xy`` as dragged."""
         g = self.game
         here = g.state.models[mid].position
         if kind == "walk" and math.dist(xy, here) < 1e-9:
             turning = self._boosted(Action("walk", mid, point=here, facing=facing))
             return self._judge(turning, kind, [here], "Turn" + (f" to {facing:.0f}°" if facing is not None else ""))
-        pt, snapped = self.snap(mid, xy, kind)
+        pt, snapped = self.snap(mid, xy, kind) if snap else (xy, None)
+        if snapped:
+            got = self._judge_move(mid, kind, pt, facing, snap=False)
+            if not got.legal:
+                raw = self._judge_move(mid, kind, xy, facing, snap=False)
+                if raw.legal:
+                    return raw
+            return replace(got, snapped=snapped, text=got.text.replace(":", f" ({snapped}):", 1))
         boost = self._boost
         res = None
         if kind == "walk":
@@ -1494,9 +1627,10 @@ class PlayController:
         self.version += 1
 
     def allocate(self, attack: int, defence: int, special: str | None = None, direction: float | None = None,
-                 boost: int = 0) -> list[Event]:
+                 boost: int = 0, weapon: str | None = None) -> list[Event]:
         """The secret melee allocation (p.33) of the model whose allocation is due (the
-        screen must be the allocating player's: not during the hand-over).
+        screen must be the allocating player's: not during the hand-over); ``weapon``: the
+        melee weapon chosen at step 2 (:meth:`allocation_weapons`; None: the first).
 
         Raises:
             GameError: no allocation is due from a human at the screen, or the engine
@@ -1507,7 +1641,7 @@ class PlayController:
         if ctx is None or self.screen != "allocate":
             raise GameError("no melee allocation is due at this screen now")
         a = Action("allocate", ctx.model, attack=attack, defence=defence, special=special, direction=direction,
-                   boost=boost or None)
+                   boost=boost or None, weapon=weapon)
         ok, why = g.is_legal(a)
         if not ok:
             raise GameError("; ".join(with_pages(why, "allocate")))
