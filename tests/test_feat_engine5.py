@@ -54,6 +54,11 @@ feats:
      effects: [{op: rider, upon: wounded_by, dealt_by: melee, until: end_phase,
                 effects: [{op: condition, name: fire, value: 1}]}],
      summary: "until the End phase a model that wounds it in melee gains On Fire (1)"}
+  Mocking Blow:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: rider, upon: dealt_wound, dealt_by: melee, until: game, once: true, not_keywords: [Samurai],
+                effects: [{op: condition, name: impetuous}]}],
+     summary: "the next model its melee attacks wound becomes Impetuous"}
   Katakuchi:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
      needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
@@ -252,3 +257,26 @@ def test_flame_on_rider_burns_the_model_that_wounds_it():
         if seen == {True, False}:
             break
     assert True in seen
+
+
+def test_rider_once_and_not_keywords():
+    """Mocking Blow: "When this model NEXT deals Damage as a result of a Melee Exchange, the
+    Opposing model gains an Impetuous Marker" (card) -- ``once: true``: the rider goes after
+    its first use; with ``not_keywords: [Samurai]`` it does not fire at Masunagi (a
+    Samurai) and stays; at Ishi it fires once and is gone."""
+    for seed in range(1, 40):
+        g = game("Mocking Blow", seed=seed)
+        g.push(Action("feat", "hanso", feat="Mocking Blow"))
+        if _fight(g, True) > 0:
+            assert not any(k.startswith("feat_rider:") for k in g.state.models["hanso"].conditions)
+            if g.state.models["ishi"].alive:
+                assert "impetuous" in g.state.models["ishi"].conditions
+            break
+        assert any(k.startswith("feat_rider:") for k in g.state.models["hanso"].conditions)
+    else:
+        raise AssertionError("no seed wounded Ishi")
+    g = game("Mocking Blow")
+    g.push(Action("feat", "hanso", feat="Mocking Blow"))
+    g.feat_riders([("hanso", "masunagi", 2, "melee")])
+    assert "impetuous" not in g.state.models["masunagi"].conditions
+    assert any(k.startswith("feat_rider:") for k in g.state.models["hanso"].conditions)

@@ -349,7 +349,9 @@ class RiderOp(_Strict):
     happens (``dealt_wound`` -- its attack wounded a model; ``attack_succeeded`` -- its
     attack reached a model with a damage roll or a hit; ``wounded_by`` -- an attack wounded
     it; ``attacked_by`` -- an attack against it succeeded), the ops of ``effects`` apply to
-    THE OTHER model of that attack (once per attack). ``dealt_by``: which attacks count.
+    THE OTHER model of that attack (once per attack). ``dealt_by``: which attacks count;
+    ``once``: the rider ends after its first use ("the next time"); ``not_keywords``: the
+    other model may match none of them (Stronger Than Hate: non-Satsui).
     Batter: ``{op: rider, upon: dealt_wound, dealt_by: melee, until: end_phase, effects:
     [{op: condition, name: stunned}]}``."""
 
@@ -358,6 +360,8 @@ class RiderOp(_Strict):
     dealt_by: Literal["melee", "ranged", "any"] = "any"
     until: Literal["action", "activation", "exchange", "end_phase", "turn", "game"] = "end_phase"
     effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+    once: bool = False
+    not_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
 
     @model_validator(mode="after")
     def _plain(self) -> "RiderOp":

@@ -395,12 +395,20 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                     op = RiderOp.model_validate(data["op"])
                     if op.upon not in ons or op.dealt_by not in ("any", how) or not st.models[other].alive:
                         continue
+                    if op.not_keywords:
+                        o = st.models[other]
+                        view = view_of(self.profile(other), friendly=o.player == st.models[holder].player,
+                                       conditions=o.conditions)
+                        if keyword_matches(", ".join(op.not_keywords), view):
+                            continue
                     feat = key[len(RIDER_MARK):]
                     user = st.models.get(data["user"])
                     f = self.feats(data["user"]).get(feat) if user is not None else None
                     if user is None or f is None:
                         continue
                     self._emit(Event("note", {"text": f"{feat}: {other} ({holder}'s {how} attack)"}))
+                    if op.once:  # "the next time": the rider is used up
+                        self._emit(Event("condition", {"model": holder, "name": key, "on": False}))
                     act = Action("feat", user.id, feat=feat, x=int(data.get("x", 1)))
                     for sub in op.effects:
                         if st.models[other].alive:
