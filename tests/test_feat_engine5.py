@@ -59,6 +59,11 @@ feats:
      effects: [{op: rider, upon: dealt_wound, dealt_by: melee, until: game, once: true, not_keywords: [Samurai],
                 effects: [{op: condition, name: impetuous}]}],
      summary: "the next model its melee attacks wound becomes Impetuous"}
+  Shove:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: rider, upon: attack_succeeded, dealt_by: melee, until: activation,
+                effects: [{op: move, distance: 1, kind: push}]}],
+     summary: "this activation each model its melee attack reaches is pushed 1 inch away (Inertia's form)"}
   Katakuchi:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
      needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
@@ -280,3 +285,29 @@ def test_rider_once_and_not_keywords():
     g.feat_riders([("hanso", "masunagi", 2, "melee")])
     assert "impetuous" not in g.state.models["masunagi"].conditions
     assert any(k.startswith("feat_rider:") for k in g.state.models["hanso"].conditions)
+
+
+def test_rider_push_moves_the_model_hit_away():
+    """Inertia: "When this model makes a successful Ranged Attack this Activation against an
+    Enemy model, push that model 1\" directly away from this model" (card) -- a rider's
+    ``push`` move (here on a melee hit): Ishi ends 1" further from Hanso exactly when
+    Hanso's attack reached it. A rider's move must need no point (a walk is refused)."""
+    for seed in range(1, 40):
+        g = game("Shove", seed=seed)
+        g.push(Action("feat", "hanso", feat="Shove"))
+        before = g.table_now().scene().distance("hanso", "ishi")
+        g.push(Action("melee", "hanso", target="ishi"))
+        while g.state.exchange is not None:
+            allocs = [a for a in g.legal_actions() if a.kind == "allocate"]
+            g.push(max(allocs, key=lambda a: (a.attack or 0) if a.model == "hanso" else (a.defence or 0)))
+        if not g.state.models["ishi"].alive:
+            continue
+        pushed = any(e.kind == "move" and e.data["model"] == "ishi" for e in g.events)
+        if pushed:
+            assert abs(g.table_now().scene().distance("hanso", "ishi") - before - 1.0) < 0.05
+            break
+    else:
+        raise AssertionError("no seed reached Ishi")
+    with pytest.raises(Exception, match="push"):
+        fe.RiderOp.model_validate({"op": "rider", "upon": "dealt_wound",
+                                   "effects": [{"op": "move", "distance": 2, "kind": "walk"}]})

@@ -351,7 +351,8 @@ class RiderOp(_Strict):
     it; ``attacked_by`` -- an attack against it succeeded), the ops of ``effects`` apply to
     THE OTHER model of that attack (once per attack). ``dealt_by``: which attacks count;
     ``once``: the rider ends after its first use ("the next time"); ``not_keywords``: the
-    other model may match none of them (Stronger Than Hate: non-Satsui).
+    other model may match none of them (Stronger Than Hate: non-Satsui). A move inside is
+    a ``push`` / ``away`` / ``toward`` move from the feat's user (Inertia's 1" push).
     Batter: ``{op: rider, upon: dealt_wound, dealt_by: melee, until: end_phase, effects:
     [{op: condition, name: stunned}]}``."""
 
@@ -365,8 +366,11 @@ class RiderOp(_Strict):
 
     @model_validator(mode="after")
     def _plain(self) -> "RiderOp":
-        if any(getattr(o, "op", "") in ("choice", "move", "rider", "attack") for o in self.effects):
-            raise ValueError("a rider's effects may not hold a choice, a move, an attack or another rider")
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack") for o in self.effects):
+            raise ValueError("a rider's effects may not hold a choice, an attack or another rider")
+        if any(isinstance(o, MoveOp) and (o.kind not in ("push", "away", "toward") or o.at is not None)
+               for o in self.effects):
+            raise ValueError("a rider's move is a push / away / toward move made at once (no point to choose)")
         return self
 
 
