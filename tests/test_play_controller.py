@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -83,8 +84,19 @@ def drive(c: PlayController, a: Action) -> list:
     if a.kind == "wait" and a.special is None:
         k = 0  # Wait without an option: the engine takes the first
     else:
-        k = next(i for i, (_, x) in enumerate(item.options) if _same(x, replace_point(a)))
-    p = c.choose(a.kind, k)
+        k = next((i for i, (_, x) in enumerate(item.options) if _same(x, replace_point(a))), None)
+    if k is None and a.kind == "shoot" and a.weapon is None:  # the same shot, the weapon named
+        default = g.ranged_weapon(a.model, None)
+        k = next((i for i, (_, x) in enumerate(item.options)
+                  if default is not None and x.weapon == default.name and _same(replace(x, weapon=None), a)), None)
+    if k is None:  # the models named (Leech, Channel, Command ...) or the X differ from the offers: set
+        k = next(i for i, (_, x) in enumerate(item.options)
+                 if _same(replace(x, models=a.models, x=a.x), replace_point(a)))
+        c.choose(a.kind, k)
+        c.set_models(a.models)
+        c.set_x(a.x)
+        k = None
+    p = c.choose(a.kind, k) if k is not None else c.pending
     if a.boost:
         p = c.boost(a.boost)
     if a.point is not None:
@@ -95,7 +107,6 @@ def drive(c: PlayController, a: Action) -> list:
 
 def replace_point(a: Action) -> Action:
     """The menu option of ``a``: its declared Walk (a point) is dragged after choosing."""
-    from dataclasses import replace
     return replace(a, point=None) if a.kind in ("shoot", "disengage", "ki_feat", "complex_ki_feat") else a
 
 

@@ -49,10 +49,19 @@ _SPECIAL_WORDS = {"toss": "toss a coin", "berserk": "become Berserk", "defy": "d
                   "on_fire": "put out a friend's Fire"}
 
 
+#: Menu names of the kinds whose rulebook name in ACTION_RULES is a description.
+_KIND_NAMES = {"decline_feat": "Triggered Ki feat", "feat_later": "Ki feat, delayed step",
+               "tactical_choice": "Tactical test", "sacrifice": "Sacrifice / Protected (traits)",
+               "death_sentence": "Death Sentence (condition)", "spend_virtue": "Virtue token",
+               "allocate": "Melee allocation", "intercept": "Interception", "arrive": "Flank arrival"}
+
+
 def kind_name(kind: str) -> str:
-    """The short rulebook name of an action kind (``"Bodyguard (trait)"``), from
-    :data:`~sim.rules.action_kinds.ACTION_RULES` (the part before its first colon); the
-    kind itself for an unknown one."""
+    """The short rulebook name of an action kind for a menu (``"Bodyguard (trait)"``):
+    from :data:`~sim.rules.action_kinds.ACTION_RULES` (the part before its first colon),
+    a few kinds named by hand; the kind itself for an unknown one."""
+    if kind in _KIND_NAMES:
+        return _KIND_NAMES[kind]
     rule = ACTION_RULES.get(kind)
     if rule is None:
         return kind.replace("_", " ")
@@ -68,7 +77,11 @@ def kind_page(kind: str) -> str:
 def _special_words(special: str) -> str:
     if special.startswith("card:"):
         return f"the Wait effect of {special[5:]}"
-    return _SPECIAL_WORDS.get(special, special.replace("_", " ").replace("-", " "))
+    if special in _SPECIAL_WORDS:
+        return _SPECIAL_WORDS[special]
+    if special[:1].isupper() or "(" in special:  # a card's special ('Combo Attack (0)', p.39-41)
+        return f"special {special}"
+    return special.replace("_", " ").replace("-", " ")
 
 
 def offer_label(a: Action, *, with_model: bool = True) -> str:

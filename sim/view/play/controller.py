@@ -703,16 +703,18 @@ class PlayController:
             if a.kind in by_key:
                 k = by_key[a.kind]
                 item = out[k]
-                if not item.enabled or a.kind in ("walk", "run"):
+                if a.kind in ("walk", "run"):
                     continue
                 shown = [x for _l, x in item.options if isinstance(x, Action)]
                 if any(x == a or (x.kind == a.kind and replace(x, boost=None) == replace(a, boost=None))
                        for x in shown):
                     continue
-                if a.kind in ("wait", "pass", "focus") and a == Action(a.kind, a.model):
+                if item.enabled and a.kind in ("wait", "pass", "focus") and a == Action(a.kind, a.model):
                     continue
-                out[k] = replace(item, options=item.options + [(choices.offer_label(a, with_model=False), a)],
-                                 needs=item.needs or "target")
+                # the engine offers it: the item offers it too (a friendly target of a feat, a
+                # special of a shot, the Wait of a model that can declare nothing else, p.24)
+                opt = (choices.offer_label(a, with_model=False), a)
+                out[k] = replace(item, enabled=True, options=item.options + [opt], needs=item.needs or "target")
             elif a.kind not in choices.CLASSIC_KINDS:
                 new.setdefault(a.kind, []).append(a)
         extra = [self._choice_item(k, acts, with_model=k in choices.PLAYER_KINDS) for k, acts in new.items()]
@@ -931,6 +933,7 @@ class PlayController:
             targets: list[str | None] = [None]
             if f.area == "target":
                 targets = [e.id for e in self._enemies(m)]
+                targets += [t for (n, t) in offered if n == fname and t is not None and t not in targets]
             for t in targets:
                 a = offered.get((fname, t)) or Action(kind, m.id, feat=fname, target=t,
                                                       x=1 if f.cost == "X" else None)
@@ -1393,6 +1396,7 @@ class PlayController:
         g = self.game
         ok, why = g.is_legal(a)
         rs = [] if ok else (reasons if reasons else with_pages(why, a.kind))
+        forced = not ok and a.kind == "wait" and a in self.offers()  # nothing else can be declared (p.24)
         if path is None:
             path = []
             if a.kind == "charge" and a.target is not None:
@@ -1404,8 +1408,12 @@ class PlayController:
                 path = [g.state.models[a.model].position, a.point]
         if text is None:
             text = f"{key.replace('_', ' ').title()}: {a}"
-        text += ": legal" if ok else ": illegal: " + "; ".join(rs)
-        return Pending(a, ok, rs, text, list(path), a.model, key, snapped)
+        if forced:
+            text += (": it can declare nothing legal: the Wait is declared, refused and costs one counter (p.24): "
+                     + "; ".join(rs))
+        else:
+            text += ": legal" if ok else ": illegal: " + "; ".join(rs)
+        return Pending(a, ok or forced, rs, text, list(path), a.model, key, snapped)
 
     def boost(self, steps: int) -> Pending | None:
         """Ki boost steps bought for the action being composed (p.10, p.47: +1 Move for a
@@ -1618,6 +1626,53 @@ class PlayController:
         if not p.legal:
             return []
         return self._push(p.action)
+
+    def set_models(self, models) -> Pending | None:
+        """The other models the action being composed names, in order (model ids): those a
+        Command or an Order nominates, one id per Ki token a Leech takes or a Channel gives
+        (p.50-55), Blood of Orochi's tokens (p.49), a Pack's friends (p.55); the window
+        adds one with each click on a model (:meth:`add_model`). The action is judged
+        again. None when nothing complete is being composed.
+
+        Raises:
+            GameError: an id of no model on the table.
+        """
+        p = self.pending
+        if p is None or not isinstance(p.action, Action):
+            return None
+        ids = tuple(str(x) for x in models)
+        for mid in ids:
+            self._model(mid)
+        a = replace(p.action, models=ids)
+        self.pending = self._judge(a, p.kind, text=choices.offer_label(a))
+        self.version += 1
+        return self.pending
+
+    def add_model(self, model: str) -> Pending | None:
+        """One more nomination or Ki token for ``model`` on the action being composed
+        (:meth:`set_models`)."""
+        p = self.pending
+        if p is None or not isinstance(p.action, Action):
+            return None
+        return self.set_models(tuple(p.action.models) + (model,))
+
+    def set_x(self, x: int | None) -> Pending | None:
+        """The number the action being composed chooses (a feat's X cost, the wounds a
+        Cultist takes, p.46, p.50); judged again. None when nothing complete is being
+        composed.
+
+        Raises:
+            ValueError: ``x`` < 0.
+        """
+        p = self.pending
+        if p is None or not isinstance(p.action, Action):
+            return None
+        if x is not None and x < 0:
+            raise ValueError(f"x is >= 0, got {x}")
+        a = replace(p.action, x=x)
+        self.pending = self._judge(a, p.kind, text=choices.offer_label(a))
+        self.version += 1
+        return self.pending
 
     def cancel(self) -> None:
         """Drop the pending action."""
