@@ -64,6 +64,14 @@ feats:
      effects: [{op: rider, upon: attack_succeeded, dealt_by: melee, until: activation,
                 effects: [{op: move, distance: 1, kind: push}]}],
      summary: "this activation each model its melee attack reaches is pushed 1 inch away (Inertia's form)"}
+  Vanish:
+    {cost: 2, timing: instant, area: personal, when: "trigger:targeted", affects: self, ends_action: true,
+     effects: [{op: move, distance: 2, kind: place}],
+     summary: "declared the target of an enemy attack: it is placed within 2 inches and the attack ends"}
+  Brace:
+    {cost: 1, timing: instant, area: personal, when: "trigger:targeted", affects: self,
+     effects: [{op: grant, traits: ["Armour (+1)"], until: end_phase}],
+     summary: "declared the target of an enemy attack: Armour (+1) before it resolves"}
   Katakuchi:
     {cost: 1, timing: active, area: target, btb: true, when: action, affects: self_and_target,
      needs_tokens: {Ammo: 1}, effects: [{op: grant, traits: [Fearless], until: end_phase}],
@@ -311,3 +319,46 @@ def test_rider_push_moves_the_model_hit_away():
     with pytest.raises(Exception, match="push"):
         fe.RiderOp.model_validate({"op": "rider", "upon": "dealt_wound",
                                    "effects": [{"op": "move", "distance": 2, "kind": "walk"}]})
+
+
+# ------------------------------------------------------------------ trigger:targeted (an interrupt)
+def test_targeted_interrupt_before_the_enemy_action_resolves():
+    """Mirage kind of card: "During an Enemy model's activation in which it ... Targets this
+    model ..., but before any Melee Exchange begins; place this model within 2\" of its
+    current location, the Enemy model's action is then considered resolved" -- ``when:
+    trigger:targeted`` + ``ends_action``: Ishi's declared Melee at Hanso waits for player 1;
+    Hanso is placed and no exchange happens, Ishi's counter is spent, the turn passes."""
+    g = game("Vanish")
+    set_active(g, 2)
+    ki = g.state.models["hanso"].ki
+    counters = g.state.models["ishi"].counters
+    g.push(Action("melee", "ishi", target="hanso"))
+    assert g.state.exchange is None and g.to_move() == 1
+    offers = g.legal_actions()
+    assert {a.kind for a in offers} == {"feat", "decline_feat"}
+    use = Action("feat", "hanso", feat="Vanish", point=(10.0, 8.3))
+    assert g.is_legal(use)[0]
+    g.push(use)
+    assert g.state.exchange is None
+    assert g.state.models["hanso"].position == (10.0, 8.3)
+    assert g.state.models["hanso"].ki == ki - 2
+    assert g.state.models["ishi"].counters == counters - 1
+    assert any("counts as resolved" in line for line in g.log())
+    assert not g.interrupts_pending()
+    assert g.state.active == 1
+
+
+def test_targeted_interrupt_declined_or_not_ending_lets_the_action_resolve():
+    """Declining the interrupt, or a ``trigger:targeted`` feat without ``ends_action``
+    (Brace: Armour before the blow), lets Ishi's Melee go on: its exchange starts."""
+    g = game("Vanish")
+    set_active(g, 2)
+    g.push(Action("melee", "ishi", target="hanso"))
+    g.push(Action("decline_feat", "hanso", feat="Vanish"))
+    assert g.state.exchange is not None
+    g = game("Brace")
+    set_active(g, 2)
+    g.push(Action("melee", "ishi", target="hanso"))
+    g.push(Action("feat", "hanso", feat="Brace"))
+    assert g.state.exchange is not None
+    assert any("Armour" in str(e) for e in g.state.models["hanso"].effects)

@@ -99,7 +99,9 @@ SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigge
                                             "trigger:scenario_action",
                                             # round 3 (sim.rules.game.feat_triggers)
                                             "trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy",
-                                            "trigger:enemy_moved_in_pulse"})
+                                            "trigger:enemy_moved_in_pulse",
+                                            # round 4 (H18): an interrupt before the enemy action resolves
+                                            "trigger:targeted"})
 
 
 class FeatDataError(ValueError):
@@ -407,7 +409,8 @@ class FeatEffect(_Strict):
     tokens (``Ammo``: its weapons' Ammo tokens); ``effects_self`` -- ops applied once to the
     user when the feat resolves, beside ``effects`` on the models of ``affects`` (no
     ``choice`` or ``move`` there; round 4); ``unopposed_keywords`` -- at a target matching
-    one of them the feat is not Opposed (round 4: Dark Absolution at a Kami).
+    one of them the feat is not Opposed (round 4: Dark Absolution at a Kami); ``ends_action``
+    -- a ``trigger:targeted`` feat that, applied, ends the enemy action it interrupted.
     """
 
     name: str = ""
@@ -441,6 +444,7 @@ class FeatEffect(_Strict):
     # round 4 (feat_schema.md "Round 4 additions"): ops on the user beside those on ``affects``
     effects_self: list[Op] = []
     unopposed_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    ends_action: bool = False
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 
@@ -654,6 +658,10 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects and not entry.effects_self:
         return False, "no effects listed"
+    if entry.when == "trigger:targeted" and entry.watch != "self":
+        return False, "trigger:targeted answers only actions aimed at the user itself (no watch of friends yet)"
+    if entry.ends_action and entry.when != "trigger:targeted":
+        return False, "ends_action is only for a trigger:targeted interrupt"
     pending = round3_pending(entry)
     if pending:
         return False, f"{pending}: not applied by the engine yet"

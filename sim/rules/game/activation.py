@@ -172,6 +172,8 @@ class Activation(GamePart):
             return False
         if self.bodyguard_window(m.id, action):  # Bodyguard [K] (p.49): the target's player answers first
             return False
+        if self.targeted_window(m.id, action):  # a trigger:targeted Ki feat answers first (feat_triggers)
+            return False
         self._declared_go(m, action)
         return True
 

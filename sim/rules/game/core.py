@@ -683,7 +683,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             self._after_action()
             self._command_done(m.id)  # a commanded model has acted (Command, p.50)
             self._cavalry_done(m.id, ok)  # Cavalry: a move after the action, its player's choice (p.50)
-        if (not self.is_over() and st.exchange is None and st.interception is None
+        if (not self.is_over() and st.exchange is None and st.interception is None and not self.interrupts_pending()
                 and not self.answers_pending() and not self._group_step(p)):  # a Group's activation goes on (p.52)
             assert p is not None  # a player is active from the first Starting phase on
             self._next_active(3 - p)

@@ -375,6 +375,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         for op in entry.effects_self:  # round 4: the user's own part, beside the affected models
             if self.state.models[m.id].alive:
                 self._apply_op(m, f, op, m.id, action)
+        if entry.ends_action:  # round 4: the interrupted enemy action counts as resolved (feat_triggers)
+            self.interrupt_ends_action(m.id, f.name)
 
     def feat_riders(self, dealt: list[tuple[str, str, int, str]]) -> None:
         """Apply the riders (round 4 ``rider`` op) the attacks ``dealt`` (``(by, target,

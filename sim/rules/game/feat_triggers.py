@@ -39,7 +39,7 @@ from typing import Any
 
 from sim.rules import ki
 from sim.rules.feat_effects import MoveOp, entry_status, feat_effect
-from sim.rules.game.actions import Action, ActionKind, register
+from sim.rules.game.actions import ACTION_KINDS, Action, ActionKind, register
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
@@ -50,6 +50,12 @@ TRIGGER_MARK = "feat_trigger:"
 EXPIRE_MARK = "feat_expire:"
 #: The prefix of the mark of a used feat's delayed step (``move`` with ``at``, round 3).
 LATER_MARK = "feat_later:"
+#: The mark of an enemy action a ``trigger:targeted`` feat interrupts (round 4):
+#: ``feat_interrupt:<feat>`` on the targeted model, value JSON ``{"action", "ends"}`` (the
+#: declared action; whether the feat used ended it).
+INTERRUPT_MARK = "feat_interrupt:"
+#: The declared actions a ``trigger:targeted`` feat answers (their target is the model).
+INTERRUPT_KINDS = ("charge", "melee", "shoot")
 #: The mark of a feat's rider on a model (round 4, ``rider`` op): ``feat_rider:<feat>``,
 #: value JSON ``{"until", "user", "op"}`` (the op as data).
 RIDER_MARK = "feat_rider:"
@@ -456,9 +462,86 @@ class FeatTriggers(GamePart):
         self.trigger_done(action.model, action.feat)
 
     def trigger_done(self, mid: str, feat: str) -> None:
-        """Remove the mark of feat ``feat`` of ``mid`` (used or declined)."""
+        """Remove the mark of feat ``feat`` of ``mid`` (used or declined); an enemy action
+        the feat interrupted (round 4) then goes on, or ends when the feat ended it."""
         if TRIGGER_MARK + feat in self.state.models[mid].conditions:
             self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": False}))
+        if INTERRUPT_MARK + feat in self.state.models[mid].conditions:
+            self._resume_interrupted(mid, feat)
+
+    # ------------------------------------------------------------ round 4: trigger:targeted
+    def targeted_window(self, mid: str, action: Action) -> bool:
+        """When model ``mid`` declares a Charge, Melee or Shoot (:data:`INTERRUPT_KINDS`) at an
+        enemy that has a ``trigger:targeted`` feat it may use now, the action waits before it
+        resolves (like Bodyguard, p.49) for that player's ``feat`` or ``decline_feat`` (the
+        feat offered at the declaring model): True. The first such feat of the target is
+        offered. False: the action goes on."""
+        if action.kind not in INTERRUPT_KINDS or not action.target:
+            return False
+        st = self.state
+        t = st.models.get(action.target)
+        if t is None or not t.alive or t.elsewhere is not None or t.player == st.models[mid].player:
+            return False
+        for f in self.feats(t.id).values():
+            entry = feat_effect(f.name)
+            if entry is None or entry.when != "trigger:targeted" or not entry_status(entry)[0]:
+                continue
+            if entry.watch != "self" or not self._may_answer(t, f.name):
+                continue
+            self._emit(Event("condition", {"model": t.id, "name": INTERRUPT_MARK + f.name, "on": True,
+                                           "value": json.dumps({"action": action.to_json(), "ends": False},
+                                                               sort_keys=True)}))
+            self._emit(Event("condition", {"model": t.id, "name": TRIGGER_MARK + f.name, "on": True,
+                                           "value": f"on {mid}'s {action.kind} [trigger: {mid}]"}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s {action.kind} at {t.id} waits for player "
+                                              f"{t.player} (use it or not) before it resolves"}))
+            return True
+        return False
+
+    def interrupts_pending(self) -> bool:
+        """Whether a declared enemy action waits for a ``trigger:targeted`` feat's answer."""
+        return any(k.startswith(INTERRUPT_MARK) for m in self.state.models.values() for k in m.conditions)
+
+    def interrupt_ends_action(self, mid: str, feat: str) -> None:
+        """Feat ``feat`` of ``mid`` was applied and its entry ends the interrupted enemy
+        action (``ends_action``): note it on the waiting mark."""
+        key = INTERRUPT_MARK + feat
+        v = self.state.models[mid].conditions.get(key)
+        if v is None:
+            return
+        data = json.loads(str(v))
+        data["ends"] = True
+        self._emit(Event("condition", {"model": mid, "name": key, "on": True, "value": json.dumps(data,
+                                                                                              sort_keys=True)}))
+
+    def _resume_interrupted(self, mid: str, feat: str) -> None:
+        """The answer to an interrupt was given: the declared enemy action resolves (if it
+        still may: the target may have moved away) or, when the feat ended it, it counts as
+        resolved without effect; then the turn goes on as after any action."""
+        st = self.state
+        key = INTERRUPT_MARK + feat
+        data = json.loads(str(st.models[mid].conditions[key]))
+        self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
+        declared = Action.from_json(data["action"])
+        attacker = st.models.get(declared.model or "")
+        if attacker is None:
+            return
+        if data.get("ends"):
+            self._emit(Event("note", {"text": f"{feat}: {attacker.id}'s {declared.kind} counts as resolved "
+                                              "without effect"}))
+        elif attacker.alive:
+            kind = ACTION_KINDS[declared.kind]
+            ok, why = kind.legal(self, attacker, declared)
+            if ok:
+                self._declared_go(attacker, declared)
+                kind.resolve(self, declared)
+            else:
+                self._emit(Event("note", {"text": f"{attacker.id}'s {declared.kind} can no longer be made "
+                                                  f"({why}): it ends without effect"}))
+        self._after_action()
+        if (not self.is_over() and st.exchange is None and st.interception is None and not self.answers_pending()
+                and not self.triggers_pending() and not self._group_step(attacker.player)):
+            self._next_active(3 - attacker.player)
 
     def trigger_refusal(self, action: Action) -> str | None:
         """Why ``action`` may not be declared while a trigger waits (None when none waits,
