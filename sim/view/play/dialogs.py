@@ -90,10 +90,11 @@ class HandoverDialog(Dialog):
 
 
 class AllocationDialog(Dialog):
-    """The secret melee allocation (p.33) of one model: rows of buttons for the split
-    (attack / defence dice), the special (attack or defence), its direction, the Ki
-    boost, from the legal ``allocate`` Actions ``choices``; "Allocate" calls
-    ``on_allocate(attack, defence, special, direction, boost)``.
+    """The secret melee allocation (p.33) of one model: rows of buttons for the melee
+    weapon (step 2: a model with two or more chooses one), the split (attack / defence
+    dice), the special (attack or defence), its direction, the Ki boost, from the legal
+    ``allocate`` Actions ``choices``; "Allocate" calls
+    ``on_allocate(attack, defence, special, direction, boost, weapon)``.
 
     ``info``: lines about the exchange (pools, the opponent) shown above the rows.
     ``directions``: ``{special: [(degrees, label), ...]}`` names the Throw and Sidestep
@@ -102,7 +103,7 @@ class AllocationDialog(Dialog):
     whenever a button changes it (the window previews the special's move on the table).
     """
 
-    FIELDS = ("split", "special", "direction", "boost")
+    FIELDS = ("weapon", "split", "special", "direction", "boost")
 
     def __init__(self, base, model: str, player: int | None, choices, info, on_allocate: Callable, rect=None,
                  directions: dict | None = None, on_pick: Callable | None = None):
@@ -186,7 +187,8 @@ class AllocationDialog(Dialog):
         self.rows = []
         l, r, b, t = self.rect
         z = self._start - 0.02
-        names = {"split": "Dice", "special": "Special", "direction": "Direction", "boost": "Ki boost"}
+        names = {"weapon": "Weapon", "split": "Dice", "special": "Special", "direction": "Direction",
+                 "boost": "Ki boost"}
         for f in self.FIELDS:
             opts = self.options(f)
             if f != "split" and opts in ([None], [0], []):
@@ -195,7 +197,7 @@ class AllocationDialog(Dialog):
                               text_align=TextNode.A_left, scale=TEXT_SCALE, pos=(l + 0.04, 0, z - 0.04))
             self.rows.append(lab)
             x = l + 0.25
-            bw = {"special": 0.32, "direction": 0.29}.get(f, 0.25)
+            bw = {"special": 0.32, "direction": 0.29, "weapon": 0.32}.get(f, 0.25)
             for v in opts:
                 if x + bw > r - 0.03:
                     x = l + 0.25
@@ -217,7 +219,7 @@ class AllocationDialog(Dialog):
         a = self.action()
         if a is None:
             return
-        self.on_allocate(a.attack or 0, a.defence or 0, a.special, a.direction, a.boost or 0)
+        self.on_allocate(a.attack or 0, a.defence or 0, a.special, a.direction, a.boost or 0, a.weapon)
 
 
 class DiceEntryDialog(Dialog):

@@ -1005,11 +1005,12 @@ class GameWindow(MouseButtons, DirectObject):
         self._guard(self.controller.cancel)
         self.refresh(force=True)
 
-    def allocate(self, attack: int, defence: int, special=None, direction=None, boost: int = 0) -> None:
-        """The secret allocation from the dialog (the exchange's moves are animated when
-        it resolves)."""
+    def allocate(self, attack: int, defence: int, special=None, direction=None, boost: int = 0,
+                 weapon: str | None = None) -> None:
+        """The secret allocation from the dialog, with the melee weapon chosen at step 2
+        (p.33; the exchange's moves are animated when it resolves)."""
         before = self._table
-        events = self._guard(self.controller.allocate, attack, defence, special, direction, boost)
+        events = self._guard(self.controller.allocate, attack, defence, special, direction, boost, weapon)
         if events:
             self._animate(before, events, moves=True)
         self.refresh(force=True)
