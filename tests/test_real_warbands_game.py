@@ -61,3 +61,32 @@ def test_picked_warbands_leave_out_models_without_a_base():
     for seed in range(6):
         choice = pick_warband(cs, "Shiho Clan", 100, seed=seed)
         assert choice.profiles and all(p.base for p in choice.profiles)
+
+
+def test_every_answer_offered_in_a_catalogue_game_is_legal():
+    """What legal_actions offers while the game waits for an answer (a triggered Ki feat,
+    a Starting phase choice, Bodyguard, Sacrifice ...) passes is_legal: the window offers
+    the offers, the engine judges them (fuzz seed 8: a triggered feat's decline was offered
+    while a Fortune choice made is_legal refuse it)."""
+    import importlib.util
+    import sys
+
+    from sim.rules.bots import GreedyBot
+
+    spec = importlib.util.spec_from_file_location("fuzz_warbands", ROOT / "benchmarks" / "fuzz_warbands.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules.setdefault("fuzz_warbands", fuzz)
+    spec.loader.exec_module(fuzz)
+    cs = catalogues(BSDATA)
+    for seed in (8,):
+        p = fuzz.plan(seed, cs.factions())
+        g = fuzz.build(p, str(BSDATA))
+        bots = (GreedyBot(seed), GreedyBot(seed + 1))
+        while not g.is_over() and len(g.actions) < 300:
+            offers = g.legal_actions()
+            answers = [a for a in offers if a.counters == 0 and a.kind not in ("pass", "allocate")]
+            for a in answers:
+                ok, why = g.is_legal(a)
+                assert ok, f"seed {seed}, action {len(g.actions)}: {a} offered but refused: {why}"
+            g.push(bots[g.to_move() - 1].choose(g))

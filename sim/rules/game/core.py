@@ -559,6 +559,12 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         why = self.trigger_refusal(action) if st.exchange is None else None  # a triggered Ki feat waits
         if why:
             return False, why
+        if st.exchange is None and action.kind in ("feat", "decline_feat", "feat_later") and self.triggers_pending():
+            # the answer to the waiting trigger comes before any Starting phase choice, as offered
+            trig = st.models.get(action.model or "")
+            if trig is None or not trig.alive:
+                return False, f"no model {action.model!r} on the table"
+            return ACTION_KINDS[action.kind].legal(self, trig, action)
         if action.kind == "arrive":  # a Flank model placed in the Starting phase (p.52)
             return ACTION_KINDS["arrive"].legal(self, st.models.get(action.model or ""), action)
         if action.kind in ("fortune", "oni_rage", "group_fight", "cavalry", "defiance",
