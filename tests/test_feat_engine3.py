@@ -186,7 +186,7 @@ def test_an_aura_reaches_the_models_inside_while_they_are_inside():
 
 # ------------------------------------------------------------------ opposed only at an enemy
 def test_icy_veins_tests_only_against_an_enemy():
-    """Icy Veins: "If Target is an Enemy, you must succeed in an Opposed Ki Test" --
+    """Icy Veins (its card: an Opposed Ki test only against an enemy target) --
     ``opposed: enemy``: at the friendly Spearman no test is taken and it is Slow; at Ishi the
     opposed Ki test is taken."""
     g = game("Icy Veins", places={"ishi": (10, 4)})
@@ -201,8 +201,8 @@ def test_icy_veins_tests_only_against_an_enemy():
 
 # ------------------------------------------------------------------ range bands, re-rolls
 def test_far_shot_changes_the_range_bands_until_the_end_phase():
-    """Far Shot: "This model's Ranged Weapon's Range Bands become 6/12/18 until the End
-    Phase" -- the Spearman's Arquebus (6/12/18 printed) as a check of the op on another
+    """Far Shot (its card: the ranged weapon's bands become 6/12/18 until the End
+    phase) -- the Spearman's Arquebus (6/12/18 printed) as a check of the op on another
     card: Ishi's Bow would; here the Spearman uses it and its bands read 6/12/18."""
     g = game("Far Shot")
     set_model(g, "spear1", ki=4)
@@ -295,8 +295,8 @@ def test_a_start_of_turn_feat_is_offered_before_the_first_activation():
 
 # ------------------------------------------------------------------ round 2 ops of the drafted entries
 def test_take_ki_moves_tokens_from_the_target_to_the_user():
-    """Psychic Drain: "Transfer up to 3 Ki Tokens from the Target Enemy model's profile card
-    to this card" -- ``take_ki``: Ishi (2 Ki) loses both, the user gains them (within its Ki
+    """Psychic Drain (its card: up to 3 Ki tokens move from the enemy target to the
+    user) -- ``take_ki``: Ishi (2 Ki) loses both, the user gains them (within its Ki
     limit)."""
     g = game("Drain", places={"ishi": (10, 4)})
     set_model(g, "ishi", ki=2)
@@ -307,8 +307,8 @@ def test_take_ki_moves_tokens_from_the_target_to_the_user():
 
 
 def test_a_contact_trigger_targets_the_enemy_that_made_contact():
-    """Reputation: "During an Enemy model's activation in which it enters BtB with this model,
-    that Enemy model gains a Stunned Marker" -- the waiting feat is offered at Hanso, who
+    """Reputation (its card: an enemy that comes into BtB with the user in its activation
+    is Stunned) -- the waiting feat is offered at Hanso, who
     charged; using it Stuns Hanso."""
     g = game(enemy_feats=("Reputation",), places={"masunagi": (10, 13), "spear1": (20, 20)})
     g.push(Action("charge", "hanso", target="masunagi"))

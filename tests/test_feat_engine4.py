@@ -147,7 +147,7 @@ def _ki(g: Game, mid: str) -> int:
 
 # ------------------------------------------------------------------ keyword filters
 def test_every_keyword_and_excluded_keywords():
-    """Twisting Your Mind / Tokkiko's Choice kind of cards: "Target Friendly Faction Samurai"
+    """Twisting Your Mind / Tokkiko's Choice kind of cards: a target that must be a friendly faction Samurai
     needs BOTH keywords (``target_keywords_all``), "not Soulless" excludes one
     (``target_not_keywords``): Masunagi (Unique Samurai) may be targeted; Ishi (Unique
     Ashigaru) may not, nor Hanso's friend with the excluded Takashi keyword; Assassin Ban
@@ -169,8 +169,8 @@ def test_every_keyword_and_excluded_keywords():
 
 # ------------------------------------------------------------------ max_affected X
 def test_binding_roots_reaches_at_most_x_models():
-    """Binding Roots (X+1, Simple, Pulse 3"): "Choose up to X Enemy models within the
-    Pulse's area of effect. Each model chosen becomes Immobilised." -- ``max_affected: X``:
+    """Binding Roots (X+1, Simple, Pulse 3"): up to X enemies the player names in the
+    Pulse are Immobilised -- ``max_affected: X``:
     with X = 1 naming two enemies is refused, one is Immobilised; with X = 2 both are."""
     g = game("Binding Roots")
     ok, why = g.is_legal(Action("ki_feat", "hanso", feat="Binding Roots", x=1, models=("ishi", "masunagi")))
@@ -216,8 +216,8 @@ def test_condition_markers_with_a_duration_go_when_it_ends():
 
 # ------------------------------------------------------------------ round 3 triggers
 def test_a_kill_by_the_user_opens_its_killed_enemy_feat():
-    """Escape: "When this model Kills an Enemy model, once the action is complete, this
-    model may make a Walk" -- ``trigger:killed_enemy``: Hanso's Jab kills Ishi (4 wounds
+    """Escape (its card: after an action in which the user kills an enemy, it may
+    Walk) -- ``trigger:killed_enemy``: Hanso's Jab kills Ishi (4 wounds
     marked of 5); the game waits for Hanso's player (use or decline); a kill by the
     Spearman opens only the Spearman's."""
     g = game("Escape", "Jab")
@@ -261,8 +261,8 @@ def test_an_enemy_contacting_a_friend_in_the_pulse():
 
 
 def test_a_melee_wound_dealt_opens_a_target_feat_at_the_wounded_enemy():
-    """Skewer: "When an Enemy model suffers Wounds in a Melee Exchange with this model, it
-    may not move except to change facing until the End Phase" -- ``trigger:dealt_wound``
+    """Skewer (its card: an enemy the user wounds in melee may only turn, not move,
+    until the End phase) -- ``trigger:dealt_wound``
     with ``dealt_by: melee``: offered (only) at the model Hanso wounded, exactly when the
     exchange's damage marked wounds on it."""
     seen = set()
@@ -324,7 +324,7 @@ def test_a_btb_feat_is_offered_at_a_model_in_base_contact():
 
 # ------------------------------------------------------------------ a table-wide area
 def test_a_table_wide_feat_reaches_every_friendly_keyword_model():
-    """Stone Soldier: "Friendly Shìbīng models gain an Activation Counter" (area Special:
+    """Stone Soldier (its card: friendly Shìbīng models gain a counter; area Special:
     the whole table) -- ``table: true`` with ``target_keywords``: the Spearman (Ashigaru)
     30" away gains a counter; the user (not Ashigaru) and Ishi (an enemy Ashigaru) do not."""
     g = game("Rally the Line", places={"spear1": (34, 34)})
@@ -336,8 +336,8 @@ def test_a_table_wide_feat_reaches_every_friendly_keyword_model():
 
 # ------------------------------------------------------------------ a delayed step
 def test_dash_moves_when_its_activation_ends():
-    """Dash: "This model gains Agile and Evasive until the end of the current activation,
-    and may also move 2\" at the end of its activation." -- the Ki is paid when it is used;
+    """Dash (its card: Agile and Evasive for the activation, and a 2" move when the
+    activation ends) -- the Ki is paid when it is used;
     the move (``at: end_activation``) waits until Hanso's Walk is resolved, then its player
     picks the point (``feat_later``, no Ki paid again) or declines; a point beyond 2" is
     refused."""
@@ -384,11 +384,11 @@ def test_a_granted_special_attack_can_be_declared_in_the_exchange():
 
 
 def test_an_enemy_move_that_began_in_the_pulse():
-    """Shadow (Instant, Pulse 4"): "During an Enemy model's activation when it begins a
-    movement in the Pulse, once the movement is completed this model may Walk up to its Move
-    towards that model's final position" -- ``trigger:enemy_moved_in_pulse``: Hanso starts
-    3.8" from Masunagi and walks away; Masunagi's player may use Shadow and Masunagi moves
-    its Move (5") toward Hanso. A Walk that began outside the Pulse opens nothing."""
+    """Shadow (Instant, Pulse 4"; its card: after an enemy's move that began in the
+    Pulse, the user may Walk its Move towards where that enemy stopped) --
+    ``trigger:enemy_moved_in_pulse``: Hanso starts 3.8" from Masunagi and walks away;
+    Masunagi's player may use Shadow and Masunagi moves its Move (5") toward Hanso. A Walk
+    that began outside the Pulse opens nothing."""
     g = game(enemy_feats=("Shadow",), places={"masunagi": (15, 10), "spear1": (30, 30)})
     g.push(Action("walk", "hanso", point=(6.5, 10.0)))
     assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Shadow"), ("decline_feat", "Shadow")}

@@ -192,8 +192,8 @@ def test_needs_named_tokens_and_spends_them():
 
 # ------------------------------------------------------------------ unopposed_keywords
 def test_no_opposed_test_at_the_named_keywords():
-    """Dark Absolution: "If Targeting a Kami model, this Ki Feat is no longer an Opposed Ki
-    Feat" (card) -- ``unopposed_keywords``: at Ishi (an Ashigaru) the Absolution variant
+    """Dark Absolution (its card: no Opposed Ki test against a Kami target) --
+    ``unopposed_keywords``: at Ishi (an Ashigaru) the Absolution variant
     keyed on Ashigaru takes no Opposed Ki test (p.46 "Противоборство"), the one keyed on
     Kami does."""
     g = game("Absolution")
@@ -206,8 +206,8 @@ def test_no_opposed_test_at_the_named_keywords():
 
 
 def test_two_groups_in_one_entry_future_sight():
-    """Future Sight: "This model gains Tactician (1) until the End Phase and Enemy models
-    lose Tactician until the End Phase" (card) -- ``effects`` on every enemy of the table,
+    """Future Sight (its card: the user gains Tactician (1) and the enemies lose
+    Tactician, until the End phase) -- ``effects`` on every enemy of the table,
     ``effects_self`` on the user: Hanso's effective card has Tactician (1), each enemy's
     effects say it loses Tactician."""
     g = game("Future Sight")
@@ -296,8 +296,8 @@ def test_rider_once_and_not_keywords():
 
 
 def test_rider_push_moves_the_model_hit_away():
-    """Inertia: "When this model makes a successful Ranged Attack this Activation against an
-    Enemy model, push that model 1\" directly away from this model" (card) -- a rider's
+    """Inertia (its card: an enemy the user hits with a shot this activation is pushed
+    1" directly away) -- a rider's
     ``push`` move (here on a melee hit): Ishi ends 1" further from Hanso exactly when
     Hanso's attack reached it. A rider's move must need no point (a walk is refused)."""
     for seed in range(1, 40):
@@ -323,9 +323,8 @@ def test_rider_push_moves_the_model_hit_away():
 
 # ------------------------------------------------------------------ trigger:targeted (an interrupt)
 def test_targeted_interrupt_before_the_enemy_action_resolves():
-    """Mirage kind of card: "During an Enemy model's activation in which it ... Targets this
-    model ..., but before any Melee Exchange begins; place this model within 2\" of its
-    current location, the Enemy model's action is then considered resolved" -- ``when:
+    """Mirage kind of card (an enemy's action aimed at the user: before any exchange
+    the user is placed within 2" and the enemy's action counts as resolved) -- ``when:
     trigger:targeted`` + ``ends_action``: Ishi's declared Melee at Hanso waits for player 1;
     Hanso is placed and no exchange happens, Ishi's counter is spent, the turn passes."""
     g = game("Vanish")

@@ -190,12 +190,10 @@ def test_greedy_bot_sacrifices_the_cheaper_model_only_when_the_hit_would_kill():
 
 # ---------------------------------------------------------------- In Defiance of the Gods (catalogue)
 DEFIANCE = Trait("in_defiance_of_the_gods", None, None, "In Defiance of the Gods")
-#: The card (Library-Traits.cat), quoted for the tests: "In the Starting Phase, you may choose
-#: for this model to gain Cloudwalk and when this model inflicts Wounds through a Melee
-#: Exchange, it gains a number of Ki Tokens equal to the Wounded model's Ki Statistic and
-#: Spirit Trait. If you do, at the end of each of this model's activations, if it has
-#: inflicted no Damage in a Melee Exchange, it gains a Bleeding (1) Marker. This effect
-#: expires in the End Phase."
+#: The card (Library-Traits.cat), in our words: a Starting phase choice; when taken, until the
+#: End phase the model has Cloudwalk, its melee wounds give it Ki equal to the wounded model's
+#: Ki statistic and Spirit, and an activation of it without melee damage ends with a Bleed (1)
+#: marker.
 
 
 def _defiant_game(cards: dict[str, list[Trait]], seed: int = 1, defy: bool = True, **models) -> Game:
@@ -219,7 +217,7 @@ def test_in_defiance_chosen_in_the_starting_phase_gives_cloudwalk_until_the_end_
     g = _defiant_game({})
     assert g.defiant("kenta") and g.profile("kenta").has_trait("cloudwalk")
     assert not g.printed_profile("kenta").has_trait("cloudwalk")
-    # the End phase ends it ("This effect expires in the End Phase"); turn 2 offers it again
+    # the End phase ends it (as its card says); turn 2 offers it again
     g = _defiant_game({}, **{m.id: {"counters": 1 if m.id == "akira" else 0} for m in TABLE.models})
     g.push(Action("wait", "akira"))
     assert g.state.turn == 2 and not g.defiant("kenta") and not g.profile("kenta").has_trait("cloudwalk")

@@ -191,8 +191,8 @@ def _kumo_exchange(seed: int):
 
 
 def test_kumo_gains_the_enemys_ki_and_heals_when_it_deals_melee_damage():
-    """Catalogue trait Kumo (Library-Traits): "If this model deals damage in a melee exchange
-    it gains Ki tokens equal to the enemy model's Ki stat and Heals one Damage." """
+    """Catalogue trait Kumo (Library-Traits; in our words): melee damage it deals gains
+    it Ki equal to the enemy's Ki statistic and heals one of its wounds."""
     for seed in range(1, 40):
         g = _kumo_exchange(seed)
         e, k = g.state.models["E"], g.state.models["K"]
@@ -206,8 +206,8 @@ def test_kumo_gains_the_enemys_ki_and_heals_when_it_deals_melee_damage():
 
 
 def test_shots_at_a_kumo_model_ignore_its_size():
-    """Kumo: "Ignore Size modifiers to the Challenge Number when performing a Ranged Attack
-    ... against this model." (a Medium model is shot at without its -1)."""
+    """Kumo (in our words): shots at it take no Size modifier (a Medium model is shot at
+    without its -1)."""
     from sim.rules.ranged import TargetInfo
     from sim.rules.ranged.modifiers import modifiers_from_geometry
     t = make_table([{"id": "A", "player": 2, "base": 50, "size": "medium", "position": [12, 16], "facing": 270},
