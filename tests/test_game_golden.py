@@ -1,8 +1,10 @@
 """Seeded games give the same events, byte for byte (issue #11: the restructured engine
 behaves as before).
 
-Each fixture in ``tests/data/golden`` is the save (``Game.save``) of a seeded bot game
-written by the code of commit 77d8ae6, before the engine was split into modules. The
+Each fixture in ``tests/data/golden`` is the save (``Game.save``) of a seeded bot game.
+They were first written by the code of commit 77d8ae6, before the engine was split into
+modules, and written again on purpose for the rules of version 2 (issue 13: every trait,
+Ki feat and card rule in play changes seeded games; ``sim.rules.game.saves.RULES_VERSION``). The
 test takes the fixture's inputs (table, scenario, seed, length), plays the same recipe
 again (bots, take-backs) with the code of today and compares the save text with the
 file: one changed event, roll or float shows as a failure naming the first differing
