@@ -518,7 +518,7 @@ ACTION_STATUS: Mapping[str, Status] = {
     **{k: _AUTO for k in ("orochi", "bodyguard", "intimidate", "decline_feat", "jump_up", "cultist", "heal",
                           "fortune", "oni_rage", "group_fight", "cavalry", "leech", "channel", "virtue",
                           "spend_virtue", "order", "command", "pack", "tactical_choice",
-                          "death_sentence")},  # Death Sentence's Starting phase choice (p.43)
+                          "death_sentence", "sacrifice", "defiance")},  # Death Sentence's Starting phase choice (p.43)
     "eagles_flight": Status("automated", "the defender's 3\" move after the exchange, or none (p.41)"),
     "feat_later": Status("automated", "a used Ki feat's delayed move (Dash) when its activation ends, or none (p.46)"),
 }
