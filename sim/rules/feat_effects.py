@@ -35,8 +35,8 @@ from sim.rules import conditions
 
 __all__ = [
     "FORMAT", "DEFAULT_PATH", "FeatDataError", "FeatEffect", "Gate", "OPS", "WHEN", "AFFECTS", "UNTIL",
-    "SUPPORTED_OPS", "SUPPORTED_WHEN", "load_effects", "feat_effects", "feat_effect", "effect_status",
-    "reset_cache",
+    "SUPPORTED_OPS", "SUPPORTED_WHEN", "ATTACK_APPLIED", "attack_refusal", "attack_of", "load_effects",
+    "feat_effects", "feat_effect", "effect_status", "reset_cache",
 ]
 
 #: The file format key.
@@ -86,7 +86,11 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
+    "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
 })
+
+#: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
+ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named"), "ignore": ("reload",)}
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
 #: not applied.
@@ -309,12 +313,16 @@ class AttackOp(_Strict):
     """The affected model makes one ranged attack now (``kind: ranged``, its first ranged
     weapon) at the feat's target or the triggering model (``at``), ignoring the rules of
     ``ignore``; or fights one extra melee exchange with that model (``kind: melee``, base
-    contact needed). No activation counter is spent (round 3)."""
+    contact needed). No activation counter is spent (round 3). Round 5: ``at: named`` -- a
+    Personal feat whose player names the model shot (the action's ``target``, one offer per
+    model it may shoot); ``ignore: [reload]`` -- its Reloading markers do not stop the shot.
+    Applied (:data:`ATTACK_APPLIED`): ranged, at ``target``/``named``, ignoring only
+    ``reload``; the attack is the entry's last op."""
 
     op: Literal["attack"]
     kind: Literal["ranged", "melee"] = "ranged"
-    at: Literal["target", "trigger"] = "target"
-    ignore: list[Literal["cover", "camouflage", "los", "range", "repeat"]] = []
+    at: Literal["target", "trigger", "named"] = "target"
+    ignore: list[Literal["cover", "camouflage", "los", "range", "repeat", "reload"]] = []
 
 
 class ManualStepOp(_Strict):
@@ -658,6 +666,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects and not entry.effects_self:
         return False, "no effects listed"
+    why = attack_refusal(entry)
+    if why:
+        return False, why
     if entry.when == "trigger:targeted" and entry.watch != "self":
         return False, "trigger:targeted answers only actions aimed at the user itself (no watch of friends yet)"
     if entry.ends_action and entry.when != "trigger:targeted":
@@ -716,6 +727,36 @@ def round3_pending(entry: FeatEffect) -> str:
         if isinstance(e, ChoiceOp) and e.by == "opponent":
             used.append("choice_opponent")
     return next((u for u in used if u not in SUPPORTED_ROUND3), "")
+
+
+def attack_refusal(entry: FeatEffect) -> str:
+    """Why the ``attack`` ops of ``entry`` are not made by the engine (``""`` when they are,
+    or it has none): only a ranged attack (:data:`ATTACK_APPLIED`) by the user (``affects:
+    self``, ``when: action``) at the feat's target / the named model, ignoring at most
+    Reloading, as the entry's last op."""
+    attacks = [e for e in _all_ops(entry) if isinstance(e, AttackOp)]
+    if not attacks:
+        return ""
+    for a in attacks:
+        if a.kind not in ATTACK_APPLIED["kind"] or a.at not in ATTACK_APPLIED["at"]:
+            return f"attack ({a.kind} at {a.at}) not applied by the engine yet"
+        bad = [i for i in a.ignore if i not in ATTACK_APPLIED["ignore"]]
+        if bad:
+            return f"an attack ignoring {', '.join(bad)} is not applied by the engine yet"
+        if a.at == "named" and entry.area == "target":
+            return "attack at: named is for a feat without a target (use at: target)"
+    if len(attacks) > 1 or not isinstance(entry.effects[-1] if entry.effects else None, AttackOp):
+        return "the attack must be the entry's one, last op"
+    if entry.affects != "self" or entry.when != "action":
+        return "an attack is made only by the user, as an action (affects: self, when: action)"
+    return ""
+
+
+def attack_of(entry: FeatEffect | None) -> AttackOp | None:
+    """The ``attack`` op of ``entry`` (None: none)."""
+    if entry is None:
+        return None
+    return next((e for e in entry.effects if isinstance(e, AttackOp)), None)
 
 
 def _all_ops(entry: FeatEffect) -> list[Any]:

@@ -19,7 +19,7 @@ from typing import Any
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose, challenge_test
-from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, RiderOp, entry_status, feat_effect
+from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, RiderOp, attack_of, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_auras import FeatAuras
@@ -83,6 +83,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         for x in xs:
             if f.area != "target":
                 a = Action(kind, m.id, feat=f.name, x=x)
+                if attack_of(entry) is not None:  # round 5: one offer per model it may shoot
+                    out += [replace(a, target=t) for t in self.feat_shot_targets(m, entry)]
+                    continue
                 if moves or entry.max_affected is not None:  # the models it reaches, where they move
                     a = self._with_choices(m, f, entry, a)
                 out.append(a)
@@ -194,6 +197,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         if action.option is not None and (choice is None or not 0 <= action.option < len(choice.options)):
             return (f"{f.name} has no option {action.option}" + (f" (options 0-{len(choice.options) - 1})"
                                                                  if choice is not None else " (no choice)"))
+        why = self.feat_attack_refusal(m, entry, action)  # round 5: the model its attack is made at
+        if why:
+            return f"{f.name}: {why}"
         t = self.state.models.get(action.target or "")
         if t is not None and f.area == "target":
             if entry.affects == "target_enemy" and t.player == m.player:
@@ -204,6 +210,49 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             if why:
                 return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
+
+    def feat_shot_targets(self, m: ModelState, entry: FeatEffect) -> list[str]:
+        """The models ``m`` may shoot now with the ``attack`` op of ``entry`` (round 5): every
+        other model :meth:`_can_shoot` accepts with its first ranged weapon (enemies in range
+        and LoS, p.30), its Reloading ignored when the op says so."""
+        op = attack_of(entry)
+        if op is None:
+            return []
+        ign = "reload" in op.ignore
+        return [t.id for t in self.state.alive(3 - m.player)
+                if self._can_shoot(m.id, t.id, None, ignore_reload=ign)[0]]
+
+    def feat_attack_refusal(self, m: ModelState, entry: FeatEffect, action: Action) -> str | None:
+        """Why ``action`` may not use the ``attack`` feat of ``entry`` at its ``target``
+        (None when it may, or the entry makes no attack): the shot must be legal now
+        (:meth:`_can_shoot`: a ranged weapon, the target an enemy in range and LoS, p.30)."""
+        op = attack_of(entry)
+        if op is None or entry_status(entry)[1]:
+            return None
+        if action.target is None:
+            return "name the model it shoots (target)"
+        t = self.state.models.get(action.target)
+        if t is None or t.player == m.player:
+            return f"{action.target!r} is not an enemy model on the table (p.30)"
+        ok, why = self._can_shoot(m.id, action.target, None, ignore_reload="reload" in op.ignore)
+        return None if ok else f"no shot at {action.target}: {why}"
+
+    def feat_attack(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
+        """The ``attack`` op (round 5): ``mid`` (the user) makes one ranged attack now at the
+        action's target with its first ranged weapon (p.30-32), spending no counter; an
+        interceptor or a damage answer may make the shot wait like any other."""
+        target = action.target
+        if target is None or not self.state.models[target].alive:
+            self._emit(Event("note", {"text": f"{f.name}: no model to shoot"}))
+            return
+        ign = "reload" in op.ignore
+        ok, why = self._can_shoot(mid, target, None, ignore_reload=ign)
+        if not ok:
+            self._emit(Event("note", {"text": f"{f.name}: no shot at {target} ({why})"}))
+            return
+        self._emit(Event("note", {"text": f"{f.name}: {mid} makes a ranged attack at {target}"
+                                          + (", ignoring its Reloading markers" if ign else "")}))
+        self._shoot(mid, target, None, ignore_reload=ign)
 
     def feat_tokens_missing(self, m: ModelState, entry: FeatEffect) -> str:
         """The tokens ``entry.needs_tokens`` asks of ``m`` that it lacks, as ``"1 Ammo
@@ -502,6 +551,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
                 self._emit(Event("ki_change", {"model": m.id, "delta": n}))
         elif kind == "tokens":
             self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
+        elif kind == "attack":  # round 5: one ranged attack now at the target / named model (p.30-32)
+            self.feat_attack(m, f, op, mid, action)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
                                sort_keys=True)

@@ -108,7 +108,8 @@ class ShootingStep(GamePart):
         shooter = st.models[ic["attacker"]]
         if not self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
                            interceptor=action.target or "", walk_after=ic["walk_after"],
-                           special=ic.get("special"), direction=ic.get("direction"), rest=ic.get("rest") or []):
+                           special=ic.get("special"), direction=ic.get("direction"), rest=ic.get("rest") or [],
+                           ignore_reload=bool(ic.get("ignore_reload"))):
             return  # Rapid Fire: a further shot waits for its interceptor (p.56)
         self._walk_after_shot(shooter.id, ic["walk_after"])
         self._after_action()
@@ -148,14 +149,16 @@ class ShootingStep(GamePart):
                 out.update(x.strip() for x in (t.qualifier or "").split(",") if x.strip())
         return out
 
-    def _can_shoot(self, mid: str, target: str | None, weapon: str | None, at=None) -> tuple[bool, str]:
-        """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?"""
+    def _can_shoot(self, mid: str, target: str | None, weapon: str | None, at=None,
+                   ignore_reload: bool = False) -> tuple[bool, str]:
+        """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?
+        ``ignore_reload``: its Reloading markers do not block it (a Ki feat's attack)."""
         w = self.ranged_weapon(mid, weapon)
         if w is None:
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
         if target is None or target not in self.state.models or not self.state.models[target].alive:
             return False, f"no model {target!r} on the table"
-        if "reloading" in self.state.models[mid].conditions and self._has_reload(w):
+        if not ignore_reload and "reloading" in self.state.models[mid].conditions and self._has_reload(w):
             # Reloading (p.45): only a weapon with Reload is blocked
             return False, f"{mid} is Reloading and {w.name} has Reload"
         table = self._table_now()
@@ -167,7 +170,8 @@ class ShootingStep(GamePart):
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
                interceptor: str | None = None, walk_after=None, special: str | None = None,
-               direction: float | None = None, rest=(), answers: dict | None = None) -> bool:
+               direction: float | None = None, rest=(), answers: dict | None = None,
+               ignore_reload: bool = False) -> bool:
         """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
         ``interceptor`` is None, the shot waits for the target's player (an
         ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
@@ -176,7 +180,8 @@ class ShootingStep(GamePart):
         Rapid Fire's further shots, ``[target, weapon]`` in order (p.56), made after it
         (False when one of them waits for its interceptor). ``answers``: the Sacrifice /
         Protected answers given; before one is given a hit may wait at its damage roll
-        (False, :mod:`sim.rules.game.damage_answers`, p.56-57)."""
+        (False, :mod:`sim.rules.game.damage_answers`, p.56-57). ``ignore_reload``: the shot
+        ignores the shooter's Reloading markers (a Ki feat's attack, Snap Shot)."""
         w = self.ranged_weapon(mid, weapon)
         prof = self.profile(mid)
         infos = {}
@@ -199,8 +204,8 @@ class ShootingStep(GamePart):
             except (KeyError, ValueError):
                 cands = []
             if cands:
-                extra = {k: v for k, v in (("special", special), ("direction", direction), ("rest", list(rest)))
-                         if v}
+                extra = {k: v for k, v in (("special", special), ("direction", direction), ("rest", list(rest)),
+                                           ("ignore_reload", ignore_reload)) if v}
                 self._emit(Event("interception_open", {"attacker": mid, "target": target, "weapon": weapon,
                                                        "moved": moved, "boost": boost, "walk_after": walk_after,
                                                        "candidates": list(cands), **extra}))
@@ -212,7 +217,8 @@ class ShootingStep(GamePart):
         option = weapon_specials.ranged_special(w, special)  # its cost comes off the pool (p.39)
         if option is not None:
             pool -= option.cost
-        ammo = AmmoState(tuple(sorted(s.ammo.items())), conditions.count(conditions.from_model(s), "reloading"))
+        ammo = AmmoState(tuple(sorted(s.ammo.items())),
+                         0 if ignore_reload else conditions.count(conditions.from_model(s), "reloading"))
         mark = self.dice_mark()  # Sacrifice / Protected may rewind to here (p.56-57)
         try:
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,

@@ -1,0 +1,142 @@
+"""Ki feats as data, round 5 (issue #13, H19): the ``attack`` op -- a feat that makes the
+user shoot now, at a model its player names -- through the Game's public API.
+
+Rulebook p.46: "Все Умения имеют стоимость в жетонах Ки; эта стоимость должна быть
+потрачена на применение эффектов Умения." p.30: "Модель может выбрать целью любую вражескую
+модель в зоне видимости". The fixture entry copies the facts of the catalogue card Snap Shot
+(cost 3, Simple, Personal, no BtB) and says its effect in the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Snap Shot:
+    {cost: 3, timing: simple, area: personal, limits: [no_btb], when: action, affects: self,
+     effects: [{op: attack, kind: ranged, at: named, ignore: [reload]}],
+     summary: "the user makes a ranged attack at once, ignoring its Reload markers"}
+  Quick Shot:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: attack, kind: ranged, at: named}],
+     summary: "the user makes a ranged attack at once"}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats6
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 0}
+  - {id: near, player: 2, profile: ISHI, position: [10, 16], facing: 180}
+  - {id: far, player: 2, profile: ISHI, position: [30, 34], facing: 180}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    path = tmp_path / "effects.yaml"
+    path.write_text(FIXTURE, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    yield
+    fe.reset_cache()
+
+
+def game(*feats: str, seed: int = 1) -> Game:
+    """An archer (Ishi's card: a Bow with Reload (1), with ``feats``) 6" from an enemy Ishi
+    (in the Bow's Medium band); another enemy far out of range."""
+    key = "-".join(sorted(feats)).lower().replace(" ", "")
+    ishi = get_profile("ishi")
+    archer = replace(ishi, id=f"h19-archer-{key}", name="Archer", bs_id=f"test-h19-archer-{key}", feats=tuple(feats))
+    enemy = replace(ishi, id=f"h19-ishi-{key}", name="Ishi", bs_id=f"test-h19-ishi-{key}")
+    add_profile_source({p.id: p for p in (archer, enemy)})  # conftest removes them after
+    g = Game(parse_table(YAML.replace("ARCHER", archer.id).replace("ISHI", enemy.id), "<test>"), seed=seed,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4)
+    return g
+
+
+def _offers(g: Game, feat: str) -> list[Action]:
+    return [a for a in g.legal_actions() if a.feat == feat and a.model == "archer"]
+
+
+def test_attack_feat_offered_at_each_model_it_may_shoot():
+    """p.30: the shot's target is an enemy in range and LoS -- the feat is offered once per
+    such model (the near Ishi), not at the one beyond the Bow's Long band."""
+    g = game("Snap Shot")
+    offers = _offers(g, "Snap Shot")
+    assert [a.target for a in offers] == ["near"]
+    kind = offers[0].kind
+    ok, why = g.is_legal(Action(kind, "archer", feat="Snap Shot", target="far"))
+    assert not ok and "no shot" in why
+    ok, why = g.is_legal(Action(kind, "archer", feat="Snap Shot"))
+    assert not ok and "target" in why
+
+
+def test_attack_feat_makes_the_shot_and_pays_ki():
+    """Snap Shot: the cost (3 Ki) is paid and the archer's ranged attack at the named model
+    is resolved at once (a ``shot`` event, the archer marked as having shot)."""
+    g = game("Snap Shot")
+    a = _offers(g, "Snap Shot")[0]
+    n = len(g.events)
+    g.push(a)
+    new = g.events[n:]
+    assert any(e.kind == "shot" for e in new)
+    assert g.state.models["archer"].ki == 1
+    assert any("Snap Shot: archer makes a ranged attack at near" in line for line in g.log())
+
+
+def test_attack_ignoring_reload_shoots_while_reloading():
+    """p.45 "Перезарядка": a Reloading model may not fire a Reload weapon -- the ordinary
+    Shoot is refused; Snap Shot (ignore: reload) still shoots, and a feat without that
+    ignore is refused like the Shoot."""
+    g = game("Snap Shot", "Quick Shot")
+    set_model(g, "archer", conditions={"reloading": 1})
+    assert not g.is_legal(Action("shoot", "archer", target="near"))[0]
+    assert not _offers(g, "Quick Shot")
+    a = _offers(g, "Snap Shot")[0]
+    n = len(g.events)
+    g.push(a)
+    shots = [e for e in g.events[n:] if e.kind == "shot"]
+    assert shots and not any("no shot" in s for e in shots for s in e.data.get("summary", []))
+
+
+def test_attack_forms_not_made_stay_unapplied():
+    """The engine makes only a ranged attack at the target / named model, ignoring at most
+    Reloading: a melee attack, one ignoring cover, or one at the trigger model keeps the
+    entry unapplied (the card text is then a manual step)."""
+    base = {"cost": 1, "timing": "active", "area": "personal", "when": "action", "affects": "self"}
+    for op in ({"op": "attack", "kind": "melee", "at": "named"},
+               {"op": "attack", "kind": "ranged", "at": "named", "ignore": ["cover"]},
+               {"op": "attack", "kind": "ranged", "at": "trigger"}):
+        entry = fe.FeatEffect.model_validate({**base, "effects": [op]})
+        ok, why = fe.entry_status(entry)
+        assert not ok and "attack" in why
+    entry = fe.FeatEffect.model_validate({**base, "effects": [{"op": "attack", "at": "named", "ignore": ["reload"]}]})
+    assert fe.entry_status(entry) == (True, "")
+
+
+def test_attack_feat_survives_save_and_replay():
+    """The feat's shot goes through events only: the position after it, replayed from the
+    events, is the same."""
+    g = game("Snap Shot")
+    g.push(_offers(g, "Snap Shot")[0])
+    pos = g.position()
+    g2 = game("Snap Shot")
+    g2.push(_offers(g2, "Snap Shot")[0])
+    assert g2.position() == pos
