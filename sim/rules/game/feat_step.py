@@ -218,9 +218,21 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         op = attack_of(entry)
         if op is None:
             return []
-        ign = "reload" in op.ignore
-        return [t.id for t in self.state.alive(3 - m.player)
-                if self._can_shoot(m.id, t.id, None, ignore_reload=ign)[0]]
+        return [t.id for t in self.state.alive(3 - m.player) if self.feat_shot_refusal(m.id, t.id, op) is None]
+
+    def feat_shot_refusal(self, mid: str, target: str, op: Any) -> str | None:
+        """Why ``mid`` may not make the ``attack`` op ``op``'s shot at ``target`` now (None
+        when it may): :meth:`_can_shoot` (a ranged weapon, range and LoS, p.30; Reloading
+        unless ``ignore: [reload]``), the target's Camouflage (p.50, unless ``ignore:
+        [camouflage]``) and Intimidating (p.54), like a Shoot declared at it."""
+        ok, why = self._can_shoot(mid, target, None, ignore_reload="reload" in op.ignore)
+        if not ok:
+            return why
+        if "camouflage" not in op.ignore:
+            why = self.camouflage_refusal(mid, target) or ""
+            if why:
+                return why
+        return self.intimidate_refusal(mid, "shoot", target)
 
     def feat_attack_refusal(self, m: ModelState, entry: FeatEffect, action: Action) -> str | None:
         """Why ``action`` may not use the ``attack`` feat of ``entry`` at its ``target``
@@ -234,8 +246,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         t = self.state.models.get(action.target)
         if t is None or t.player == m.player:
             return f"{action.target!r} is not an enemy model on the table (p.30)"
-        ok, why = self._can_shoot(m.id, action.target, None, ignore_reload="reload" in op.ignore)
-        return None if ok else f"no shot at {action.target}: {why}"
+        why = self.feat_shot_refusal(m.id, action.target, op)
+        return None if why is None else f"no shot at {action.target}: {why}"
 
     def feat_attack(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
         """The ``attack`` op (round 5): ``mid`` (the user) makes one ranged attack now at the
@@ -246,8 +258,8 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             self._emit(Event("note", {"text": f"{f.name}: no model to shoot"}))
             return
         ign = "reload" in op.ignore
-        ok, why = self._can_shoot(mid, target, None, ignore_reload=ign)
-        if not ok:
+        why = self.feat_shot_refusal(mid, target, op)
+        if why is not None:
             self._emit(Event("note", {"text": f"{f.name}: no shot at {target} ({why})"}))
             return
         self._emit(Event("note", {"text": f"{f.name}: {mid} makes a ranged attack at {target}"
