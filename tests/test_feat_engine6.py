@@ -140,3 +140,17 @@ def test_attack_feat_survives_save_and_replay():
     g2 = game("Snap Shot")
     g2.push(_offers(g2, "Snap Shot")[0])
     assert g2.position() == pos
+
+
+def test_greedy_bot_values_the_feat_shot():
+    """The greedy bot's feat value (sim.rules.bots.feat_value) counts the feat's shot: a
+    Snap Shot at the near enemy is worth more than nothing, more again while Reloading
+    would stop an ordinary Shoot (p.45)."""
+    from sim.rules.bots.feat_value import feat_value
+
+    g = game("Snap Shot")
+    a = _offers(g, "Snap Shot")[0]
+    plain = feat_value(g, a)
+    assert plain > 0
+    set_model(g, "archer", conditions={"reloading": 1})
+    assert feat_value(g, a) > plain
