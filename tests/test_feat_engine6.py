@@ -154,3 +154,56 @@ def test_greedy_bot_values_the_feat_shot():
     assert plain > 0
     set_model(g, "archer", conditions={"reloading": 1})
     assert feat_value(g, a) > plain
+
+
+CIRCLE = """
+  Circular Strike:
+    {cost: 3, timing: simple, area: personal, limits: [no_btb, once_per_turn], when: action, affects: self,
+     effects: [{op: grant, traits: [Aware], until: activation},
+               {op: attack, kind: ranged, at: all, ignore: [camouflage, repeat, btb]}],
+     summary: "Aware for the activation, then a ranged attack at every other model it can shoot"}
+"""
+
+YAML_ALL = """
+format: bushido-table/1
+name: feats6b
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 0}
+  - {id: pal, player: 1, profile: ISHI, position: [14, 10], facing: 0}
+  - {id: near, player: 2, profile: ISHI, position: [10, 16], facing: 180}
+  - {id: far, player: 2, profile: ISHI, position: [30, 34], facing: 180}
+"""
+
+
+def test_attack_at_every_model_friend_or_enemy(tmp_path):
+    """Circular Strike (its card: Aware, then a ranged attack at each other model, friend or
+    enemy, in range and LoS, in any order; no penalty for earlier shots): one action names
+    the models in order (nearest first offered); the friend 4" away and the enemy 6" away
+    are both shot, the far enemy not; another order of the same models is legal, a
+    partial list is not."""
+    (tmp_path / "effects.yaml").write_text(FIXTURE + CIRCLE, encoding="utf-8")
+    fe.reset_cache()
+    ishi = get_profile("ishi")
+    bow = replace(ishi.weapons[0], traits=("Lightweight",))  # no Reload: a second shot may follow (p.56)
+    archer = replace(ishi, id="h19-archer-cs", name="Archer", bs_id="test-h19-archer-cs", feats=("Circular Strike",),
+                     weapons=(bow,) + ishi.weapons[1:])
+    enemy = replace(ishi, id="h19-ishi-cs", name="Ishi", bs_id="test-h19-ishi-cs")
+    add_profile_source({p.id: p for p in (archer, enemy)})
+    g = Game(parse_table(YAML_ALL.replace("ARCHER", archer.id).replace("ISHI", enemy.id), "<test>"), seed=3,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4, conditions={"shot": 1})
+    offers = _offers(g, "Circular Strike")
+    assert [a.models for a in offers] == [("pal", "near")]
+    a = offers[0]
+    assert g.is_legal(replace(a, models=("near", "pal")))[0]
+    assert not g.is_legal(replace(a, models=("near",)))[0]
+    n = len(g.events)
+    g.push(a)
+    shots = [e for e in g.events[n:] if e.kind == "shot"]
+    assert len(shots) == 2
+    text = "\n".join(g.log())
+    assert "shoots again, at near" in text
+    assert "Aware" in text  # granted for the activation (it ends with this action, p.24)

@@ -90,7 +90,8 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
-ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named"), "ignore": ("reload",)}
+ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all"),
+                  "ignore": ("reload", "repeat", "btb", "camouflage")}
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
 #: not applied.
@@ -315,14 +316,15 @@ class AttackOp(_Strict):
     ``ignore``; or fights one extra melee exchange with that model (``kind: melee``, base
     contact needed). No activation counter is spent (round 3). Round 5: ``at: named`` -- a
     Personal feat whose player names the model shot (the action's ``target``, one offer per
-    model it may shoot); ``ignore: [reload]`` -- its Reloading markers do not stop the shot.
-    Applied (:data:`ATTACK_APPLIED`): ranged, at ``target``/``named``, ignoring only
-    ``reload``; the attack is the entry's last op."""
+    model it may shoot); ``at: all`` -- one shot at every other model, friend or enemy, it
+    may shoot (Circular Strike); ``ignore: [reload]`` -- its Reloading markers do not stop
+    the shot; ``repeat`` -- no penalty for earlier shots; ``btb`` -- no test for a target in
+    contact; ``camouflage``. Applied: :data:`ATTACK_APPLIED`; the attack is the last op."""
 
     op: Literal["attack"]
     kind: Literal["ranged", "melee"] = "ranged"
-    at: Literal["target", "trigger", "named"] = "target"
-    ignore: list[Literal["cover", "camouflage", "los", "range", "repeat", "reload"]] = []
+    at: Literal["target", "trigger", "named", "all"] = "target"
+    ignore: list[Literal["cover", "camouflage", "los", "range", "repeat", "reload", "btb"]] = []
 
 
 class ManualStepOp(_Strict):
@@ -743,8 +745,8 @@ def attack_refusal(entry: FeatEffect) -> str:
         bad = [i for i in a.ignore if i not in ATTACK_APPLIED["ignore"]]
         if bad:
             return f"an attack ignoring {', '.join(bad)} is not applied by the engine yet"
-        if a.at == "named" and entry.area == "target":
-            return "attack at: named is for a feat without a target (use at: target)"
+        if a.at in ("named", "all") and entry.area == "target":
+            return f"attack at: {a.at} is for a feat without a target (use at: target)"
     if len(attacks) > 1 or not isinstance(entry.effects[-1] if entry.effects else None, AttackOp):
         return "the attack must be the entry's one, last op"
     if entry.affects != "self" or entry.when != "action":

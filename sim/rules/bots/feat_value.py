@@ -86,6 +86,8 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
     if kind == "tokens":  # their meaning is the card's: a small worth on an enemy (a curse), none on a friend
         return 0.0 if friend else 0.5
     if kind == "attack":  # round 5: a shot now that spends no counter (more when Reloading would stop a Shoot)
+        if op.at == "all" and action is not None:  # Circular Strike: its friends are shot too
+            return sum(1.5 if st.models[t].player != me.player else -1.5 for t in action.models)
         return 1.5 + (1.0 if "reloading" in me.conditions and "reload" in op.ignore else 0.0)
     if kind == "rider":  # round 4: a lasting reaction to attacks (worth more when it fights)
         v = (1.5 if fighting or game.enemies_in_contact(mid) else 0.5) * len(op.effects)

@@ -330,7 +330,7 @@ def _scenario(state: GameState, d: dict) -> None:
 def _interception_open(state: GameState, d: dict) -> None:
     state.interception = {key: d[key] for key in ("attacker", "target", "weapon", "moved", "boost", "walk_after",
                                                   "candidates")}
-    state.interception.update({k: d[k] for k in ("special", "direction", "rest", "ignore_reload")
+    state.interception.update({k: d[k] for k in ("special", "direction", "rest", "ignore_reload", "ignore")
                                if d.get(k)})  # p.39, p.56; a feat's shot ignoring Reloading
 
 
@@ -532,7 +532,7 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
               "a resolved melee exchange and its outcome (p.33-39)"),
     # ---- ranged attacks (p.30-32)
     EventKind("interception_open", ("attacker", "target", "weapon", "moved", "boost", "walk_after", "candidates",
-                                    "special?", "direction?", "rest?", "ignore_reload?"),
+                                    "special?", "direction?", "rest?", "ignore_reload?", "ignore?"),
               _interception_open,
               lambda d: (f"  {d['target']}'s player may assign an interceptor for the shot of {d['attacker']}: "
                          + ", ".join(d["candidates"])),

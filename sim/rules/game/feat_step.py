@@ -83,8 +83,13 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         for x in xs:
             if f.area != "target":
                 a = Action(kind, m.id, feat=f.name, x=x)
-                if attack_of(entry) is not None:  # round 5: one offer per model it may shoot
-                    out += [replace(a, target=t) for t in self.feat_shot_targets(m, entry)]
+                op_a = attack_of(entry)
+                if op_a is not None:  # round 5: one offer per model it may shoot / all of them in order
+                    shots = self.feat_shot_targets(m, entry)
+                    if op_a.at == "all":
+                        out += [replace(a, models=tuple(shots))] if shots else []
+                    else:
+                        out += [replace(a, target=t) for t in shots]
                     continue
                 if moves or entry.max_affected is not None:  # the models it reaches, where they move
                     a = self._with_choices(m, f, entry, a)
@@ -200,6 +205,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         why = self.feat_attack_refusal(m, entry, action)  # round 5: the model its attack is made at
         if why:
             return f"{f.name}: {why}"
+        op_a = attack_of(entry)
+        if op_a is not None and op_a.at == "all" and entry_status(entry)[0]:
+            return None  # its models are the order of its shots (judged above), not an area's choice
         t = self.state.models.get(action.target or "")
         if t is not None and f.area == "target":
             if entry.affects == "target_enemy" and t.player == m.player:
@@ -218,14 +226,17 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         op = attack_of(entry)
         if op is None:
             return []
-        return [t.id for t in self.state.alive(3 - m.player) if self.feat_shot_refusal(m.id, t.id, op) is None]
+        scene = self._table_now().scene()
+        pool = [t for t in self.state.alive() if t.id != m.id] if op.at == "all" else self.state.alive(3 - m.player)
+        pool = sorted(pool, key=lambda t: (scene.distance(m.id, t.id), t.id))  # nearest first
+        return [t.id for t in pool if self.feat_shot_refusal(m.id, t.id, op) is None]
 
     def feat_shot_refusal(self, mid: str, target: str, op: Any) -> str | None:
         """Why ``mid`` may not make the ``attack`` op ``op``'s shot at ``target`` now (None
         when it may): :meth:`_can_shoot` (a ranged weapon, range and LoS, p.30; Reloading
         unless ``ignore: [reload]``), the target's Camouflage (p.50, unless ``ignore:
         [camouflage]``) and Intimidating (p.54), like a Shoot declared at it."""
-        ok, why = self._can_shoot(mid, target, None, ignore_reload="reload" in op.ignore)
+        ok, why = self._can_shoot(mid, target, None, ignore_reload="reload" in op.ignore, ignore=_shot_ignore(op))
         if not ok:
             return why
         if "camouflage" not in op.ignore:
@@ -241,6 +252,13 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         op = attack_of(entry)
         if op is None or entry_status(entry)[1]:
             return None
+        if op.at == "all":  # every model it may shoot, in the order the player names (models)
+            shots = self.feat_shot_targets(m, entry)
+            if not shots:
+                return "no model it may shoot (p.30)"
+            if action.models and sorted(action.models) != sorted(shots):
+                return f"name every model it may shoot, in any order: {', '.join(shots)}"
+            return None
         if action.target is None:
             return "name the model it shoots (target)"
         t = self.state.models.get(action.target)
@@ -249,10 +267,27 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         why = self.feat_shot_refusal(m.id, action.target, op)
         return None if why is None else f"no shot at {action.target}: {why}"
 
+    def feat_entry_of(self, f: ki.Feat) -> FeatEffect:
+        """The data entry of feat ``f`` (it has one: the feat is being applied)."""
+        entry = feat_effect(f.name)
+        assert entry is not None  # applied feats have an entry
+        return entry
+
     def feat_attack(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
         """The ``attack`` op (round 5): ``mid`` (the user) makes one ranged attack now at the
         action's target with its first ranged weapon (p.30-32), spending no counter; an
         interceptor or a damage answer may make the shot wait like any other."""
+        if op.at == "all":  # Circular Strike: one shot at each, in the order named (nearest first by default)
+            order = [t for t in (action.models or self.feat_shot_targets(m, self.feat_entry_of(f)))
+                     if self.state.models[t].alive]
+            if not order:
+                self._emit(Event("note", {"text": f"{f.name}: no model to shoot"}))
+                return
+            self._emit(Event("note", {"text": f"{f.name}: {mid} makes a ranged attack at each of "
+                                              f"{', '.join(order)}, in that order"}))
+            self._shoot(mid, order[0], None, rest=[[t, None] for t in order[1:]],
+                        ignore_reload="reload" in op.ignore, ignore=_shot_ignore(op))
+            return
         target = action.target
         if target is None or not self.state.models[target].alive:
             self._emit(Event("note", {"text": f"{f.name}: no model to shoot"}))
@@ -264,7 +299,7 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             return
         self._emit(Event("note", {"text": f"{f.name}: {mid} makes a ranged attack at {target}"
                                           + (", ignoring its Reloading markers" if ign else "")}))
-        self._shoot(mid, target, None, ignore_reload=ign)
+        self._shoot(mid, target, None, ignore_reload=ign, ignore=_shot_ignore(op))
 
     def feat_tokens_missing(self, m: ModelState, entry: FeatEffect) -> str:
         """The tokens ``entry.needs_tokens`` asks of ``m`` that it lacks, as ``"1 Ammo
@@ -603,6 +638,14 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             return
         cur = conditions.from_model(self.state.models[mid])
         self._set_conditions(mid, conditions.remove_condition(cur, name, n))
+
+
+def _shot_ignore(op: Any) -> list[str]:
+    """The rules a feat's ``attack`` op makes its shots ignore, as the shot's ``ignore``
+    (:meth:`~sim.rules.game.shooting_step.ShootingStep._shoot`): ``repeat``, ``btb`` and,
+    for ``at: all``, ``friends``."""
+    out = [i for i in op.ignore if i in ("repeat", "btb")]
+    return out + (["friends"] if op.at == "all" else [])
 
 
 def reroll_trait(test: str, n: int) -> str:

@@ -109,7 +109,7 @@ class ShootingStep(GamePart):
         if not self._shoot(ic["attacker"], ic["target"], ic["weapon"], moved=ic["moved"], boost=ic["boost"],
                            interceptor=action.target or "", walk_after=ic["walk_after"],
                            special=ic.get("special"), direction=ic.get("direction"), rest=ic.get("rest") or [],
-                           ignore_reload=bool(ic.get("ignore_reload"))):
+                           ignore_reload=bool(ic.get("ignore_reload")), ignore=ic.get("ignore") or ()):
             return  # Rapid Fire: a further shot waits for its interceptor (p.56)
         self._walk_after_shot(shooter.id, ic["walk_after"])
         self._after_action()
@@ -150,9 +150,10 @@ class ShootingStep(GamePart):
         return out
 
     def _can_shoot(self, mid: str, target: str | None, weapon: str | None, at=None,
-                   ignore_reload: bool = False) -> tuple[bool, str]:
+                   ignore_reload: bool = False, ignore=()) -> tuple[bool, str]:
         """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?
-        ``ignore_reload``: its Reloading markers do not block it (a Ki feat's attack)."""
+        ``ignore_reload``: its Reloading markers do not block it (a Ki feat's attack);
+        ``ignore`` containing ``"friends"``: a friendly target is allowed (Circular Strike)."""
         w = self.ranged_weapon(mid, weapon)
         if w is None:
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
@@ -165,13 +166,17 @@ class ShootingStep(GamePart):
         if at is not None:
             moved = tuple(dc_replace(x, position=(at[0], at[1])) if x.id == mid else x for x in table.models)
             table = Table(table.name, table.width, table.depth, table.terrain, moved, table.source)
-        ok, reasons = can_shoot(table.scene(), mid, target, w)
+        scene = table.scene()
+        enemies = None
+        if "friends" in ignore:  # the target counts as an enemy of the shooter for this shot
+            enemies = {x.id for x in self.state.alive(3 - self.state.models[mid].player)} | {target}
+        ok, reasons = can_shoot(scene, mid, target, w, enemies=enemies)
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
                interceptor: str | None = None, walk_after=None, special: str | None = None,
                direction: float | None = None, rest=(), answers: dict | None = None,
-               ignore_reload: bool = False) -> bool:
+               ignore_reload: bool = False, ignore=()) -> bool:
         """Resolve a shot (p.30-32). When friends of the target may intercept (step 1d) and
         ``interceptor`` is None, the shot waits for the target's player (an
         ``interception_open`` event; :meth:`to_move` is that player) and False is returned;
@@ -181,7 +186,10 @@ class ShootingStep(GamePart):
         (False when one of them waits for its interceptor). ``answers``: the Sacrifice /
         Protected answers given; before one is given a hit may wait at its damage roll
         (False, :mod:`sim.rules.game.damage_answers`, p.56-57). ``ignore_reload``: the shot
-        ignores the shooter's Reloading markers (a Ki feat's attack, Snap Shot)."""
+        ignores the shooter's Reloading markers (a Ki feat's attack, Snap Shot). ``ignore``
+        (a Ki feat's attack, Circular Strike): ``"repeat"`` -- no penalty for earlier shots
+        this turn; ``"btb"`` -- no test for a target in base contact; ``"friends"`` -- the
+        target may be a friendly model (then nobody intercepts)."""
         w = self.ranged_weapon(mid, weapon)
         prof = self.profile(mid)
         infos = {}
@@ -197,6 +205,9 @@ class ShootingStep(GamePart):
                     pass
         s = self.state.models[mid]
         scene = self._table_now().scene()
+        ignore = list(ignore)
+        if interceptor is None and "friends" in ignore and self.state.models[target].player == _player_of(self, mid):
+            interceptor = ""  # a friend shot by a feat: no interception (reading, rulings_H19.md)
         if interceptor is None and w is not None:
             try:
                 friends = [x.id for x in self.state.alive(self.state.models[target].player)]
@@ -205,7 +216,7 @@ class ShootingStep(GamePart):
                 cands = []
             if cands:
                 extra = {k: v for k, v in (("special", special), ("direction", direction), ("rest", list(rest)),
-                                           ("ignore_reload", ignore_reload)) if v}
+                                           ("ignore_reload", ignore_reload), ("ignore", ignore)) if v}
                 self._emit(Event("interception_open", {"attacker": mid, "target": target, "weapon": weapon,
                                                        "moved": moved, "boost": boost, "walk_after": walk_after,
                                                        "candidates": list(cands), **extra}))
@@ -225,19 +236,25 @@ class ShootingStep(GamePart):
                                         # p.31: Ran "в этот ход" and moved "в эту активацию" are two rows:
                                         # a Run in an earlier activation is no move in this one
                                         ranged_pool=pool, moved=moved,
-                                        ran="ran" in s.conditions, shot_this_turn="shot" in s.conditions,
+                                        ran="ran" in s.conditions,
+                                        shot_this_turn="shot" in s.conditions and "repeat" not in ignore,
                                         interceptor=interceptor or None, infos=infos, ammo=ammo,
                                         special=option.key if option is not None and option.rule else None,
                                         damage_cancelled=self.shot_cancel(answers),
-                                        **melee_traits.ranged_card_kwargs(self, mid, target, w))
+                                        **melee_traits.ranged_card_kwargs(self, mid, target, w),
+                                        **_ignore_kwargs(self, mid, target, ignore))
         except DiceError:
             raise  # the dice source failed (no values given): no rule refused the shot
         except (RangedAttackError, ValueError) as exc:
             self._emit(Event("shot", {"summary": [f"no shot: {exc}"]}))
-            return self._shoot_next(mid, rest, moved, walk_after)
+            return self._shoot_next(mid, rest, moved, walk_after, ignore_reload, ignore)
         shot = {"mid": mid, "target": target, "weapon": weapon, "moved": moved, "boost": boost,
                 "interceptor": interceptor or "", "walk_after": walk_after, "special": special,
                 "direction": direction, "rest": [list(x) for x in rest]}
+        if ignore_reload:  # a feat's shot resumed after a damage answer keeps ignoring Reloading
+            shot["ignore_reload"] = True
+        if ignore:
+            shot["ignore"] = ignore
         if answers is None and self.shot_damage_wait(mid, res, mark, answers, shot):  # p.56-57
             return False
         summary = [f"{st.name}: {st.detail}" for st in res.steps]
@@ -280,21 +297,23 @@ class ShootingStep(GamePart):
                 self._emit(Event("ammo", {"model": mid, "weapon": w.name, "left": max(0, (left or 0) - 1)}))
             if getattr(res, "reloading_gained", 0):
                 self._gain(mid, "reloading", int(res.reloading_gained))
-        return self._shoot_next(mid, rest, moved, walk_after)
+        return self._shoot_next(mid, rest, moved, walk_after, ignore_reload, ignore)
 
-    def _shoot_next(self, mid: str, rest, moved: bool, walk_after) -> bool:
+    def _shoot_next(self, mid: str, rest, moved: bool, walk_after, ignore_reload: bool = False, ignore=()) -> bool:
         """Rapid Fire (X) (p.56): the next of the further shots ``rest`` (``[target,
         weapon]``), in the order the player named them; a shot that can no longer be made
         (its target gone, out of LoS) is logged and skipped. True when all are resolved."""
         rest = [list(x) for x in rest]
         while rest and self.state.models[mid].alive:
             (tid, wname), rest = rest[0], rest[1:]
-            ok, why = self._can_shoot(mid, tid, wname)
+            ok, why = self._can_shoot(mid, tid, wname, ignore_reload=ignore_reload, ignore=ignore)
+            src = "the feat's attacks" if ignore else "Rapid Fire"
             if not ok:
-                self._emit(Event("note", {"text": f"Rapid Fire: no shot at {tid} ({why})"}))
+                self._emit(Event("note", {"text": f"{src}: no shot at {tid} ({why})"}))
                 continue
-            self._emit(Event("note", {"text": f"Rapid Fire: {mid} shoots again, at {tid}"}))
-            return self._shoot(mid, tid, wname, moved=moved, walk_after=walk_after, rest=rest)
+            self._emit(Event("note", {"text": f"{src}: {mid} shoots again, at {tid}"}))
+            return self._shoot(mid, tid, wname, moved=moved, walk_after=walk_after, rest=rest,
+                               ignore_reload=ignore_reload, ignore=ignore)
         return True
 
     def _walk_after_shot(self, mid: str, point) -> None:
@@ -312,3 +331,21 @@ class ShootingStep(GamePart):
         ActionKind("shoot", _legal_shoot, _resolve_shoot),
         ActionKind("intercept", _legal_intercept, _answer_interception),
     )
+
+
+def _player_of(game, mid: str) -> int:
+    """The player of model ``mid``."""
+    return int(game.state.models[mid].player)
+
+
+def _ignore_kwargs(game, mid: str, target: str, ignore) -> dict:
+    """Extra arguments of :func:`sim.rules.ranged.resolve_ranged_attack` for a Ki feat's
+    shot that ignores rules (``ignore``): ``"btb"`` -- no test for shooting into contact
+    (step 4b: no friend of the shooter counts as in contact); ``"friends"`` -- the target
+    counts as an enemy of the shooter."""
+    out: dict = {}
+    if "btb" in ignore:
+        out["friends_of_attacker"] = frozenset()
+    if "friends" in ignore:
+        out["enemies"] = frozenset(x.id for x in game.state.alive(3 - game.state.models[mid].player)) | {target}
+    return out
