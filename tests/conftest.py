@@ -143,3 +143,18 @@ def set_model(g, mid: str, **entry) -> None:
     pos = g.position()
     pos["models"][mid].update(entry)
     g.set_position(pos)
+
+
+def feat_data(text: str, tmp_path, monkeypatch):
+    """Make the game read the feat effects file ``text`` (format ``bushido-feat-effects/1``)
+    instead of the repository's drafted and curated files, for one test (a generator for an
+    autouse fixture: ``yield from feat_data(FIXTURE, tmp_path, monkeypatch)``)."""
+    from sim.rules import feat_effects as fe
+
+    path = tmp_path / "effects.yaml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
+    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
+    fe.reset_cache()
+    yield
+    fe.reset_cache()

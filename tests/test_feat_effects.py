@@ -19,7 +19,7 @@ from models.profiles import add_profile_source, get_profile
 from sim.rules import feat_effects as fe
 from sim.rules.game import Action, Game
 from sim.table import parse_table
-from tests.conftest import set_active, set_model
+from tests.conftest import feat_data, set_active, set_model
 
 FIXTURE = """
 format: bushido-feat-effects/1
@@ -85,13 +85,7 @@ models:
 @pytest.fixture(autouse=True)
 def _fixture_file(tmp_path, monkeypatch):
     """The game reads this test's feat effects file instead of the repository's."""
-    path = tmp_path / "effects.yaml"
-    path.write_text(FIXTURE, encoding="utf-8")
-    monkeypatch.setattr(fe, "DEFAULT_PATH", path)
-    monkeypatch.setattr(fe, "CURATED_DIR", tmp_path / "curated")
-    fe.reset_cache()
-    yield
-    fe.reset_cache()
+    yield from feat_data(FIXTURE, tmp_path, monkeypatch)
 
 
 def game(*feats: str, traits=(), seed: int = 1, masunagi=(11, 6)) -> Game:
