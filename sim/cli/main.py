@@ -20,6 +20,11 @@ Commands::
                            [--save FILE] [--load FILE]
     python main.py catalogue import DIR [--out DIR] | catalogue list DIR [--faction NAME]
     python main.py warband check FILE
+    python main.py serve [--host H] [--port P] [--store games.db]      # networked play (docs/network.md)
+    python main.py new ws://HOST:PORT [TABLE] [--scenario S] [--seed N] [--warbands A,B] [--clock MIN+INC]
+    python main.py join INVITE [--bot greedy|random] [--text]
+    python main.py watch URL [--text]
+    python main.py export ws://HOST:PORT GAME --out g.json
 
 A bad table file prints one line naming the file, the entry and the problem, and exits
 with status 2 (no traceback); so do a bad argument (``nan`` as a number), a bad output
@@ -40,6 +45,7 @@ from sim import view
 from sim.cli import catalogue as catalogue_cli
 from sim.cli import game as game_cli
 from sim.cli import hotseat as hotseat_cli
+from sim.cli import net as net_cli
 from sim.files import check_output_path, is_png
 from sim.rules import bots, movement
 from sim.rules.game import Game, is_save_head
@@ -160,6 +166,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="also list the saved actions in the action notation of the hot-seat (exact numbers)")
     hotseat_cli.add_parser(sub)
     game_cli.add_parser(sub)
+    net_cli.add_parsers(sub)
     catalogue_cli.add_parsers(sub)
     return p
 
@@ -229,32 +236,18 @@ def _play(args) -> int:
 
 def _game_with_warbands(args, length):
     """``play --warbands A,B``: the two warbands deployed on the table's terrain by the
-    engine's own set-up policy (:mod:`sim.rules.setup.auto`), then the game."""
-    from sim.rules.setup import GameSetup, SetupError, TableChoice, catalogues, default_catalogue_dir, warband_file
-    from sim.rules.setup.auto import auto_setup, pick_warband
+    engine's own set-up policy (:func:`sim.rules.setup.auto.warband_game`), then the game."""
+    from sim.rules.setup import SetupError
+    from sim.rules.setup.auto import warband_game
 
-    names = [w.strip() for w in args.warbands.split(",")]
-    if len(names) != 2 or not all(names):
-        raise ValueError(f"--warbands: expected two warbands A,B, got {args.warbands!r}")
-    data = args.data or default_catalogue_dir()
-    if data is None:
-        raise ValueError("--warbands: no catalogues found (give --data DIR)")
-    cs = catalogues(data)
     try:
-        chosen = {}
-        for side, name in enumerate(names, 1):
-            if Path(name).suffix.lower() in (".yaml", ".yml", ".ros", ".rosz", ".json"):
-                chosen[side] = warband_file(name, data)
-            else:
-                chosen[side] = pick_warband(cs, name, args.rice, seed=args.seed + side)
-        setup = GameSetup(TableChoice.terrain_of(args.table), scenario=args.scenario, warbands=chosen,
-                          seed=args.seed)
-        auto_setup(setup)
+        game, setup = warband_game(args.table, args.warbands.split(","), seed=args.seed, rice=args.rice,
+                                   scenario=args.scenario, length=length, data=args.data)
     except SetupError as exc:
         raise ValueError(f"--warbands: {exc}") from None
     for side in (1, 2):
         print(f"Player {side}: " + ", ".join(r.name for r in setup.recruits if r.player == side))
-    return setup.game(length=length)
+    return game
 
 
 def _replay(args) -> int:
@@ -576,6 +569,8 @@ def main(argv: list[str] | None = None) -> int:
             return hotseat_cli.run_cli(args)
         if args.command == "game":
             return game_cli.run(args)
+        if args.command in net_cli.COMMANDS:
+            return net_cli.run(args)
         select = args.select
         if args.screenshot:
             _png_output(args.screenshot)  # before any work

@@ -64,6 +64,9 @@ class RandomBot:
     def __init__(self, seed: int | None = None, special_rate: float = 1 / 3):
         self.rng = random.Random(seed)
         self.special_rate = special_rate
+        #: The player whose model this bot allocates for when both allocate at once
+        #: (networked play, :mod:`sim.net`); None: the model the engine asks first.
+        self.player: int | None = None
 
     def choose(self, game: Game) -> Action:
         """The action this bot plays now (an allocation while an exchange waits)."""
@@ -76,7 +79,7 @@ class RandomBot:
 
     def allocate(self, game: Game) -> Action:
         """A random legal allocation for the model that allocates next."""
-        ctx = exchange_context(game)
+        ctx = exchange_context(game, self.player)
         if ctx is None:
             return self.rng.choice(game.legal_actions())
         special, direction = None, None

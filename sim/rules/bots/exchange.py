@@ -50,13 +50,18 @@ class ExchangeContext:
     charge: bool
 
 
-def exchange_context(game: Game) -> ExchangeContext | None:
-    """The :class:`ExchangeContext` of the waiting exchange, or None when none waits."""
+def exchange_context(game: Game, player: int | None = None) -> ExchangeContext | None:
+    """The :class:`ExchangeContext` of the waiting exchange, or None when none waits.
+
+    ``player``: the context of that player's model (networked play, where both players
+    allocate at once and neither sees the other's allocation, :mod:`sim.net`); None: of
+    the first model that has not allocated (the attacker first, as :meth:`Game.to_move`)."""
     ex = game.state.exchange
     if ex is None:
         return None
     att, dfn = ex["attacker"], ex["defender"]
-    mid = next((m for m in (att, dfn) if m not in ex["allocations"]), None)
+    mid = next((m for m in (att, dfn) if m not in ex["allocations"]
+                and (player is None or game.state.models[m].player == player)), None)
     if mid is None:
         return None
     foe_id = dfn if mid == att else att

@@ -84,6 +84,9 @@ class GreedyBot(GreedyAllocation, GreedyCards):
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
+        #: The player whose model this bot allocates for when both allocate at once
+        #: (networked play, :mod:`sim.net`); None: the model the engine asks first.
+        self.player: int | None = None
         self.cards: Cards | None = None
         self.verdicts = Verdicts()
         self._sight_memo: dict = {}  # LoS and Cover under the local geometry (see _sight)
@@ -96,7 +99,7 @@ class GreedyBot(GreedyAllocation, GreedyCards):
         if game.damage_offers_pending():  # Sacrifice / Protected (p.56-57): save the more valuable model
             return game.answer_choice()
         if st.exchange is not None:  # a Ki feat worth its cost before allocating (p.33 step 4)
-            ctx = exchange_context(game)
+            ctx = exchange_context(game, self.player)
             feat = best_feat(game, game.feat_actions(ctx.model), fighting=True) if ctx is not None else None
             return feat or self.allocate(game)
         if st.interception is not None:

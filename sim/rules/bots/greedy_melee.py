@@ -78,7 +78,7 @@ class GreedyAllocation:
         return b
 
     def _allocate(self, game: Game) -> Action:
-        ctx = exchange_context(game)
+        ctx = exchange_context(game, getattr(self, "player", None))
         if ctx is None:
             return self.rng.choice(game.legal_actions())
         weapon = self.choose_weapon(game, ctx)

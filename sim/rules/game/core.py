@@ -508,6 +508,30 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             apply_event(st, ev)
         self.set_position(compact_position(st, self._base))
 
+    def follow(self, events: Iterable[Event], action: Action | None = None, rolls: Iterable[int] = ()) -> None:
+        """Apply ``events`` that another :class:`Game` emitted: this game is a *mirror*
+        of a game played elsewhere (the network server's, :mod:`sim.net`), kept level
+        with it from the events it sends. Nothing is judged and no die is rolled: the
+        state moves on exactly as the events say (:func:`apply_event`). ``action`` (the
+        action that caused them, when they come from one) and its ``rolls`` (the d6
+        values, shown to both players) are recorded, so :attr:`actions` and
+        :attr:`rolls` read as on the original; the mirror cannot :meth:`pop` them (the
+        server owns the take-backs and sends a fresh state after one).
+
+        Raises:
+            GameError: an event that cannot be applied (an unknown model ...); the events
+                before it stay applied, so a client rebuilds its mirror from a full state.
+        """
+        try:
+            for ev in events:
+                self._emit(ev)
+        except (ArithmeticError, LookupError, TypeError, ValueError, AttributeError) as exc:
+            raise GameError(f"an event cannot be applied to this mirror ({exc})") from None
+        if action is not None:
+            self._actions.append(action)
+            self._rolls.append([int(v) for v in rolls])
+            self._legacy = True  # saved as it was: the mirror's events are not re-simulated
+
     # ------------------------------------------------------------ queries
     def is_over(self) -> bool:
         """True once the End phase of the last turn has been played."""

@@ -308,7 +308,7 @@ class SaveLoad(GamePart):
             raise bad("cards", "expected a list of card facts")
         if not verify:
             g0 = cls._unverified(table, seed, length, scenario, events, actions, doc.get("dice_state"), bad,
-                                 elsewhere, cards)
+                                 elsewhere, cards, rolls)
             g0.tournament = tournament
             return g0
         if mode is None and seed is None:
@@ -380,8 +380,10 @@ class SaveLoad(GamePart):
 
     @classmethod
     def _unverified(cls: type[_G], table, seed, length, scenario, events, actions, dice_state, bad,
-                    elsewhere=None, cards=None) -> _G:
-        """The old loading: the saved events applied without re-simulating anything."""
+                    elsewhere=None, cards=None, rolls=None) -> _G:
+        """The old loading: the saved events applied without re-simulating anything (the
+        values rolled kept as the save gives them, one list per action and one for the
+        set-up)."""
         try:
             g = cls(table, seed=seed, length=length, events=events, scenario=scenario, elsewhere=elsewhere,
                     cards=cards)
@@ -389,6 +391,8 @@ class SaveLoad(GamePart):
             raise bad("events", f"cannot be applied ({exc})") from None
         g._actions = list(actions)
         g._legacy = True
+        if rolls is not None and len(rolls) == len(actions) + 1:
+            g._rolls = [list(r) for r in rolls]
         if dice_state is not None:
             try:
                 cast(ResumableDice, g._dice).restore(dice_state)

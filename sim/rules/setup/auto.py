@@ -14,6 +14,7 @@ deployed in the Scout step the same way.
 from __future__ import annotations
 
 import math
+import os
 import random
 
 from shapely.geometry import Point
@@ -23,7 +24,7 @@ from sim.rules.setup.core import GameSetup
 from sim.rules.setup.reasons import Refusal, SetupError
 from sim.rules.setup.warbands import Picker, WarbandChoice
 
-__all__ = ["auto_setup", "pick_warband"]
+__all__ = ["auto_setup", "pick_warband", "warband_game"]
 
 #: Grid step of the deployment search, inches.
 GRID = 0.5
@@ -130,3 +131,38 @@ def auto_setup(setup: GameSetup, max_steps: int = 500) -> GameSetup:
         else:
             break
     raise SetupError(Refusal("setup", f"the automatic set-up did not finish (phase {setup.phase})"))
+
+
+def warband_game(table: "str | os.PathLike", warbands: "list[str] | tuple[str, ...]", *, seed: int = 0,
+                 rice: int = 70, scenario=None, length: "tuple[str, int] | None" = None, data=None):
+    """``(game, setup)``: two warbands set up on the terrain of the table file ``table``
+    by this module's policy, then the :class:`~sim.rules.game.Game` (``main.py play
+    --warbands``, and the network server's ``create`` with warbands). Each entry of
+    ``warbands`` is a catalogue faction name (a legal warband of ``rice`` picked with
+    ``seed + side``) or a warband file (``.yaml``, ``.ros`` ...).
+
+    Raises:
+        SetupError: no catalogues, an unknown faction, a warband file that cannot be
+            read, a set-up that fails (the one-line reason).
+    """
+    from pathlib import Path
+
+    from sim.rules.setup.core import TableChoice
+    from sim.rules.setup.warbands import catalogues, default_catalogue_dir, warband_file
+
+    names = [str(w).strip() for w in warbands]
+    if len(names) != 2 or not all(names):
+        raise SetupError(Refusal("warbands", f"expected two warbands A,B, got {','.join(names)!r}"))
+    data = data or default_catalogue_dir()
+    if data is None:
+        raise SetupError(Refusal("warbands", "no catalogues found (give --data DIR)"))
+    cs = catalogues(data)
+    chosen = {}
+    for side, name in enumerate(names, 1):
+        if Path(name).suffix.lower() in (".yaml", ".yml", ".ros", ".rosz", ".json"):
+            chosen[side] = warband_file(name, data)
+        else:
+            chosen[side] = pick_warband(cs, name, rice, seed=seed + side)
+    setup = GameSetup(TableChoice.terrain_of(table), scenario=scenario, warbands=chosen, seed=seed)
+    auto_setup(setup)
+    return setup.game(length=length), setup
