@@ -434,8 +434,8 @@ class HostedGame:
             return Outcome.refused("stale", f"out of date: you have seen {seen} actions, the game has "
                                             f"{len(self.game.actions)}; the full state follows")
         try:
-            action = Action.from_json(doc)
-        except GameError as exc:
+            action = Action.from_json(_jsonable(doc))
+        except (GameError, ValueError, TypeError) as exc:
             return Outcome.refused("schema", f"action: {exc}")
         if self.undo_by is not None:
             return Outcome.refused("state", f"player {self.undo_by} asked to take back a decision: the answer "
