@@ -69,8 +69,8 @@ TARGET_AFFECTS = ("target", "target_friend", "target_enemy", "self_and_target")
 #: The ``affects`` values that reach the models of a Pulse or Aura.
 AREA_AFFECTS = ("friends", "enemies", "models", "friends_and_self", "models_and_self", "enemies_and_self")
 
-#: Limitation icons (p.46).
-LIMITS = ("once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move")
+#: Limitation icons (p.46); ``once_per_exchange`` is a card's own words (round 6, F1: Underhanded).
+LIMITS = ("once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move", "once_per_exchange")
 
 #: Statistics a ``stat`` operation changes.
 STATS = ("melee", "ranged", "move", "ki", "strength")
@@ -78,7 +78,8 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 #: Every operation name of the vocabulary.
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
-       "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider")
+       "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
+       "assist", "assist_bonus", "activation")  # round 6 (F1)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -87,6 +88,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
+    "assist", "assist_bonus", "activation",  # round 6 (F1: sim.rules.game.feat_assists, feat_order)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -106,7 +108,9 @@ SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigge
                                             "trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy",
                                             "trigger:enemy_moved_in_pulse",
                                             # round 4 (H18): an interrupt before the enemy action resolves
-                                            "trigger:targeted"})
+                                            "trigger:targeted",
+                                            # round 6 (F1): a friend's activation ended (feat_order)
+                                            "trigger:friend_activation_end"})
 
 
 class FeatDataError(ValueError):
@@ -327,6 +331,44 @@ class AttackOp(_Strict):
     ignore: list[Literal["cover", "camouflage", "los", "range", "repeat", "reload", "btb"]] = []
 
 
+class AssistOp(_Strict):
+    """Round 6 (F1): until ``until`` the affected model's Melee Assist (p.36) takes ``n``
+    dice off the enemy instead of 1 (Outmanoeuvre); ``keywords``: only in an exchange where
+    one of the two fighting models matches one of them (Practised Manoeuvres: Lone
+    Swordsmen)."""
+
+    op: Literal["assist"]
+    n: int = Field(default=2, ge=2, le=6)
+    until: Until = "exchange"
+    keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+
+
+class AssistBonusOp(_Strict):
+    """Round 6 (F1): for each model that gives the affected model a Melee Assist penalty
+    (p.36) in the exchange it fights now -- counted even when Indomitable ignores it -- the
+    statistic ``changes`` (``melee``; ``strength`` of its ``weapon`` weapons) until
+    ``until`` (Absolute Mastery)."""
+
+    op: Literal["assist_bonus"]
+    changes: dict[Literal["melee", "strength"], Annotated[int, Field(ge=-6, le=6)]]
+    weapon: Literal["melee", "ranged", "all"] = "melee"
+    until: Until = "exchange"
+
+
+class ActivationOp(_Strict):
+    """Round 6 (F1): the order of activations (p.20-21). ``rule``: ``next`` -- the affected
+    model's player must choose it as its next activating model, ignoring Impetuous markers
+    (Dominate; an Exhausted model cannot be affected); ``last`` -- it may not be chosen while
+    another model of its warband that this feat did not affect can activate, until the End
+    phase (Fog of Hesitation); ``now`` -- its player becomes the active player again and it
+    begins an activation at once (Blood Brothers); ``no_pass`` -- only the pass ban.
+    ``no_pass``: its player may not use a pass token in its next activation (``now`` always)."""
+
+    op: Literal["activation"]
+    rule: Literal["next", "last", "now", "no_pass"]
+    no_pass: bool = False
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -388,7 +430,8 @@ class RiderOp(_Strict):
 
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
-                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp],
+                     RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
+                     ActivationOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
@@ -430,7 +473,8 @@ class FeatEffect(_Strict):
     range: float | None = None
     btb: bool = False
     opposed: Union[bool, Literal["enemy"]] = False
-    limits: list[Literal["once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move"]] = []
+    limits: list[Literal["once_per_turn", "once_per_game", "once_per_activation", "no_btb", "no_move",
+                         "once_per_exchange"]] = []
     when: str = "action"
     affects: Literal["self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend",
                      "target_enemy", "self_and_target", "models_and_self", "enemies_and_self"] = "self"
@@ -455,6 +499,9 @@ class FeatEffect(_Strict):
     effects_self: list[Op] = []
     unopposed_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     ends_action: bool = False
+    # round 6 (F1): used only in an exchange where the user's opponent suffers a Melee Assist
+    # penalty from a model of the user's side (p.36); a Target feat then targets that opponent
+    needs_assist: bool = False
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 

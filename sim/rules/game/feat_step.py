@@ -22,8 +22,10 @@ from sim.rules.dice import RollKind, RollPurpose, challenge_test
 from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, RiderOp, attack_of, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
+from sim.rules.game.feat_assists import FeatAssists
 from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
+from sim.rules.game.feat_order import FeatOrder
 from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 from sim.rules.ranged.weapons import trait_value
@@ -41,7 +43,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
+class FeatStep(FeatOrder, FeatAssists, FeatTriggers, FeatMoves, FeatAuras):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -205,6 +207,9 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         why = self.feat_attack_refusal(m, entry, action)  # round 5: the model its attack is made at
         if why:
             return f"{f.name}: {why}"
+        why = self.assist_feat_refusal(m, f, entry, action) or self.activation_op_refusal(m, entry, action)
+        if why:  # round 6 (F1): feat_assists, feat_order
+            return why
         op_a = attack_of(entry)
         if op_a is not None and op_a.at == "all" and entry_status(entry)[0]:
             return None  # its models are the order of its shots (judged above), not an area's choice
@@ -456,6 +461,7 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
         if f.area == "aura" and entry.affects in AREA_AFFECTS:  # lasting changes read while inside (feat_auras)
             self.start_feat_aura(m, f, entry, action)
         ops = self.chosen_ops(f, entry, action)
+        self.note_feat_used(m, f, entry)  # round 6 (F1): once_per_exchange (feat_assists)
         for mid in self.feat_affected(m, f, entry, action):
             if not self.state.models[mid].alive:
                 continue
@@ -600,6 +606,10 @@ class FeatStep(FeatTriggers, FeatMoves, FeatAuras):
             self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
         elif kind == "attack":  # round 5: one ranged attack now at the target / named model (p.30-32)
             self.feat_attack(m, f, op, mid, action)
+        elif kind in ("assist", "assist_bonus"):  # round 6 (F1): Melee Assist penalties (feat_assists)
+            self.apply_assist_op(m, f, op, mid)
+        elif kind == "activation":  # round 6 (F1): the order of activations (feat_order)
+            self.apply_activation_op(m, f, op, mid)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
                                sort_keys=True)

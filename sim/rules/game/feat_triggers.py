@@ -72,7 +72,8 @@ EVENT_WHEN = ("trigger:wounded", "trigger:exchange_resolved", "trigger:enemy_con
               "trigger:dealt_wound", "trigger:attack_succeeded", "trigger:killed_enemy",
               "trigger:enemy_moved_in_pulse")
 #: The moments a feat may watch another friendly model for (``watch``, round 3).
-WATCHABLE = ("trigger:wounded", "trigger:enemy_contact", "trigger:failed_fear_test")
+WATCHABLE = ("trigger:wounded", "trigger:enemy_contact", "trigger:failed_fear_test",
+             "trigger:friend_activation_end")  # round 6 (F1, feat_order)
 
 
 def damage_dealt(damage) -> dict[str, dict[str, int]]:
@@ -138,6 +139,8 @@ class FeatTriggers(GamePart):
         """The duration ``until`` ends: the markers noted by :meth:`expire_markers_at` for
         it are removed (as many as are still there) with their marks; at the end of an
         activation a delayed step (:meth:`move_later`) waits for its player."""
+        self.assist_marks_expire(until)  # round 6 (F1): feat_assists
+        self.order_marks_expire(until)  # round 6 (F1): feat_order (a friend's activation ended: its triggers)
         if until == "activation":
             for m in list(self.state.models.values()):
                 for key, v in list(m.conditions.items()):
@@ -187,6 +190,8 @@ class FeatTriggers(GamePart):
         killed); a feat with ``watch: friends`` reacts to another friendly model within its
         range (round 3), and a Target feat is then offered at the triggering model
         (``trigger_target: enemy``) or the watched friend (``friend``)."""
+        if ev.kind == "activate":
+            self.order_activated(ev.data.get("model"))  # round 6 (F1): activation order marks (feat_order)
         index = self._when_index()
         dealt = self._dealt(ev) if (index or ev.kind in ("exchange", "shot", "wounds")) else []
         if dealt and any(k.startswith(RIDER_MARK) for m in self.state.models.values() for k in m.conditions):

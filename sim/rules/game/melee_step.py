@@ -334,6 +334,9 @@ class MeleeStep(GamePart):
                                  if (boost or self.state.auras) else {})
         if ex is not None and mid in (ex["attacker"], ex["defender"]):
             extra["assists"] = self.melee_assists(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
+            more = self.assist_feat_modifiers(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
+            if more:  # round 6 (F1): feats that change Melee Assist penalties (feat_assists)
+                extra["modifiers"] = tuple(extra.get("modifiers", ())) + more
             if mid in ex.get("engaged", ()):
                 extra["engaged_at_start"] = True
             if terrain_rules.enhancing_reach(self, mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"],
@@ -356,6 +359,11 @@ class MeleeStep(GamePart):
         ``opponent``), each -1 die to ``mid``'s pool, unless that enemy is itself in contact
         with another model of ``mid``'s side. A Prone enemy does not count (its contact may
         be ignored, p.45), nor an Insignificant one (no melee support, p.54)."""
+        return len(self.melee_assisters(mid, opponent))
+
+    def melee_assisters(self, mid: str, opponent: str) -> list[str]:
+        """The ids of the enemy models that give ``mid`` a Melee Assist penalty in its
+        exchange with ``opponent`` (:meth:`melee_assists`), in table order."""
         table = self._table_now()
         me = table.model(mid)
 
@@ -363,7 +371,7 @@ class MeleeStep(GamePart):
             return math.dist(a.position, b.position) - a.radius - b.radius <= movement.CONTACT + 1e-9
 
         mine = [x for x in table.models if x.player == me.player and x.id != mid]
-        n = 0
+        out = []
         for e in table.models:
             if e.player == me.player or e.id == opponent or e.prone or not touching(me, e):
                 continue
@@ -371,8 +379,8 @@ class MeleeStep(GamePart):
                 continue
             if any(touching(e, f) for f in mine):
                 continue
-            n += 1
-        return n
+            out.append(e.id)
+        return out
 
     def exchange_pools(self) -> dict[str, int]:
         """The melee pools of the two models of the waiting exchange (step 4)."""

@@ -122,7 +122,7 @@ class Offers(GamePart):
         out = [a for a in out if a.model is None or not self.target_refusal(a.model, a.kind, a.target)]  # Camouflage
         out = [a for a in out if a.model is None or not self.pack_refusal(a.model, a)]  # Pack: one target (p.55)
         out += self.pack_offers(out)  # Pack (X/Y): friends activate with it (p.55)
-        if st.pass_tokens.get(p, 0) > 0:
+        if st.pass_tokens.get(p, 0) > 0 and not self.player_lock(p):  # a feat may forbid it (feat_order)
             out.append(Action("pass"))
         if not out:  # a model must activate but can declare nothing legal (e.g. Held and
             # Aggressive): its declared Wait is refused and costs one counter (p.24)

@@ -129,9 +129,20 @@ class GameState:
 
     def impetuous_blocks(self, m: "ModelState") -> bool:
         """Impetuous (p.44): while a model of the warband has an Impetuous marker, models
-        without one may not activate."""
+        without one may not activate. A model a Ki feat makes activate next ignoring
+        Impetuous markers (Dominate) is not stopped (:func:`order_ignores_impetuous`)."""
+        if order_ignores_impetuous(m.conditions):
+            return False
         return conditions.impetuous_blocks_activation(
             m.conditions, [x.conditions for x in self.alive(m.player)])
+
+
+def order_ignores_impetuous(marks: dict) -> bool:
+    """Whether a model's conditions hold the mark ``feat_order:next`` of a Ki feat whose
+    activation ignores Impetuous markers (p.44; Dominate: "ignoring Impetuous Markers";
+    :mod:`sim.rules.game.feat_order`)."""
+    v = marks.get("feat_order:next")
+    return v is not None and '"ignore_impetuous": true' in str(v)
 
 
 

@@ -181,7 +181,7 @@ class TurnTraits(GamePart):
             return f"Group: {', '.join(pending)} activate in this activation first (p.52)"
         if not pending and self.group_fights(m.player):
             return "Group: the group's melee exchanges are fought first, in the order its player chooses (p.52)"
-        return None
+        return self.order_lock(m)  # a Ki feat binds the order of activations (feat_order, round 6)
 
     def activation_lock(self, mid: str) -> str | None:
         """Why model ``mid`` may not start an activation now because another activation is
@@ -196,7 +196,7 @@ class TurnTraits(GamePart):
                 return f"{x.id}'s activation has started: it declares its action first"
         if self.group_pending(player) or self.group_fights(player):
             return "a Group's activation is under way (p.52)"
-        return None
+        return self.order_pass_lock(player)  # a Ki feat forbids the pass token (feat_order, round 6)
 
     # ------------------------------------------------------------ Cavalry (X") (p.50)
     def _cavalry_x(self, mid: str) -> float:

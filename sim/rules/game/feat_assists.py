@@ -1,0 +1,152 @@
+"""Ki feats that change Melee Assist penalties (rulebook p.36; feat vocabulary round 6, F1).
+
+p.36: "Модели при Обмене ударами имеют модификатор -1 за каждую дополнительную вражескую
+модель в контакте, кроме той, с которой в данный момент отыгрывают Обмен ударами, если
+только этот враг сам не находится в контакте с другой дружественной моделью." The engine
+counts those models in :meth:`~sim.rules.game.melee_step.MeleeStep.melee_assisters`; the
+feats of this module change what they do:
+
+* the ``assist`` op (Outmanoeuvre, Practised Manoeuvres): until its duration the affected
+  model's assist takes ``n`` dice off the enemy instead of 1 (optionally only in exchanges
+  where a fighting model matches ``keywords``). Kept as the mark ``feat_assist:<feat>``
+  on the model (JSON ``{"until", "n", "keywords", "user"}``), so saves and replays keep it;
+  read when a combatant is built (:meth:`FeatAssists.assist_feat_modifiers`). Indomitable
+  (X) (p.53: it ignores X assisting models) ignores the heaviest assists first (reading,
+  /work/notes/rulings_F1.md).
+* the ``assist_bonus`` op (Absolute Mastery): per model that gives the user an assist
+  penalty in its exchange now (even one Indomitable ignores), statistic changes.
+* the entry field ``needs_assist`` (Phalanx, Underhanded): the feat is used only in an
+  exchange where the user's opponent suffers an assist penalty from the user's side; a
+  Target feat then targets that opponent.
+* the limit ``once_per_exchange`` (Underhanded): the mark ``feat_used_exchange:<feat>`` on
+  the user until the exchange is resolved.
+
+A mixin of :class:`~sim.rules.game.Game` (through :class:`~sim.rules.game.feat_step.FeatStep`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sim.rules import ki
+from sim.rules.card_keywords import keyword_matches, view_of
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+
+#: The mark of an ``assist`` op on a model: ``feat_assist:<feat>``.
+ASSIST_MARK = "feat_assist:"
+#: The mark of a ``once_per_exchange`` feat used in the exchange under way.
+ONCE_EXCHANGE_MARK = "feat_used_exchange:"
+
+
+class FeatAssists(GamePart):
+    """Feats that change Melee Assist penalties (p.36): ops, gate, marks."""
+
+    def assist_feat_modifiers(self, mid: str, opponent: str) -> tuple[tuple[str, int], ...]:
+        """The extra Melee pool modifiers of ``mid`` in its exchange with ``opponent`` from
+        ``assist`` feats of the enemies that assist against it: each such enemy takes
+        ``n - 1`` more dice (labelled with the feat); Indomitable (X) ignores X assisting
+        models, the heaviest first (reading). ``()`` when none."""
+        st = self.state
+        if not any(k.startswith(ASSIST_MARK) for m in st.models.values() for k in m.conditions):
+            return ()
+        extras: list[tuple[int, str, str]] = []
+        for e in self.melee_assisters(mid, opponent):
+            best, src = 1, ""
+            for key, v in st.models[e].conditions.items():
+                if not key.startswith(ASSIST_MARK):
+                    continue
+                data = json.loads(str(v))
+                kws = list(data.get("keywords") or [])
+                if kws and not (self._matches_any(mid, e, kws) or self._matches_any(opponent, e, kws)):
+                    continue
+                if int(data["n"]) > best:
+                    best, src = int(data["n"]), key[len(ASSIST_MARK):]
+            if best > 1:
+                extras.append((best - 1, e, src))
+        if not extras:
+            return ()
+        has, xv = self._trait(mid, "indomitable")
+        ignored = int(xv) if has and isinstance(xv, int) else 0
+        extras.sort(key=lambda t: (-t[0], t[1]))
+        return tuple((f"{src}: {e}'s assist -{n + 1}", -n) for n, e, src in extras[ignored:])
+
+    def _matches_any(self, mid: str, seen_by: str, keywords: list[str]) -> bool:
+        """Whether model ``mid`` matches one of ``keywords`` (its card's type, faction, name,
+        traits; :func:`~sim.rules.card_keywords.keyword_matches`), seen from ``seen_by``."""
+        st = self.state
+        m = st.models.get(mid)
+        if m is None:
+            return False
+        view = view_of(self.profile(mid), friendly=m.player == st.models[seen_by].player, conditions=m.conditions)
+        return bool(keyword_matches(", ".join(keywords), view))
+
+    def exchange_opponent(self, mid: str) -> str | None:
+        """The model ``mid`` fights in the exchange waiting for allocations, or None."""
+        ex = self.state.exchange
+        if ex is None or mid not in (ex["attacker"], ex["defender"]):
+            return None
+        return str(ex["defender"] if mid == ex["attacker"] else ex["attacker"])
+
+    def assist_feat_refusal(self, m: ModelState, f: ki.Feat, entry: Any, action: Action) -> str | None:
+        """Why ``action`` may not use feat ``f`` now because of its round 6 assist rules
+        (None when it may): ``needs_assist`` -- only in an exchange ``m`` fights whose
+        opponent suffers a Melee Assist penalty from ``m``'s side (p.36), a Target feat at
+        that opponent; ``once_per_exchange`` -- not twice in one exchange."""
+        if entry.needs_assist:
+            opp = self.exchange_opponent(m.id)
+            if opp is None:
+                return f"{f.name} is used in a melee exchange {m.id} fights"
+            if f.area == "target" and action.target is not None and action.target != opp:
+                return f"{f.name} targets {opp}, {m.id}'s opponent in the exchange"
+            if not self.melee_assisters(opp, m.id):
+                return f"no model of {m.id}'s side gives {opp} a Melee Assist penalty (p.36)"
+        if "once_per_exchange" in entry.limits and ONCE_EXCHANGE_MARK + f.name in m.conditions:
+            return f"{f.name} is used once per melee exchange"
+        return None
+
+    def note_feat_used(self, m: ModelState, f: ki.Feat, entry: Any) -> None:
+        """Mark a ``once_per_exchange`` feat used in the exchange under way."""
+        if "once_per_exchange" in entry.limits and self.state.exchange is not None:
+            self._emit(Event("condition", {"model": m.id, "name": ONCE_EXCHANGE_MARK + f.name, "on": True,
+                                           "value": "exchange"}))
+
+    def apply_assist_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """The ``assist`` op on ``mid``: the mark read by :meth:`assist_feat_modifiers`;
+        the ``assist_bonus`` op: the statistic changes times the models assisting against
+        ``mid`` in its exchange now."""
+        if op.op == "assist":
+            value = json.dumps({"until": op.until, "n": op.n, "keywords": list(op.keywords), "user": m.id},
+                               sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": ASSIST_MARK + f.name, "on": True, "value": value}))
+            where = f" in exchanges of {' or '.join(op.keywords)}" if op.keywords else ""
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s Melee Assist takes {op.n} dice off instead of 1"
+                                              f"{where} until {op.until.replace('_', ' ')} (p.36)"}))
+            return
+        opp = self.exchange_opponent(mid)
+        n = len(self.melee_assisters(mid, opp)) if opp is not None else 0
+        if n <= 0:
+            self._emit(Event("note", {"text": f"{f.name}: no model gives {mid} a Melee Assist penalty: no bonus"}))
+            return
+        stats = {k: int(v) * n for k, v in op.changes.items()}
+        self._emit(Event("note", {"text": f"{f.name}: {n} model(s) assist against {mid}: "
+                                          + ", ".join(f"{k} {v:+d}" for k, v in stats.items())}))
+        self.grant(mid, f.name, op.until, stats=stats, weapon=op.weapon)
+
+    def assist_marks_expire(self, until: str) -> None:
+        """The duration ``until`` ends: the ``assist`` marks lasting that long go (one lasting
+        the exchange also goes when the activation ends: used before an exchange that never
+        came, reading), and at the end of an exchange the ``once_per_exchange`` marks."""
+        for m in list(self.state.models.values()):
+            for key, v in list(m.conditions.items()):
+                done = False
+                if key.startswith(ASSIST_MARK):  # "until the exchange": used before one, gone with the activation
+                    lasts = json.loads(str(v)).get("until")
+                    done = lasts == until or (lasts == "exchange" and until == "activation")
+                elif key.startswith(ONCE_EXCHANGE_MARK):
+                    done = until == "exchange"
+                if done:
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))

@@ -1,0 +1,211 @@
+"""Ki feats that change the order of activations (rulebook p.20-21; feat vocabulary round 6,
+F1).
+
+p.20-21: the active player chooses one of its models that has activation counters as the
+activating model, or spends a pass token; then the other player becomes the active player.
+The ``activation`` op binds that choice:
+
+* ``rule: next`` (Dominate): the affected model's player must choose it as its next
+  activating model, ignoring Impetuous markers (p.44); with ``no_pass`` that player may not
+  spend a pass token before. The mark ``feat_order:next`` on the model (JSON ``{"feat",
+  "no_pass"}``); it goes when a model of that player begins an activation, and in the End
+  phase. While it is there (and the model has counters), no other model of its side may
+  begin an activation (:meth:`FeatOrder.order_lock`).
+* ``rule: last`` (Fog of Hesitation): the mark ``feat_order:last``; the model may not begin
+  an activation while another model of its warband without the mark could; gone in the End
+  phase.
+* ``rule: now`` (Blood Brothers, Endless Gnawing): the affected model's player becomes the
+  active player again (an ``active`` event) and the model must begin the next activation
+  (``feat_order:next`` with ``no_pass``).
+* ``rule: no_pass`` (Provoke): the mark ``feat_order:no_pass``: its player may not spend a
+  pass token before one of its models begins an activation.
+
+The ``when`` value ``trigger:friend_activation_end`` (Blood Brothers, Endless Gnawing): the
+activation of another friendly model (``watch: friends``, ``watch_keywords``, within the
+feat's range) has ended -- marked for the feat's player like the other triggers
+(:mod:`sim.rules.game.feat_triggers`) when the activation's effects end.
+
+A mixin of :class:`~sim.rules.game.Game` (through :class:`~sim.rules.game.feat_step.FeatStep`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sim.rules import ki
+from sim.rules.feat_effects import entry_status, feat_effect
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.feat_triggers import OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
+from sim.rules.game.state import ModelState
+
+#: The prefix of the activation-order marks (``feat_order:next`` / ``last`` / ``no_pass``).
+ORDER_MARK = "feat_order:"
+#: The moment a friend's activation ended.
+FRIEND_END = "trigger:friend_activation_end"
+
+
+class FeatOrder(FeatTriggers):
+    """Activation order feats: the ``activation`` op, its locks and the friend's-activation
+    trigger."""
+
+    # ------------------------------------------------------------ the op
+    def activation_op_refusal(self, m: ModelState, entry: Any, action: Action) -> str | None:
+        """Why ``action`` may not use the feat of ``entry`` now because of its ``activation``
+        ops (None when it may): ``next`` reaches a non-Exhausted model only (Dominate's
+        "non-Exhausted"); ``now`` needs an affected model (the user) with counters."""
+        for op in entry.effects:
+            if getattr(op, "op", "") != "activation":
+                continue
+            if op.rule == "next" and action.target:
+                t = self.state.models.get(action.target)
+                if t is not None and t.exhausted:
+                    return f"{t.id} is Exhausted: it cannot be made to activate next"
+            if op.rule == "now" and entry.affects == "self" and m.exhausted:
+                return f"{m.id} is Exhausted: it cannot begin an activation"
+        return None
+
+    def apply_activation_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """The ``activation`` op on model ``mid`` (see the module docstring)."""
+        st = self.state
+        t = st.models[mid]
+        if op.rule in ("next", "now") and t.exhausted:
+            self._emit(Event("note", {"text": f"{f.name}: {mid} is Exhausted: no activation to bind"}))
+            return
+        if op.rule == "now":
+            if st.active != t.player:
+                self._emit(Event("active", {"player": t.player}))
+            self._mark(mid, "next", f.name, True, impetuous=False)
+            self._emit(Event("note", {"text": f"{f.name}: player {t.player} is the active player again; {mid} "
+                                              "begins an activation"}))
+            return
+        self._mark(mid, op.rule, f.name, bool(op.no_pass), impetuous=op.rule == "next")
+        text = {"next": f"player {t.player} must choose {mid} as its next activating model (Impetuous markers "
+                        "ignored)",
+                "last": f"{mid} may not be chosen to activate while another model of its warband can",
+                "no_pass": f"player {t.player} may not spend a pass token before its next activation"}[op.rule]
+        if op.no_pass and op.rule != "no_pass":
+            text += "; no pass token before it"
+        self._emit(Event("note", {"text": f"{f.name}: {text}"}))
+
+    def _mark(self, mid: str, rule: str, feat: str, no_pass: bool, impetuous: bool = False) -> None:
+        """The mark ``feat_order:<rule>`` on ``mid``; ``impetuous``: its activation ignores
+        Impetuous markers
+        (:func:`sim.rules.game.state.order_ignores_impetuous`)."""
+        data = {"feat": feat, "no_pass": no_pass, "ignore_impetuous": impetuous}
+        self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + rule, "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+
+    # ------------------------------------------------------------ locks
+    def order_lock(self, m: ModelState) -> str | None:
+        """Why ``m`` may not begin an activation now because of an activation-order mark
+        (None when it may): another model of its side must activate next, or ``m``
+        activates last while another model of its warband could activate."""
+        st = self.state
+        mine = [x for x in st.alive(m.player) if x.id != m.id and not x.exhausted]
+        for x in mine:
+            if ORDER_MARK + "next" in x.conditions:
+                feat = json.loads(str(x.conditions[ORDER_MARK + "next"])).get("feat", "a Ki feat")
+                return f"{feat}: {x.id} must be the next activating model"
+        if ORDER_MARK + "last" in m.conditions and ORDER_MARK + "next" not in m.conditions:
+            others = [x for x in mine if ORDER_MARK + "last" not in x.conditions and not st.impetuous_blocks(x)]
+            if others:
+                feat = json.loads(str(m.conditions[ORDER_MARK + "last"])).get("feat", "a Ki feat")
+                return f"{feat}: {m.id} activates only once {', '.join(x.id for x in others)} are Exhausted"
+        return None
+
+    def order_pass_lock(self, player: int) -> str | None:
+        """Why ``player`` may not spend a pass token now because of an activation-order
+        mark (None when it may)."""
+        for x in self.state.alive(player):
+            for rule in ("next", "no_pass"):
+                v = x.conditions.get(ORDER_MARK + rule)
+                if v is None or (rule == "next" and x.exhausted):
+                    continue
+                data = json.loads(str(v))
+                if rule == "no_pass" or data.get("no_pass"):
+                    return f"{data.get('feat', 'a Ki feat')}: no pass token in this activation"
+        return None
+
+    def order_activated(self, mid: str | None) -> None:
+        """A model began an activation: the ``no_pass`` marks of its side go (the ``next``
+        mark stays until that activation ends: its declaration is judged with it,
+        :meth:`order_marks_expire`)."""
+        st = self.state
+        m = st.models.get(mid or "")
+        if m is None:
+            return
+        for x in list(st.models.values()):
+            if x.player == m.player and ORDER_MARK + "no_pass" in x.conditions:
+                self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "no_pass", "on": False}))
+
+    def _next_marks_done(self) -> None:
+        """An activation ended: the ``next`` mark of the model that activated goes, and those
+        of its friends that can no longer activate (killed, Exhausted: the binding lapses)."""
+        st = self.state
+        ended = st.models.get(self._last_activated() or "")
+        if ended is None:
+            return
+        for x in list(st.models.values()):
+            if x.player != ended.player or ORDER_MARK + "next" not in x.conditions:
+                continue
+            if x.id == ended.id or not x.alive or x.exhausted:
+                self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "next", "on": False}))
+
+    def order_marks_expire(self, until: str) -> None:
+        """The duration ``until`` ends: at the end of the turn every activation-order mark
+        goes; at the end of an activation the ``trigger:friend_activation_end`` feats of
+        the activated model's friends are marked (:meth:`friend_end_triggers`)."""
+        if until == "activation":
+            self._next_marks_done()
+            self.friend_end_triggers()
+        if until != "turn":
+            return
+        for x in list(self.state.models.values()):
+            for key in list(x.conditions):
+                if key.startswith(ORDER_MARK):
+                    self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
+
+    # ------------------------------------------------------------ the trigger
+    def _last_activated(self) -> str | None:
+        """The model of the last ``activate`` event this turn (None: none yet)."""
+        for ev in reversed(self.events):
+            if ev.kind == "activate":
+                return str(ev.data.get("model") or "") or None
+            if ev.kind in ("turn", "phase"):
+                return None
+        return None
+
+    def friend_end_triggers(self) -> None:
+        """The activation of the last activated model has ended: each other friendly model
+        with a :data:`FRIEND_END` feat watching it (``watch: friends``, its keywords and
+        range), not Exhausted, with the Ki, gets the trigger mark; the game then waits for
+        its player (:mod:`sim.rules.game.feat_triggers`)."""
+        st = self.state
+        if st.phase != "main":
+            return
+        index = self.__dict__.get("_feat_friend_end")
+        if index is None:
+            index = self.__dict__["_feat_friend_end"] = [
+                (m.id, f.name) for m in st.models.values() for f in self.feats(m.id).values()
+                if (e := feat_effect(f.name)) is not None and e.when == FRIEND_END and entry_status(e)[0]]
+        if not index:
+            return
+        ended = self._last_activated()
+        if ended is None or ended not in st.models:
+            return
+        for mid, feat in index:
+            m = st.models[mid]
+            if mid == ended or not m.alive or m.elsewhere is not None or m.exhausted:
+                continue
+            entry = feat_effect(feat)
+            if entry is None or not self._watches(m, feat, entry, FRIEND_END, ended):
+                continue
+            if not self._may_answer(m, feat) or st.impetuous_blocks(m):  # it begins an activation (p.44)
+                continue
+            f = self.feats(mid).get(feat)
+            text = f"on the end of {ended}'s activation [friend: {ended}]"
+            if f is not None and f.timing == "active":
+                text += " " + OWN_ACTIVATION
+            self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": True, "value": text}))

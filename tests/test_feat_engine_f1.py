@@ -1,0 +1,320 @@
+"""Ki feats as data, round 6 (issue #13, helper F1): feats that change Melee Assist
+penalties and feats that change the order of activations, through the Game's public API.
+
+Rulebook p.36: "Модели при Обмене ударами имеют модификатор -1 за каждую дополнительную
+вражескую модель в контакте, кроме той, с которой в данный момент отыгрывают Обмен ударами,
+если только этот враг сам не находится в контакте с другой дружественной моделью." p.53
+(Indomitable (X)): "эта модель игнорирует X поддерживающих вражеских моделей в контакте в
+отношении штрафа в рукопашной." p.20-21: the active player chooses the model that activates,
+or spends a pass token; then the opponent becomes the active player. The fixture entries copy
+the facts of the catalogue cards (Outmanoeuvre, Absolute Mastery, Underhanded, Phalanx,
+Dominate, Fog of Hesitation, Provoke, Blood Brothers) and say their effect in the project's
+vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.bsdata.traittext import parse_trait
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import feat_data, set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Outmanoeuvre:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: assist, n: 2, until: exchange}], summary: its assist takes 2 dice}
+  Practised Manoeuvres:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: assist, n: 2, until: exchange, keywords: [Swordsman]}], summary: its assist takes 2 dice}
+  Absolute Mastery:
+    {cost: 1, timing: instant, area: personal, when: exchange, affects: self,
+     effects: [{op: assist_bonus, changes: {melee: 1, strength: 1}, weapon: melee, until: exchange}],
+     summary: +1 melee and strength per assisting enemy}
+  Underhanded:
+    {cost: "X+1", timing: active, area: target, btb: true, when: exchange, affects: target_enemy, max_x: 2,
+     needs_assist: true, limits: [once_per_exchange], effects: [{op: condition, name: poisoned, value: X}],
+     summary: Poisoned (X) on an assisted enemy}
+  Phalanx:
+    {cost: 2, timing: active, area: personal, limits: [once_per_turn], when: exchange, affects: self,
+     needs_assist: true, effects: [{op: grant_weapon, traits: ["Brutal (1)"], weapon: melee, until: activation}],
+     summary: Brutal (1) with a melee assist}
+  Dominate:
+    {cost: 2, timing: active, area: target, range: 6, when: action, affects: target_enemy,
+     effects: [{op: activation, rule: next, no_pass: true}], summary: the enemy activates next}
+  Fog of Hesitation:
+    {cost: 2, timing: active, area: pulse, range: 4, opposed: true, limits: [once_per_turn], when: action,
+     affects: enemies, max_affected: 1, effects: [{op: activation, rule: last}], summary: it activates last}
+  Provoke:
+    {cost: 2, timing: active, area: target, range: 6, opposed: true, limits: [once_per_turn], when: action,
+     affects: target_enemy, effects: [{op: condition, name: impetuous, n: 1}, {op: activation, rule: no_pass}],
+     summary: Impetuous and no pass}
+  Blood Brothers:
+    {cost: 2, timing: instant, area: personal, when: "trigger:friend_activation_end", watch: friends,
+     watch_keywords: [Blood Brother], affects: self, effects: [{op: activation, rule: now}],
+     summary: activates after a friendly Blood Brother}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats-f1
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [10, 10], facing: 0}
+  - {id: mate, player: 1, profile: MATE, position: [30, 30], facing: 0}
+  - {id: foe, player: 2, profile: FOE, position: [20, 20], facing: 180}
+  - {id: foe2, player: 2, profile: FOE, position: [30, 4], facing: 180}
+"""
+
+#: A 30 mm base's diameter in inches: models this far apart (centre to centre) touch.
+TOUCH = 30 / 25.4
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    yield from feat_data(FIXTURE, tmp_path, monkeypatch)
+
+
+def game(hero=(), mate=(), places=None, seed: int = 1, foe_traits=(), types=None) -> Game:
+    """Hero and Mate (Akira's card with the feats ``hero`` / ``mate``; ``types``: their
+    type keywords) against Foe and Foe2 (Masunagi's card, with ``foe_traits`` added);
+    ``places``: ``{id: (x, y)}``."""
+    akira = get_profile("takashi-akira")
+    masu = get_profile("ito-masunagi")
+    key = "-".join(sorted(hero) + ["m"] + sorted(mate) + ["t"] + list(foe_traits) + list(types or ())).lower()
+    key = "".join(c for c in key if c.isalnum() or c == "-")
+    t = tuple(types) if types is not None else akira.types
+    h = replace(akira, id=f"f1-hero-{key}", name="Hero", bs_id=f"test-f1-hero-{key}", feats=tuple(hero), types=t)
+    m = replace(akira, id=f"f1-mate-{key}", name="Mate", bs_id=f"test-f1-mate-{key}", feats=tuple(mate), types=t)
+    f = replace(masu, id=f"f1-foe-{key}", name="Foe", bs_id=f"test-f1-foe-{key}",
+                traits=masu.traits + tuple(parse_trait(x) for x in foe_traits))
+    add_profile_source({p.id: p for p in (h, m, f)})  # conftest removes them after
+    y = YAML.replace("HERO", h.id).replace("MATE", m.id).replace("FOE", f.id)
+    for mid, (x, yy) in (places or {}).items():
+        line = next(ln for ln in y.splitlines() if f"id: {mid}," in ln)
+        start = line.index("position: [")
+        end = line.index("]", start)
+        y = y.replace(line, line[:start] + f"position: [{x}, {yy}" + line[end:])
+    g = Game(parse_table(y, "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    for mid in ("hero", "mate"):
+        set_model(g, mid, ki=6)
+    return g
+
+
+#: Hero touches Foe (they fight); Mate touches Foe too, on the other side (it assists).
+FIGHT = {"hero": (20 - TOUCH, 20), "mate": (20 + TOUCH, 20)}
+
+
+def _pools_after_melee(g: Game) -> dict[str, int]:
+    g.push(Action("melee", "hero", target="foe"))
+    assert g.state.exchange is not None
+    return g.exchange_pools()
+
+
+# ------------------------------------------------------------------ Melee Assist (p.36)
+def test_outmanoeuvre_doubles_the_assist_penalty_it_inflicts():
+    """Mate's assist takes one die off Foe's pool (p.36); after Outmanoeuvre (Active, used
+    in its player's turn before Hero's Melee) it takes two, for that exchange only."""
+    plain = _pools_after_melee(game(mate=("Outmanoeuvre",), places=FIGHT))
+    g = game(mate=("Outmanoeuvre",), places=FIGHT)
+    use = Action("feat", "mate", feat="Outmanoeuvre")
+    assert use in g.legal_actions() and g.is_legal(use)[0]
+    g.push(use)
+    assert g.state.models["mate"].ki == 4
+    pools = _pools_after_melee(g)
+    assert pools["foe"] == plain["foe"] - 1
+    assert pools["hero"] == plain["hero"]
+    while g.state.exchange is not None:  # the exchange is fought out: the doubled assist ends
+        g.push(g.legal_actions()[0])
+    assert not any(k.startswith("feat_assist:") for k in g.state.models["mate"].conditions)
+
+
+def test_a_doubled_assist_is_the_one_indomitable_ignores():
+    """Indomitable (1) ignores one assisting model (p.53): Foe ignores Mate's doubled assist
+    whole, so its pool is what it is with no assist at all (reading: the heaviest first)."""
+    alone = _pools_after_melee(game(mate=("Outmanoeuvre",), places={"hero": FIGHT["hero"]},
+                                    foe_traits=("Indomitable (1)",)))
+    g = game(mate=("Outmanoeuvre",), places=FIGHT, foe_traits=("Indomitable (1)",))
+    g.push(Action("feat", "mate", feat="Outmanoeuvre"))
+    assert _pools_after_melee(g)["foe"] == alone["foe"]
+
+
+def test_practised_manoeuvres_doubles_only_in_an_exchange_of_its_keyword():
+    """Practised Manoeuvres: -2 dice only in an exchange involving Lone Swordsmen (the
+    keyword Swordsman): Hero is one with the types given here, an Akira card is not."""
+    for types, extra in ((("samurai", "swordsman"), 1), (("samurai",), 0)):
+        plain = _pools_after_melee(game(mate=("Practised Manoeuvres",), places=FIGHT, types=types))
+        g = game(mate=("Practised Manoeuvres",), places=FIGHT, types=types)
+        g.push(Action("feat", "mate", feat="Practised Manoeuvres"))
+        assert _pools_after_melee(g)["foe"] == plain["foe"] - extra, types
+
+
+def test_absolute_mastery_counts_the_models_assisting_against_it():
+    """Absolute Mastery (Instant, in the exchange): +1 Melee and +1 melee weapon Strength for
+    each enemy model giving it an assist penalty -- Foe2 touching Hero is one."""
+    places = {"hero": (20 - TOUCH, 20), "foe2": (20 - 2 * TOUCH, 20)}
+    g = game(hero=("Absolute Mastery",), places=places)
+    before = _pools_after_melee(g)
+    strength = g.profile("hero").weapons[0].strength
+    use = Action("feat", "hero", feat="Absolute Mastery")
+    assert use in g.legal_actions()
+    g.push(use)
+    assert g.exchange_pools()["hero"] == before["hero"] + 1
+    assert g.profile("hero").weapons[0].strength == strength + 1
+    g2 = game(hero=("Absolute Mastery",), places={"hero": (20 - TOUCH, 20)})
+    before2 = _pools_after_melee(g2)
+    g2.push(Action("feat", "hero", feat="Absolute Mastery"))  # nobody assists: no bonus
+    assert g2.exchange_pools()["hero"] == before2["hero"]
+
+
+def test_underhanded_needs_a_friends_assist_and_is_used_once_per_exchange():
+    """Underhanded (X+1, BtB, X at most 2): at the start of an exchange, only while a friend
+    gives the enemy an assist penalty, the enemy gains a Poisoned (X) marker; once per
+    exchange."""
+    g = game(hero=("Underhanded",), places={"hero": FIGHT["hero"]})
+    _pools_after_melee(g)
+    ok, why = g.is_legal(Action("feat", "hero", feat="Underhanded", target="foe", x=1))
+    assert not ok and "Melee Assist" in why
+    g = game(hero=("Underhanded",), places=FIGHT)
+    _pools_after_melee(g)
+    use = Action("feat", "hero", feat="Underhanded", target="foe", x=2)
+    assert g.is_legal(use)[0]
+    g.push(use)
+    assert g.state.models["foe"].markers.get("poison") == [2]
+    assert g.state.models["hero"].ki == 3
+    ok, why = g.is_legal(Action("feat", "hero", feat="Underhanded", target="foe", x=1))
+    assert not ok and "once per melee exchange" in why
+
+
+def test_phalanx_gives_brutal_only_with_a_melee_assist():
+    """Phalanx: its melee weapons gain Brutal (1) if it benefits from a Melee Assist: it is
+    refused in an exchange where nobody assists it, used where Mate does."""
+    g = game(hero=("Phalanx",), places={"hero": FIGHT["hero"]})
+    _pools_after_melee(g)
+    assert not g.is_legal(Action("feat", "hero", feat="Phalanx"))[0]
+    g = game(hero=("Phalanx",), places=FIGHT)
+    _pools_after_melee(g)
+    g.push(Action("feat", "hero", feat="Phalanx"))
+    assert any("Brutal" in t for t in g.profile("hero").weapons[0].traits)
+
+
+# ------------------------------------------------------------------ activation order (p.20-21)
+def test_dominate_makes_the_enemy_activate_next_without_a_pass():
+    """Dominate (Active, Target 6"): the target must be the opponent's next activating model,
+    ignoring Impetuous markers, and no pass token may be used before it; after its
+    activation the binding is gone."""
+    g = game(hero=("Dominate",), places={"foe": (14, 10), "foe2": (30, 4)})
+    pos = g.position()
+    pos["pass_tokens"] = {"1": 0, "2": 2}
+    pos["models"]["foe2"]["conditions"] = {"impetuous": 1}  # an Impetuous friend does not stop it
+    g.set_position(pos)
+    use = Action("feat", "hero", feat="Dominate", target="foe")
+    assert use in g.legal_actions()
+    g.push(use)
+    g.push(Action("wait", "hero"))
+    assert g.state.active == 2
+    offers = g.legal_actions()
+    assert offers and {a.model for a in offers} == {"foe"}
+    ok, why = g.is_legal(Action("wait", "foe2"))
+    assert not ok and "Dominate" in why
+    ok, why = g.is_legal(Action("pass"))
+    assert not ok and "Dominate" in why
+    g.push(Action("wait", "foe"))
+    assert not any(k.startswith("feat_order:") for m in g.state.models.values() for k in m.conditions)
+
+
+def test_dominate_refuses_an_exhausted_target():
+    """Dominate names a non-Exhausted enemy model."""
+    g = game(hero=("Dominate",), places={"foe": (14, 10)})
+    set_model(g, "foe", counters=0)
+    ok, why = g.is_legal(Action("feat", "hero", feat="Dominate", target="foe"))
+    assert not ok and "Exhausted" in why
+
+
+def test_fog_of_hesitation_makes_the_model_activate_last():
+    """Fog of Hesitation (Opposed, Pulse 4"): when the enemy loses the opposed test, it may
+    not activate while another model of its warband can; once they are Exhausted it may."""
+    for seed in range(1, 30):
+        g = game(hero=("Fog of Hesitation",), places={"foe": (12, 10)}, seed=seed)
+        g.push(Action("feat", "hero", feat="Fog of Hesitation", models=("foe",)))
+        if "feat_order:last" in g.state.models["foe"].conditions:
+            break
+    else:
+        pytest.fail("the opposed test never went the user's way")
+    g.push(Action("wait", "hero"))
+    assert g.state.active == 2
+    ok, why = g.is_legal(Action("wait", "foe"))
+    assert not ok and "Fog of Hesitation" in why
+    assert {a.model for a in g.legal_actions() if a.model} == {"foe2"}
+    set_model(g, "foe2", counters=0)
+    assert g.is_legal(Action("wait", "foe"))[0]
+
+
+def test_provoke_forbids_the_pass_until_the_next_activation():
+    """Provoke: the target gains an Impetuous marker and its player may not spend a pass
+    token in its next activation; after that activation it may again."""
+    for seed in range(1, 30):
+        g = game(hero=("Provoke",), places={"foe": (14, 10)}, seed=seed)
+        pos = g.position()
+        pos["pass_tokens"] = {"1": 0, "2": 2}
+        g.set_position(pos)
+        g.push(Action("feat", "hero", feat="Provoke", target="foe"))
+        if "impetuous" in g.state.models["foe"].conditions:
+            break
+    else:
+        pytest.fail("the opposed test never went the user's way")
+    assert "feat_order:no_pass" in g.state.models["foe"].conditions
+    g.push(Action("wait", "hero"))
+    ok, why = g.is_legal(Action("pass"))
+    assert not ok and "Provoke" in why
+    g.push(Action("wait", "foe"))
+    g.push(Action("wait", "mate"))
+    assert g.state.active == 2 and g.is_legal(Action("pass"))[0]
+
+
+def test_blood_brothers_activates_after_a_friendly_blood_brother():
+    """Blood Brothers (Instant): when another friendly Blood Brother ends its activation, its
+    player may become the active player again and begin this model's activation: offered
+    (or declined) at once; used, Mate alone activates next, then the opponent."""
+    bb = ("samurai", "blood brother")
+    g = game(mate=("Blood Brothers",), types=bb)
+    g.push(Action("wait", "hero"))
+    assert g.to_move() == 1
+    offers = g.legal_actions()
+    use = Action("feat", "mate", feat="Blood Brothers")
+    assert use in offers and Action("decline_feat", "mate", feat="Blood Brothers") in offers
+    g.push(use)
+    assert g.state.active == 1 and g.state.models["mate"].ki == 4
+    assert {a.model for a in g.legal_actions() if a.model} == {"mate"}
+    assert not g.is_legal(Action("pass"))[0]
+    g.push(Action("wait", "mate"))
+    assert g.state.active == 2
+    # not a Blood Brother: no offer
+    g2 = game(mate=("Blood Brothers",))
+    g2.push(Action("wait", "hero"))
+    assert g2.state.active == 2 and not any(a.feat == "Blood Brothers" for a in g2.legal_actions())
+
+
+def test_blood_brothers_declined_gives_the_turn_to_the_opponent():
+    """Declined, the turn goes on as usual: the opponent activates."""
+    g = game(mate=("Blood Brothers",), types=("samurai", "blood brother"))
+    g.push(Action("wait", "hero"))
+    g.push(Action("decline_feat", "mate", feat="Blood Brothers"))
+    assert g.to_move() == 2 and g.state.models["mate"].ki == 6
+
+
+def test_round6_ops_count_as_applied():
+    """The new ops are in the engine's supported set, so the entries count as applied."""
+    for name in ("Outmanoeuvre", "Absolute Mastery", "Underhanded", "Dominate", "Fog of Hesitation",
+                 "Provoke", "Blood Brothers"):
+        assert fe.effect_status(name) == (True, ""), name
