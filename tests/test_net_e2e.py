@@ -325,3 +325,63 @@ def test_the_other_seats_flank_turn_and_hidden_vims_are_stripped_and_the_dice_ne
     v = save_view(doc, 2, owners, False)
     assert "seed" not in v and "dice_state" not in v and v["dice"] == "physical"
     assert v["elsewhere"][0]["edge"] != "west" and save_view(doc, 1, owners, False)["elsewhere"][0]["edge"] == "west"
+
+
+BSDATA = DEFAULT_TABLE.parents[2].parent / "shared" / "bsdata"
+needs_catalogues = pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/bsdata is not there")
+WARBANDS = ["Prefecture of Ryu", "Cult of Yurei"]
+
+
+@needs_catalogues
+def test_the_seats_play_the_set_up_step_by_step_and_bots_play_the_same_game_as_play_warbands(tmp_path):
+    """p.20: "Подготовка к игре" -- the roll-off, the zones, who deploys first and the
+    deployment, each step taken by its seat and judged by the server's set-up; two bot
+    seats asking for the engine's policy play the game of ``main.py play --warbands``."""
+    from sim.rules.setup.auto import warband_game
+
+    seed = 3
+
+    async def body(url):
+        made = await create_game(url, _table_text(), seed=seed, warbands=WARBANDS, setup=True)
+        return await asyncio.gather(run_bot(made["invites"]["1"], bots.GreedyBot(seed)),
+                                    run_bot(made["invites"]["2"], bots.GreedyBot(seed + 1)))
+
+    p1, p2 = asyncio.run(_serve(tmp_path, body))
+    g, _ = warband_game(DEFAULT_TABLE, WARBANDS, seed=seed, data=str(BSDATA))
+    bots.play(g, (bots.GreedyBot(seed), bots.GreedyBot(seed + 1)))
+    assert p1.mirror.log() == g.log() == p2.mirror.log()
+
+
+@needs_catalogues
+def test_a_set_up_step_out_of_turn_or_refused_by_the_rules_changes_nothing_and_a_restart_resumes_it(tmp_path):
+    from sim.net.setup_stage import SetupStage
+
+    store = Store(tmp_path / "s.db")
+    stage = SetupStage.new(_table_text(), WARBANDS, 4, 70, None, None, str(BSDATA))
+    h, _ = HostedGame.create_setup("s", stage, {}, store)
+    assert h.status()["phase"] == "setup" and h.view(1)["save"] is None
+    assert h.submit(1, {"kind": "pass"}, 0).error["code"] == "state"  # no game actions during the set-up
+    assert h.setup_step(1, None, auto=True).error is None  # the roll-off: either seat
+    roll = h.view(2)["setup"]["roll"]
+    assert roll is not None and roll["winner"] in (1, 2)
+    while h.stage is not None and h.stage.phase != "deploy":
+        p = h.to_move()
+        assert h.setup_step(3 - p, None, auto=True).error["code"] == "illegal"  # not its step
+        assert h.setup_step(p, None, auto=True).error is None
+    p = h.to_move()
+    mine = next(m for m in h.view(p)["setup"]["waiting"][str(p)])
+    n = len(h.stage.setup.steps)
+    off = h.setup_step(p, {"kind": "deploy", "player": p, "model": mine, "point": [12, 12]})
+    assert off.error["code"] == "illegal" and "p.63" in off.error["message"]  # the table's centre: in no zone
+    wrong = h.setup_step(p, {"kind": "deploy", "player": 3 - p, "model": mine, "point": [12, 12]})
+    assert wrong.error["code"] == "illegal" and len(h.stage.setup.steps) == n
+    for _ in range(3):
+        assert h.setup_step(h.to_move(), None, auto=True).error is None
+    before = h.view(1)["setup"]
+    store.close()
+    again = Store(tmp_path / "s.db")
+    r = HostedGame.restore(again.game("s"), again.inputs("s"), again)
+    assert r.view(1)["setup"] == before
+    while r.stage is not None:
+        assert r.setup_step(r.to_move() or 1, None, auto=True).error is None
+    assert r.game is not None and r.status()["phase"] in ("start", "main") and r.view(2)["save"]["events"]

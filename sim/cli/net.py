@@ -1,7 +1,7 @@
 """The network commands (issue 14, ``docs/network.md``)::
 
     python main.py serve [--host 127.0.0.1] [--port 8765] [--store games.db]
-    python main.py new ws://HOST:PORT TABLE [--scenario S] [--seed N] [--warbands A,B] [--turns N]
+    python main.py new ws://HOST:PORT TABLE [--scenario S] [--seed N] [--warbands A,B [--setup]] [--turns N]
                        [--timeout wait|claim] [--timeout-minutes M] [--clock MIN[+INC]] [--tournament]
     python main.py join INVITE [--bot greedy|random] [--text] [--seed N]
     python main.py watch URL [--text]
@@ -56,6 +56,8 @@ def add_parsers(sub) -> None:
     n.add_argument("--timeout-minutes", type=float, default=10.0, help="minutes away before a claim (default 10)")
     n.add_argument("--clock", type=_clock, metavar="MIN[+INC]", help="chess clocks: minutes each, +seconds a move")
     n.add_argument("--tournament", action="store_true", help="tournament mode: no take-backs, no adjustments")
+    n.add_argument("--setup", action="store_true", help="the players play the set-up (roll-off, terrain, zones, "
+                                                         "deployment, Flank, Scouts) step by step (needs --warbands)")
     n.add_argument("--json", action="store_true", help="print the answer as JSON")
     j = sub.add_parser("join", help="join a game with its invitation: window, terminal (--text) or bot (--bot)")
     j.add_argument("invite", help="the invitation URL printed by new")
@@ -138,6 +140,8 @@ async def _new(args) -> int:
         fields["warbands"] = names
     if args.clock:
         fields["clock"] = args.clock
+    if args.setup:
+        fields["setup"] = True
     msg = await create_game(args.server, text, **fields)
     if args.json:
         print(json.dumps({k: msg[k] for k in ("game", "invites", "watch")}, indent=1))

@@ -111,6 +111,8 @@ class Mirror:
     def __init__(self, seat: int | None) -> None:
         self.seat = seat
         self.game: Game | None = None
+        #: the set-up as this seat sees it while it is played (``SetupStage.view``), else None.
+        self.setup: dict | None = None
         self.status: dict = {}
         self.by: list[int] = []
         self.held: dict | None = None
@@ -129,7 +131,9 @@ class Mirror:
         """
         kind = msg.get("type")
         if kind in ("welcome", "state"):
-            self.game = Game.from_save(msg["save"], source="server state", verify=False)
+            self.setup = msg.get("setup")
+            self.game = (Game.from_save(msg["save"], source="server state", verify=False)
+                         if msg.get("save") is not None else None)
             self.by = list(msg.get("by", []))
             self.held = msg.get("pending")
             self.status = msg.get("status", {})
@@ -149,6 +153,10 @@ class Mirror:
             self.status = msg.get("status", self.status)
         elif kind == "status":
             self.status = msg.get("status", self.status)
+        elif kind == "setup_update":
+            self.setup = msg.get("setup")
+            if msg.get("status", {}).get("phase") == "setup":  # else the game's full state follows
+                self.status = msg["status"]
         elif kind == "held":
             self.held = msg.get("action")
         elif kind == "undo_request":
@@ -165,6 +173,8 @@ class Mirror:
         st = self.status
         if not st or st.get("over") or self.seat is None or st.get("undo") is not None:
             return False
+        if st.get("phase") == "setup" and st.get("setup_phase") == "roll_off":
+            return True  # either seat starts the roll-off
         if st.get("to_move") == self.seat:
             return True
         return simultaneous and self.seat in st.get("may_allocate", []) and self.held is None
@@ -262,6 +272,25 @@ class GameClient:
                     await self.recv()  # the full state follows
                 raise Refused(msg.get("code", "?"), msg.get("message", ""))
 
+    async def setup_step(self, step: dict | None = None, auto: bool = False) -> dict:
+        """Send a set-up step (``Step.to_dict()``) or ``auto`` (the engine's policy takes
+        this seat's next step) and wait for the verdict: ``setup_update`` (or ``state``,
+        the set-up done and the game started).
+
+        Raises:
+            Refused: the server refused it (every reason).
+        """
+        await self.send({"type": "setup", "step": step, "auto": auto})
+        while True:
+            msg = await self.recv()
+            if msg.get("type") == "state":
+                return msg
+            if msg.get("type") == "setup_update" and msg.get("setup") is not None and msg["setup"]["steps"] and \
+                    msg["setup"]["steps"][-1].get("player") in (self.seat, 0):
+                return msg
+            if msg.get("type") == "error":
+                raise Refused(msg.get("code", "?"), msg.get("message", ""))
+
     async def undo(self) -> None:
         """Ask the opponent to accept taking back this seat's last decision."""
         await self.send({"type": "undo", "seen": len(self.game.actions)})
@@ -337,6 +366,16 @@ async def run_bot(invite: "str | Invite", bot: Any, think: float = 0.0, accept_u
             if c.mirror.undo_asked is not None:
                 await c.answer_undo(accept_undo)
                 continue
+            if c.mirror.status.get("phase") == "setup":
+                if c.mirror.my_decision():
+                    try:
+                        await c.setup_step(auto=True)
+                    except Refused as exc:
+                        if exc.code != "illegal":  # the other seat started the roll-off first
+                            raise
+                else:
+                    await c.recv()
+                continue
             if c.mirror.my_decision(simultaneous=False):
                 n += 1
                 if n > max_actions:
@@ -346,7 +385,9 @@ async def run_bot(invite: "str | Invite", bot: Any, think: float = 0.0, accept_u
                 try:
                     await c.act(bot.choose(c.game), declare=True)
                 except Refused as exc:
-                    if exc.code != "stale":
+                    if exc.code == "rate":  # too fast for the server: wait, then decide again
+                        await asyncio.sleep(0.5)
+                    elif exc.code != "stale":
                         raise
                 continue
             await c.recv()
@@ -428,7 +469,17 @@ class ThreadedClient:
                     self.mirror.apply(msg)
                 except GameError as exc:
                     msg = {"type": "error", "code": "mirror", "message": str(exc)}
+                    self.resync()
             out.append(msg)
+
+    def resync(self) -> None:
+        """Drop the connection (the mirror lost its way): the client reconnects and the
+        full state comes again (a ``welcome``)."""
+        async def _drop() -> None:
+            if self._ws is not None:
+                await self._ws.close()
+        if self._loop.is_running():
+            asyncio.run_coroutine_threadsafe(_drop(), self._loop)
 
     def close(self, timeout: float = 2.0) -> None:
         """Close the connection and stop the thread."""

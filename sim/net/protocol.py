@@ -14,13 +14,15 @@ Client to server (:data:`ClientMessage`):
   refused, not misread).
 - ``undo`` / ``undo_answer``: ask to take back one's last decision; the opponent accepts
   or refuses (undo only with the opponent's consent).
+- ``setup``: a set-up step, or ``auto`` (the engine's policy takes the seat's next step).
 - ``claim``: claim the game when the opponent has been away longer than the host allows.
 - ``export``: the game's save (``bushido-game/1``) once it is over.
 
 Server to client: ``created``, ``welcome`` / ``state`` (a full state: after joining, after
-an undo), ``update`` (one accepted action: its events as the seat sees them, its dice),
-``status`` (who is connected, who must decide, allocations in, clocks), ``undo_request``,
-``save``, ``error`` (``code`` and one line).
+an undo, when the set-up is done), ``update`` (one accepted action: its events as the
+seat sees them, its dice), ``setup_update`` (a set-up step taken, the set-up as the seat
+sees it), ``status`` (who is connected, who must decide, allocations in, clocks),
+``undo_request``, ``held``, ``save``, ``error`` (``code`` and one line).
 
 Limits: :data:`MAX_FRAME` bytes for a ``create`` frame (a table file is at most 1 MiB),
 :data:`MAX_MESSAGE` bytes for every other message.
@@ -63,7 +65,9 @@ class Clock(_Msg):
 
 class Create(_Msg):
     """A new game. ``table``: the table file's YAML text; ``warbands``: two catalogue
-    faction names (or nothing: the table's own models); ``turns``: a fixed game length."""
+    faction names (or nothing: the table's own models); ``turns``: a fixed game length;
+    ``setup``: the seats play the set-up (roll-off, terrain, zones, deployment, Flank,
+    Scouts) step by step; otherwise the engine sets the warbands up by its policy."""
 
     type: Literal["create"]
     table: str = Field(max_length=1_100_000)
@@ -76,6 +80,7 @@ class Create(_Msg):
     timeout: Timeout = Timeout()
     clock: Clock | None = None
     tournament: bool = False
+    setup: bool = False
     bots: dict[Literal["1", "2"], Literal["greedy", "random"]] = Field(default_factory=dict)
 
 
@@ -114,6 +119,15 @@ class UndoAnswer(_Msg):
     accept: bool
 
 
+class SetupMsg(_Msg):
+    """A set-up step (``Step.to_dict()``), or ``auto``: the seat's next step by the
+    engine's policy (what a bot seat sends)."""
+
+    type: Literal["setup"]
+    step: dict[str, Any] | None = None
+    auto: bool = False
+
+
 class Claim(_Msg):
     """Claim the game: the opponent has been away longer than the host's timeout."""
 
@@ -127,7 +141,7 @@ class Export(_Msg):
     game: str = Field(max_length=64)
 
 
-ClientMessage = Annotated[Union[Create, Hello, ActionMsg, Undo, UndoAnswer, Claim, Export],
+ClientMessage = Annotated[Union[Create, Hello, ActionMsg, SetupMsg, Undo, UndoAnswer, Claim, Export],
                           Field(discriminator="type")]
 _CLIENT = TypeAdapter(ClientMessage)
 
@@ -141,7 +155,7 @@ class ProtocolError(ValueError):
         self.code = code
 
 
-def parse_client(raw: str | bytes) -> Create | Hello | ActionMsg | Undo | UndoAnswer | Claim | Export:
+def parse_client(raw: str | bytes) -> Create | Hello | ActionMsg | SetupMsg | Undo | UndoAnswer | Claim | Export:
     """The client message in ``raw`` (a text frame).
 
     Raises:
@@ -165,8 +179,8 @@ def parse_client(raw: str | bytes) -> Create | Hello | ActionMsg | Undo | UndoAn
         return _CLIENT.validate_python(doc)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("create", "hello", "action", "undo",
-                                                                         "undo_answer", "claim", "export"))
+        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("create", "hello", "action", "setup",
+                                                                         "undo", "undo_answer", "claim", "export"))
         return_msg = f"{where or 'message'}: {err.get('msg', 'invalid')}"
         raise ProtocolError("schema", return_msg[:300]) from None
 

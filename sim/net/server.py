@@ -12,7 +12,8 @@ Limits: frames over :data:`~sim.net.protocol.MAX_FRAME` bytes close the connecti
 :data:`~sim.net.protocol.MAX_MESSAGE` bytes, text that is not JSON and JSON that is no
 message are refused with an ``error`` and the connection stays; more than
 :attr:`GameServer.rate` messages a second (bursts of :attr:`GameServer.burst`) are refused
-with ``rate``, and a connection that keeps on is closed (1008). Tokens are compared in
+with ``rate``, and a connection that keeps on is closed (1008). The default (100 a
+second, bursts of 200) is far above a human's pace and lets a bot play at full speed. Tokens are compared in
 constant time and never logged.
 
 Games are loaded from the store when first asked for (a restart costs nothing until a
@@ -47,6 +48,7 @@ from .protocol import (
     Export,
     Hello,
     ProtocolError,
+    SetupMsg,
     Undo,
     UndoAnswer,
     dumps,
@@ -54,6 +56,7 @@ from .protocol import (
     parse_client,
 )
 from .session import HostedGame, Outcome
+from .setup_stage import SetupStage, step_view
 from .store import Store, StoreError
 
 log = logging.getLogger("bushido.net")
@@ -73,7 +76,7 @@ class GameServer:
         now: the clock of the sessions (``time.monotonic``).
     """
 
-    def __init__(self, store: Store, data: str | None = None, rate: float = 20.0, burst: int = 40,
+    def __init__(self, store: Store, data: str | None = None, rate: float = 100.0, burst: int = 200,
                  now=time.monotonic) -> None:
         self.store = store
         self.data = data
@@ -82,9 +85,14 @@ class GameServer:
         self.now = now
         self.games: dict[str, HostedGame] = {}
         self.viewers: dict[str, dict[ServerConnection, int | None]] = {}
+        #: one lock per game: an input is judged and published before the next is read, so
+        #: every viewer gets the updates in order and a welcome is never overtaken.
+        self.locks: dict[str, asyncio.Lock] = {}
         #: accepted-action latencies, seconds (receipt to the last send), for the load benchmark.
         self.latencies: list[float] = []
         self.url = ""
+        #: seconds a viewer may take to accept a message before it is disconnected.
+        self.send_timeout = 10.0
 
     # ------------------------------------------------------------ games
     def hosted(self, game_id: str) -> HostedGame | None:
@@ -117,6 +125,21 @@ class GameServer:
             table = parse_table(msg.table, source=msg.table_name)
         except TableError as exc:
             raise ValueError(str(exc)) from None
+        settings = {"timeout": msg.timeout.model_dump(), "clock": msg.clock.model_dump() if msg.clock else None,
+                    "bots": dict(msg.bots), "tournament": msg.tournament, "name": msg.table_name,
+                    "seed_given": msg.seed is not None}
+        game_id = secrets.token_hex(6)
+        if msg.setup:
+            from sim.rules.setup import SetupError
+
+            if not msg.warbands:
+                raise ValueError("setup: a set-up played by the seats needs two warbands (--warbands A,B)")
+            try:
+                stage = SetupStage.new(msg.table, list(msg.warbands), seed, msg.rice, msg.scenario, length, self.data)
+            except SetupError as exc:
+                raise ValueError(f"setup: {exc}") from None
+            h, tokens = HostedGame.create_setup(game_id, stage, settings, self.store, self.now)
+            return self._created(h, tokens)
         try:
             if msg.warbands:
                 from sim.rules.setup import SetupError
@@ -135,12 +158,12 @@ class GameServer:
         except GameError as exc:
             raise ValueError(str(exc)) from None
         game.tournament = msg.tournament
-        game_id = secrets.token_hex(6)
-        settings = {"timeout": msg.timeout.model_dump(), "clock": msg.clock.model_dump() if msg.clock else None,
-                    "bots": dict(msg.bots), "tournament": msg.tournament, "name": msg.table_name,
-                    "seed_given": msg.seed is not None}
         h, tokens = HostedGame.create(game_id, game, settings, self.store, self.now)
-        self.games[game_id] = h
+        return self._created(h, tokens)
+
+    def _created(self, h: HostedGame, tokens: dict[int, str]) -> dict:
+        self.games[h.id] = h
+        game_id = h.id
         base = f"{self.url}/g/{game_id}"
         return {"type": "created", "game": game_id,
                 "invites": {str(s): f"{base}?seat={s}&token={t}" for s, t in tokens.items()},
@@ -190,14 +213,15 @@ class GameServer:
                     if joined:
                         await conn.send(dumps(error("state", "already joined")))
                         continue
-                    reply = self.join(conn, msg)
-                    if reply.get("type") == "error":
+                    async with self.lock(msg.game):
+                        reply = self.join(conn, msg)
+                        if reply.get("type") == "error":
+                            await conn.send(dumps(reply))
+                            continue
+                        game_id, seat, joined = msg.game, msg.seat, True
                         await conn.send(dumps(reply))
-                        continue
-                    game_id, seat, joined = msg.game, msg.seat, True
-                    await conn.send(dumps(reply))
-                    h = self.games[game_id]
-                    await self.send_status(h)
+                        h = self.games[game_id]
+                        await self.send_status(h, but=conn)
                     continue
                 if not joined or game_id is None:
                     await conn.send(dumps(error("state", "say hello first: which game, which seat")))
@@ -206,13 +230,14 @@ class GameServer:
                 if seat is None:
                     await conn.send(dumps(error("seat", "spectators cannot act")))
                     continue
-                out = self.dispatch(h, seat, msg)
-                if out.error is not None:
-                    await conn.send(dumps(out.error))
-                    if out.error.get("code") == "stale":
-                        await conn.send(dumps({"type": "state", **h.view(seat)}))
-                    continue
-                await self.publish(h, out)
+                async with self.lock(game_id):
+                    out = self.dispatch(h, seat, msg)
+                    if out.error is not None:
+                        await conn.send(dumps(out.error))
+                        if out.error.get("code") == "stale":
+                            await conn.send(dumps({"type": "state", **h.view(seat)}))
+                        continue
+                    await self.publish(h, out)
                 if out.updates:
                     self.latencies.append(time.perf_counter() - t0)
         except ConnectionClosed:
@@ -222,8 +247,16 @@ class GameServer:
                 self.viewers.get(game_id, {}).pop(conn, None)
                 h2 = self.games.get(game_id)
                 if h2 is not None:
-                    h2.leave(seat)
-                    await self.send_status(h2)
+                    async with self.lock(h2.id):
+                        h2.leave(seat)
+                        await self.send_status(h2)
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        """The lock of game ``game_id``."""
+        lk = self.locks.get(game_id)
+        if lk is None:
+            lk = self.locks[game_id] = asyncio.Lock()
+        return lk
 
     def join(self, conn: ServerConnection, msg: Hello) -> dict:
         """The ``welcome`` for ``msg``, or an ``error`` (unknown game, wrong token)."""
@@ -246,6 +279,8 @@ class GameServer:
         """Hand one message of ``seat`` to its game."""
         if isinstance(msg, ActionMsg):
             return h.submit(seat, msg.action, msg.seen, msg.declare)
+        if isinstance(msg, SetupMsg):
+            return h.setup_step(seat, msg.step, msg.auto)
         if isinstance(msg, Undo):
             return h.request_undo(seat, msg.seen)
         if isinstance(msg, UndoAnswer):
@@ -266,25 +301,33 @@ class GameServer:
             return error("state", "the game is still being played: its save (seed, secrets) is given once it is over")
         return {"type": "save", "game": game_id, "save": h.save(), "ended": h.ended}
 
-    async def publish(self, h: HostedGame, out: Outcome) -> None:
-        """Send ``out`` to every viewer of ``h``, each its own view."""
-        viewers = list(self.viewers.get(h.id, {}).items())
+    async def publish(self, h: HostedGame, out: Outcome, but: ServerConnection | None = None) -> None:
+        """Send ``out`` to every viewer of ``h`` (but ``but``), each its own view. A viewer
+        that cannot take a message within :attr:`send_timeout` seconds is disconnected
+        (it reconnects and gets the full state)."""
+        viewers = [(c, s) for c, s in self.viewers.get(h.id, {}).items() if c is not but]
         for conn, seat in viewers:
             msgs = [dumps(h.update_for(u, seat)) for u in out.updates]
+            if out.setup is not None:
+                msgs.append(dumps({"type": "setup_update", "step": step_view(out.setup, seat),
+                                   "setup": h.stage.view(seat) if h.stage is not None else None,
+                                   "status": h.status()}))
             if out.state:
                 msgs.append(dumps({"type": "state", **h.view(seat)}))
-            if out.status and not out.updates and not out.state:
+            if out.status and not out.updates and not out.state and out.setup is None:
                 msgs.append(dumps({"type": "status", "status": h.status()}))
             msgs += [dumps(m) for s, m in out.notify if s == seat]
             for m in msgs:
                 try:
-                    await conn.send(m)
-                except ConnectionClosed:
+                    await asyncio.wait_for(conn.send(m), self.send_timeout)
+                except (ConnectionClosed, asyncio.TimeoutError):
+                    self.viewers.get(h.id, {}).pop(conn, None)
+                    conn.transport.abort()
                     break
 
-    async def send_status(self, h: HostedGame) -> None:
-        """Tell every viewer of ``h`` the status (someone came or went)."""
-        await self.publish(h, Outcome(status=True))
+    async def send_status(self, h: HostedGame, but: ServerConnection | None = None) -> None:
+        """Tell every viewer of ``h`` (but ``but``) the status (someone came or went)."""
+        await self.publish(h, Outcome(status=True), but)
 
     async def ticker(self, period: float = 1.0) -> None:
         """Every ``period`` seconds: clocks and claim deadlines."""
@@ -293,9 +336,10 @@ class GameServer:
             for h in list(self.games.values()):
                 if h.over():
                     continue
-                out = h.tick()
-                if out is not None:
-                    await self.publish(h, out)
+                async with self.lock(h.id):
+                    out = h.tick()
+                    if out is not None:
+                        await self.publish(h, out)
 
 
 async def run_server(host: str = "127.0.0.1", port: int = 8765, store: str | os.PathLike = "games.db",

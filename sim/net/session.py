@@ -40,8 +40,10 @@ from typing import Any, Callable
 
 from sim.rules.dice import DiceError
 from sim.rules.game import Action, Game, GameError
+from sim.rules.setup import SetupError
 
 from .secrets import event_view, new_token, owners_of, save_view, token_hash, token_matches
+from .setup_stage import SetupStage
 from .store import GameRow, InputRow, Store, StoreError
 
 #: The fields of an allocation hidden from the other seat until both are in (p.33 step 5).
@@ -73,10 +75,11 @@ class Outcome:
     """What an input did: ``updates`` to send (each viewer gets its view), ``state``
     (send every viewer a full state: after an undo), ``status`` (send the status),
     ``notify`` (``[(seat, message)]`` for one seat), ``error`` (the input was refused:
-    send it back, nothing changed)."""
+    send it back, nothing changed), ``setup`` (a set-up step taken, as JSON)."""
 
     updates: list[Update] = field(default_factory=list)
     state: bool = False
+    setup: dict | None = None
     status: bool = False
     notify: list[tuple[int, dict]] = field(default_factory=list)
     error: dict | None = None
@@ -101,17 +104,21 @@ class HostedGame:
         now: the clock (seconds; ``time.monotonic`` by default).
     """
 
-    def __init__(self, game_id: str, game: Game, spec: dict, tokens: dict, settings: dict,
-                 store: Store | None = None, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, game_id: str, game: Game | None, spec: dict, tokens: dict, settings: dict,
+                 store: Store | None = None, now: Callable[[], float] = time.monotonic,
+                 stage: SetupStage | None = None) -> None:
         self.id = game_id
-        self.game = game
+        #: the game (None while the set-up is played: :attr:`stage`).
+        self.game: Game = game  # type: ignore[assignment]
+        #: the set-up being played before the game (None once the game started).
+        self.stage = stage
         self.spec = spec
         self.tokens = dict(tokens)
         self.settings = dict(settings)
         self.store = store
         self.now = now
-        self.owners = owners_of(spec)
-        scen = spec.get("scenario")
+        self.owners = owners_of(spec) if game is not None else stage.owners() if stage is not None else {}
+        scen = spec.get("scenario") if game is not None else None
         self.hidden_vims = isinstance(scen, dict) and isinstance(scen.get("vim"), dict) and \
             scen["vim"].get("kind") == "hidden"
         #: seat -> an allocation held until the engine asks for it (p.33 step 5).
@@ -152,6 +159,29 @@ class HostedGame:
         return cls(game_id, game, spec, hashes, settings, store, now), tokens
 
     @classmethod
+    def create_setup(cls, game_id: str, stage: SetupStage, settings: dict, store: Store | None = None,
+                     now: Callable[[], float] = time.monotonic) -> tuple["HostedGame", dict[int, str]]:
+        """A new hosted game that starts with its set-up (:mod:`sim.net.setup_stage`), and
+        its seat tokens.
+
+        Raises:
+            StoreError: the store cannot keep it.
+        """
+        tokens = {1: new_token(), 2: new_token()}
+        hashes = {str(s): token_hash(t) for s, t in tokens.items()}
+        spec = _jsonable(stage.to_spec())
+        if store is not None:
+            store.add_game(game_id, spec, hashes, settings)
+        return cls(game_id, None, spec, hashes, settings, store, now, stage), tokens
+
+    def _start(self) -> None:
+        """The set-up is done: the game starts (its set-up events played)."""
+        assert self.stage is not None
+        self.game = self.stage.game()
+        self.owners = owners_of(_jsonable(self.game.to_json()))
+        self.stage = None
+
+    @classmethod
     def restore(cls, row: GameRow, inputs: list[InputRow], store: Store | None = None,
                 now: Callable[[], float] = time.monotonic) -> "HostedGame":
         """The game as it stood at its last stored input: the set-up re-simulated from the
@@ -162,12 +192,28 @@ class HostedGame:
             GameError: the spec cannot be re-simulated, or an input's events differ from
                 the stored ones (``game ID: inputs[seq]: ...``).
         """
-        game = Game.from_save(row.spec, source=f"game {row.id}: spec")
-        h = cls(row.id, game, row.spec, row.tokens, row.settings, store, now)
+        if "setup" in row.spec:
+            try:
+                stage = SetupStage.from_spec(row.spec)
+            except SetupError as exc:
+                raise GameError(f"game {row.id}: spec: {exc}") from None
+            h = cls(row.id, None, row.spec, row.tokens, row.settings, store, now, stage)
+        else:
+            h = cls(row.id, Game.from_save(row.spec, source=f"game {row.id}: spec"), row.spec, row.tokens,
+                    row.settings, store, now)
         for inp in inputs:
             where = f"game {row.id}: inputs[{inp.seq}]"
             p = inp.payload
-            if inp.kind == "action":
+            game = h.game
+            if inp.kind == "setup":
+                assert h.stage is not None, f"{where}: a set-up step after the set-up"
+                try:
+                    h.stage.replay(p["step"])
+                except SetupError as exc:
+                    raise GameError(f"{where}: the set-up step cannot be taken again ({exc})") from None
+                if h.stage.phase == "done":
+                    h._start()
+            elif inp.kind == "action":
                 a = Action.from_json(p["action"])
                 try:
                     evs = game.push(a)
@@ -220,7 +266,7 @@ class HostedGame:
     # ------------------------------------------------------------ what each viewer sees
     def over(self) -> bool:
         """The game has ended (in the engine, or claimed, or on time)."""
-        return self.game.is_over() or self.ended is not None
+        return self.ended is not None or (self.game is not None and self.game.is_over())
 
     def event_for(self, index: int, event: dict, viewer: int | None) -> dict:
         """Event number ``index`` of the game (JSON) as ``viewer`` sees it."""
@@ -241,7 +287,12 @@ class HostedGame:
     def view(self, viewer: int | None) -> dict:
         """The full state for ``viewer``: ``save`` (the save as the viewer sees it: build
         the mirror with ``Game.from_save(save, verify=False)``), ``by`` (who decided each
-        action), ``pending`` (this seat's own held allocation, if any), ``status``."""
+        action), ``pending`` (this seat's own held allocation, if any), ``status``; during
+        the set-up ``save`` is None and ``setup`` is the set-up as the viewer sees it."""
+        if self.game is None:
+            assert self.stage is not None
+            return {"game": self.id, "seat": viewer, "save": None, "setup": self.stage.view(viewer), "by": [],
+                    "pending": None, "status": self.status()}
         doc = _jsonable(self.game.to_json())
         save = save_view(doc, viewer, self.owners, self.over())
         save["events"] = [self.event_for(i, e, viewer) if e.get("kind") == "allocated" else e
@@ -270,7 +321,7 @@ class HostedGame:
     # ------------------------------------------------------------ status
     def due_allocations(self) -> dict[str, int]:
         """The models of the waiting exchange that have not allocated: ``{model: seat}``."""
-        ex = self.game.state.exchange
+        ex = self.game.state.exchange if self.game is not None else None
         if ex is None:
             return {}
         return {m: self.game.state.models[m].player for m in (ex["attacker"], ex["defender"])
@@ -280,11 +331,13 @@ class HostedGame:
         """The seat whose decision the engine waits for (None once over)."""
         if self.over():
             return None
+        if self.game is None:
+            return self.stage.to_act() if self.stage is not None else None
         return self.game.to_move()
 
     def may_allocate(self) -> list[int]:
         """The seats that may send their allocation now (the allocation stage: both)."""
-        if self.over() or self.game.answers_pending() or self.game.damage_offers_pending():
+        if self.over() or self.game is None or self.game.answers_pending() or self.game.damage_offers_pending():
             return []
         return sorted({s for s in self.due_allocations().values() if s not in self.pending})
 
@@ -293,27 +346,30 @@ class HostedGame:
         ``allocated`` (seats whose allocation is in, held or declared), who is connected,
         how long the absent have been away, what may be claimed, the clocks, the undo
         asked, the result."""
-        st = self.game.state
         now = self.now()
-        away = {str(s): round(now - t, 1) for s, t in self.away_since.items()}
         tmo = self.settings.get("timeout") or {"policy": "wait", "minutes": 10.0}
-        claimable = [s for s in (1, 2) if tmo.get("policy") == "claim" and self._claimable(s, now)]
+        waiting = [s for s in (1, 2) if not self.connected[s]]
+        common = {"away": {str(s): round(now - t, 1) for s, t in self.away_since.items()},
+                  "connected": {str(s): bool(self.connected[s]) for s in (1, 2)},
+                  "waiting": ("waiting for " + " and ".join(f"player {s}" for s in waiting)) if waiting else None,
+                  "timeout": tmo, "claimable": [s for s in (1, 2) if tmo.get("policy") == "claim"
+                                                and self._claimable(s, now)],
+                  "clocks": self._clock_view(now), "undo": self.undo_by, "over": self.over(),
+                  "result": dict(self.ended) if self.ended is not None else None}
+        if self.game is None:
+            assert self.stage is not None
+            return {"turn": 0, "phase": "setup", "setup_phase": self.stage.phase, "active": None,
+                    "to_move": self.to_move(), "may_allocate": [], "allocated": [], "actions": 0, "events": 0,
+                    **common}
+        st = self.game.state
         ex = st.exchange
         allocated = sorted({st.models[m].player for m in (ex["allocations"] if ex else {})} | set(self.pending))
-        waiting = [s for s in (1, 2) if not self.connected[s]]
-        result = None
-        if self.ended is not None:
-            result = dict(self.ended)
-        elif self.game.is_over():
+        if self.ended is None and self.game.is_over():
             ev = next((e for e in reversed(self.game.events) if e.kind == "game_over"), None)
-            result = dict(ev.data) if ev is not None else {"result": "over"}
+            common["result"] = dict(ev.data) if ev is not None else {"result": "over"}
         return {"turn": st.turn, "phase": st.phase, "active": st.active, "to_move": self.to_move(),
                 "may_allocate": self.may_allocate(), "allocated": allocated, "actions": len(self.game.actions),
-                "events": len(self.game.events), "connected": {str(s): bool(self.connected[s]) for s in (1, 2)},
-                "away": away, "waiting": (" and ".join(f"player {s}" for s in waiting) and
-                                          "waiting for " + " and ".join(f"player {s}" for s in waiting)) or None,
-                "timeout": tmo, "claimable": claimable, "clocks": self._clock_view(now),
-                "undo": self.undo_by, "over": self.over(), "result": result}
+                "events": len(self.game.events), **common}
 
     def _claimable(self, seat: int, now: float) -> bool:
         """Whether ``seat`` may claim: its opponent is away longer than the timeout."""
@@ -353,6 +409,8 @@ class HostedGame:
     def _flag(self) -> dict | None:
         """The end by time, when a running clock is out."""
         if self.clocks is None or self.over():
+            return None
+        if self.game is None:
             return None
         for s in sorted(self._running()):
             if self.clocks[s] <= 0:
@@ -430,6 +488,8 @@ class HostedGame:
         the cost of a counter, p.24)."""
         if self.over():
             return Outcome.refused("state", "the game is over")
+        if self.game is None:
+            return Outcome.refused("state", "the set-up is being played: send set-up steps")
         if seen != len(self.game.actions):
             return Outcome.refused("stale", f"out of date: you have seen {seen} actions, the game has "
                                             f"{len(self.game.actions)}; the full state follows")
@@ -506,6 +566,8 @@ class HostedGame:
         """Seat ``seat`` asks to take back its last decision; the opponent is asked."""
         if self.over():
             return Outcome.refused("state", "the game is over")
+        if self.game is None:
+            return Outcome.refused("state", "no take-backs during the set-up")
         if seen != len(self.game.actions):
             return Outcome.refused("stale", "out of date: the full state follows")
         if seat not in self.by and seat not in self.pending:
@@ -555,6 +617,37 @@ class HostedGame:
                           "winner": seat, "loser": 3 - seat, "by": "claim"})
 
     def save(self) -> dict:
-        """The game's ``bushido-game/1`` save (with its seed: only once it is over)."""
+        """The game's ``bushido-game/1`` save (with its seed: only once it is over).
+
+        Raises:
+            GameError: the game has not started (its set-up is being played)."""
+        if self.game is None:
+            raise GameError("the game has not started: its set-up is being played")
         return _jsonable(self.game.to_json())
+
+    def setup_step(self, seat: int, doc: Any, auto: bool = False) -> Outcome:
+        """Seat ``seat``'s set-up step ``doc`` (``Step.to_dict()``), or its next step by
+        the engine's policy (``auto``); judged by the set-up's rules (every reason), stored,
+        and the game started when the set-up is done."""
+        if self.stage is None:
+            return Outcome.refused("state", "the set-up is over: the game is being played")
+        if self.over():
+            return Outcome.refused("state", "the game is over")
+        self._tick()
+        step, why = self.stage.take(seat, doc, auto)
+        if step is None:
+            return Outcome.refused("illegal", why or "refused")
+        row = step.to_dict()
+        try:
+            self._store([("setup", seat, {"step": row, "clocks": self._clocks_json()})])
+        except StoreError as exc:  # nothing kept: the set-up is rebuilt without the step
+            self.stage = SetupStage.from_spec(self.spec)
+            for inp in (self.store.inputs(self.id) if self.store is not None else []):
+                if inp.kind == "setup":
+                    self.stage.replay(inp.payload["step"])
+            return Outcome.refused("store", str(exc))
+        if self.stage.phase == "done":
+            self._start()
+            return Outcome(state=True, status=True, setup=row)
+        return Outcome(status=True, setup=row)
 

@@ -20,11 +20,11 @@ import random
 from shapely.geometry import Point
 
 from models.warband import STANDARD_RICE_LIMITS
-from sim.rules.setup.core import GameSetup
+from sim.rules.setup.core import GameSetup, Step
 from sim.rules.setup.reasons import Refusal, SetupError
 from sim.rules.setup.warbands import Picker, WarbandChoice
 
-__all__ = ["auto_setup", "pick_warband", "warband_game"]
+__all__ = ["auto_setup", "auto_step", "pick_warband", "warband_game"]
 
 #: Grid step of the deployment search, inches.
 GRID = 0.5
@@ -112,23 +112,9 @@ def auto_setup(setup: GameSetup, max_steps: int = 500) -> GameSetup:
         SetupError: a model that fits nowhere in its zone, or a set-up that does not end.
     """
     for _ in range(max_steps):
-        ph, p = setup.phase, setup.to_act
-        if ph == "done":
+        if setup.phase == "done":
             return setup
-        if ph == "roll_off":
-            setup.roll_off()
-        elif p is None:
-            break
-        elif ph == "terrain":
-            setup.stop_terrain(p)
-        elif ph == "zone":
-            setup.choose_zone(p, setup.zone_options()[0].id)
-        elif ph == "first":
-            setup.choose_first(p, p)
-        elif ph in ("deploy", "scouts"):
-            if not _deploy_one(setup, p):
-                setup.done(p)
-        else:
+        if auto_step(setup, setup.to_act) is None:
             break
     raise SetupError(Refusal("setup", f"the automatic set-up did not finish (phase {setup.phase})"))
 
@@ -166,3 +152,34 @@ def warband_game(table: "str | os.PathLike", warbands: "list[str] | tuple[str, .
     setup = GameSetup(TableChoice.terrain_of(table), scenario=scenario, warbands=chosen, seed=seed)
     auto_setup(setup)
     return setup.game(length=length), setup
+
+
+def auto_step(setup: GameSetup, player: int | None) -> "Step | None":
+    """Take ``player``'s next set-up step by this module's policy (the roll-off for
+    anybody in its phase); returns the step as recorded, or None when it is not
+    ``player``'s step (or the set-up is done). A network seat played by a bot asks the
+    server for this (``main.py join --bot`` during a networked set-up).
+
+    Raises:
+        SetupError: a model that fits nowhere in its zone.
+    """
+    ph, p = setup.phase, setup.to_act
+    if ph == "done":
+        return None
+    if ph == "roll_off":
+        setup.roll_off()
+        return setup.steps[-1]
+    if p is None or p != player:
+        return None
+    if ph == "terrain":
+        setup.stop_terrain(p)
+    elif ph == "zone":
+        setup.choose_zone(p, setup.zone_options()[0].id)
+    elif ph == "first":
+        setup.choose_first(p, p)
+    elif ph in ("deploy", "scouts"):
+        if not _deploy_one(setup, p):
+            setup.done(p)
+    else:
+        return None
+    return setup.steps[-1]
