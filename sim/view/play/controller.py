@@ -423,6 +423,18 @@ class PlayController:
         dice: ``"seeded"`` (the game's dice) or ``"physical"`` (the players type the
             values: :attr:`screen` ``"dice"``, :attr:`dice_request`, :meth:`enter_dice`;
             the game's rolls from now on are typed).
+        remote: networked play (issue 14): the client of one seat, or of a spectator --
+            an object with ``mirror`` (a :class:`sim.net.client.Mirror`: ``game``,
+            ``seat``, ``status``, ``held``, ``undo_asked``, ``revealed``,
+            ``my_decision()``), ``act(action, declare)``, ``send(message)`` and
+            ``poll() -> list[dict]`` (the server's messages since the last call, applied
+            to the mirror), as :class:`sim.net.client.ThreadedClient`. ``game`` is then
+            the mirror's game and is never pushed into: a decision is sent to the server
+            (:attr:`sent` until its verdict comes), :meth:`sync` takes in what the server
+            sent; the only human is the client's seat (none for a spectator), no bots,
+            no hand-over (each player at their own screen), the allocation screen when
+            the seat may allocate (both players at once, p.33 step 5), undo asks the
+            opponent (:meth:`undo`, :meth:`answer_undo`), no manual adjustments.
 
     Attributes:
         selected: the selected model id, or None.
@@ -435,15 +447,30 @@ class PlayController:
         dice_request: ``(n, what for)`` while physical dice are asked for, else None.
         history: who decided each action of ``game.actions``: ``(player, by a bot)``
             (``(None, False)`` for actions loaded from a save).
+        sent: with ``remote``: the action sent to the server whose verdict has not come
+            yet (nothing else is offered meanwhile), else None.
+        refusal: with ``remote``: the server's last refusal or notice (one line: an
+            illegal action, a declined take-back, a lost connection), "" once read by
+            :meth:`take_refusal`.
 
     Raises:
-        ValueError: ``bots`` keyed by other than 1 or 2, or an unknown ``dice``.
+        ValueError: ``bots`` keyed by other than 1 or 2, or an unknown ``dice``; bots or
+            physical dice with ``remote``, or a ``remote`` whose mirror has no game yet.
     """
 
     def __init__(self, game: Game, *, bots: dict[int, object] | None = None, tournament: bool = False,
-                 humans_share_screen: bool = True, dice: str = "seeded") -> None:
+                 humans_share_screen: bool = True, dice: str = "seeded", remote: object | None = None) -> None:
         if dice not in ("seeded", "physical"):
             raise ValueError(f"dice is 'seeded' or 'physical', got {dice!r}")
+        self.remote = remote
+        self.sent: Action | None = None
+        self.refusal = ""
+        if remote is not None:
+            if bots or dice != "seeded":
+                raise ValueError("a networked game has no bots in the window and the server's dice")
+            if remote.mirror.game is not game:  # type: ignore[attr-defined]
+                raise ValueError("a networked game's controller plays its mirror's game")
+            humans_share_screen = False
         self.game = game
         self.bots = dict(bots or {})
         for p in self.bots:
@@ -499,8 +526,22 @@ class PlayController:
 
     # ------------------------------------------------------------ helpers
     def humans(self) -> list[int]:
-        """The players the bots do not play."""
+        """The players the bots do not play (networked: the client's seat; none for a
+        spectator)."""
+        if self.remote is not None:
+            seat = self.seat
+            return [seat] if seat in (1, 2) else []
         return [p for p in (1, 2) if p not in self.bots]
+
+    @property
+    def seat(self) -> int | None:
+        """Networked play: the client's seat (1, 2; None: a spectator). None otherwise."""
+        return getattr(getattr(self.remote, "mirror", None), "seat", None)
+
+    def _ctx(self):
+        """The exchange context of the allocation due at this screen (networked: of the
+        seat's own model, which may allocate while the other player does, p.33 step 5)."""
+        return exchange_context(self.game, self.seat if self.remote is not None else None)
 
     def _changed(self, decided: bool = False) -> None:
         """The state changed (``decided``: a decision was pushed or taken back, so a
@@ -520,6 +561,9 @@ class PlayController:
 
     def _update_screen(self) -> None:
         g = self.game
+        if self.remote is not None:
+            self._remote_screen()
+            return
         if self._waiting is not None:
             self.screen = "dice"
             return
@@ -632,7 +676,7 @@ class PlayController:
         if p is None:
             return []
         if st.exchange is not None:
-            ctx = exchange_context(g)
+            ctx = self._ctx()
             return [ctx.model] if ctx is not None else []
         if st.interception is not None:
             return list(st.interception["candidates"])
@@ -730,9 +774,12 @@ class PlayController:
         """The action menu of ``model`` (default: the selected one): every kind of action
         it could declare, illegal ones disabled with every reason and page; [] for an
         enemy model, a dead one, or while it is not its player's decision. While a shot
-        waits for an interceptor, the interception choices (any model)."""
+        waits for an interceptor, the interception choices (any model); [] while an action
+        sent to the server (networked play) awaits its verdict."""
         g = self.game
         st = g.state
+        if self.sent is not None:  # networked: nothing more until the server judged what was sent
+            return []
         if st.interception is not None and g.to_move() in self.humans() and self.screen == "play":
             return [self._intercept_item()]
         answers = self.answer_items()
@@ -1087,6 +1134,9 @@ class PlayController:
         allocation never shows its dice before the exchange reveals them (p.33): the
         ``exchange`` entry begins with both allocations."""
         events = self.game.events
+        revealed = getattr(getattr(self.remote, "mirror", None), "revealed", None)
+        if revealed:  # networked: the other seat's allocation, secret when it came, now revealed
+            events = [Event.from_json(revealed[i]) if i in revealed else ev for i, ev in enumerate(events)]
         ids = set(self.game.state.models)
         out = []
         for i, ev in enumerate(events):
@@ -1214,7 +1264,7 @@ class PlayController:
         the exchange (p.33): its card's melee weapons when it has two or more, else []
         (it fights with its one weapon). [] when no allocation is due."""
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None:
             return []
         weapons = g.melee_weapons(ctx.model)
@@ -1229,7 +1279,7 @@ class PlayController:
         Melee boost steps bought (p.47: one more die each), the splits of the larger
         pool. [] when no allocation is due."""
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None:
             return []
         pool = ctx.pool + max(0, boost)
@@ -1264,7 +1314,7 @@ class PlayController:
         (degrees counter-clockwise from directly away, then the table direction). []
         for another special or when no allocation is due."""
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None or special not in DIRECTED:
             return []
         t = g.table_now()
@@ -1286,7 +1336,7 @@ class PlayController:
         """Why the model whose allocation is due cannot give ``direction`` (degrees) to
         its Throw or Sidestep ``special`` (every reason with its page), [] when it can."""
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None:
             return ["no melee allocation is due now (p.33)"]
         why = g.direction_problem(ctx.model, ctx.enemy, special, direction)
@@ -1300,7 +1350,7 @@ class PlayController:
         other special, no allocation due, or a direction the move refuses."""
         from sim.rules.special import SpecialMoveError, special_move
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None or special not in DIRECTED:
             return None
         a, d = (ctx.model, ctx.enemy) if special.endswith("-attack") else (ctx.enemy, ctx.model)
@@ -1314,7 +1364,11 @@ class PlayController:
         models (wounds left, or killed)."""
         g = self.game
         st = g.state
-        out = [f"Result: {st.result}" if st.result else f"Game in progress: turn {st.turn}, {st.phase} phase",
+        result = st.result
+        ended = (getattr(getattr(self.remote, "mirror", None), "status", None) or {}).get("result")
+        if not result and isinstance(ended, dict) and ended.get("result"):
+            result = str(ended["result"])  # ended on the server: claimed, or a flag fell
+        out = [f"Result: {result}" if result else f"Game in progress: turn {st.turn}, {st.phase} phase",
                f"Turns played: {st.turn}; actions: {len(g.actions)}; events: {len(g.events)}"]
         sc = g.scenario_state()
         if sc is not None:
@@ -1692,7 +1746,7 @@ class PlayController:
                 refuses the allocation (the message gives every reason and page).
         """
         g = self.game
-        ctx = exchange_context(g)
+        ctx = self._ctx()
         if ctx is None or self.screen != "allocate":
             raise GameError("no melee allocation is due at this screen now")
         a = Action("allocate", ctx.model, attack=attack, defence=defence, special=special, direction=direction,
@@ -1741,6 +1795,8 @@ class PlayController:
         """Push ``action`` for the player to move; physical dice that are not typed yet
         take the action back and ask for them (:attr:`dice_request`)."""
         g = self.game
+        if self.remote is not None:
+            return self._send(action)
         who = g.to_move()
         try:
             events = g.push(action)
@@ -1796,6 +1852,9 @@ class PlayController:
         physical dice is dropped first."""
         g = self.game
         taken: list[object] = []
+        if self.remote is not None:
+            self.ask_undo()
+            return taken
         if self._waiting is not None:
             self._waiting = None
             self.dice_request = None
@@ -1850,8 +1909,127 @@ class PlayController:
             kw["dice"] = "physical"
         return cls(game, **kw)
 
+    # ------------------------------------------------------------ networked play
+    def _remote_screen(self) -> None:
+        """The screen of a networked game's seat: ``over`` (in the engine or on the
+        server), ``allocate`` when the seat's model allocates now (the mirror says the
+        seat may, nothing sent yet), else ``play`` (answers out of turn are menus)."""
+        g = self.game
+        mirror = self.remote.mirror  # type: ignore[union-attr]
+        self.viewer = self.seat
+        if g.is_over() or (mirror.status or {}).get("over"):
+            self.screen = "over"
+            return
+        self.screen = "play"
+        if self.seat is None or self.sent is not None:
+            return
+        if g.to_move() == self.seat and self.answer_window():
+            return
+        if g.state.exchange is not None and self._ctx() is not None and mirror.my_decision():
+            self.screen = "allocate"
+
+    def _send(self, action: Action) -> list[Event]:
+        """Networked: send ``action`` to the server (declared when the mirror's engine
+        refuses it: a Wait forced by p.24); nothing is pushed here, the update comes
+        through :meth:`sync`. Returns []."""
+        ok, _why = self.game.is_legal(action)
+        self.remote.act(action, declare=not ok)  # type: ignore[union-attr]
+        self.sent = action
+        self.pending = None
+        self._option = None
+        self._boost = 0
+        self.version += 1
+        self._update_screen()
+        return []
+
+    def ask_undo(self) -> None:
+        """Networked: ask the opponent to accept taking back this seat's last decision
+        (the server answers with a full state when they accept, a refusal otherwise).
+
+        Raises:
+            GameError: not a networked seat.
+        """
+        if self.remote is None or self.seat is None:
+            raise GameError("only a seat of a networked game asks for a take-back")
+        self.remote.send({"type": "undo", "seen": len(self.game.actions)})  # type: ignore[attr-defined]
+        self.version += 1
+
+    def answer_undo(self, accept: bool) -> None:
+        """Networked: answer the opponent's take-back request (``accept`` or decline).
+
+        Raises:
+            GameError: no take-back was asked of this seat.
+        """
+        mirror = getattr(self.remote, "mirror", None)
+        if mirror is None or mirror.undo_asked is None:
+            raise GameError("no take-back was asked of you")
+        mirror.undo_asked = None
+        self.remote.send({"type": "undo_answer", "accept": bool(accept)})  # type: ignore[union-attr]
+        self.version += 1
+
+    def claim(self) -> None:
+        """Networked: claim the game (the opponent away longer than the host allows;
+        the server judges).
+
+        Raises:
+            GameError: not a networked seat.
+        """
+        if self.remote is None or self.seat is None:
+            raise GameError("only a seat of a networked game claims it")
+        self.remote.send({"type": "claim"})  # type: ignore[attr-defined]
+        self.version += 1
+
+    def take_refusal(self) -> str:
+        """The server's last refusal or notice (:attr:`refusal`), then "" until the next."""
+        out, self.refusal = self.refusal, ""
+        return out
+
+    def sync(self) -> list[dict]:
+        """Networked: take in what the server sent since the last call
+        (``remote.poll()``); called every frame by the window. A full state
+        (``welcome``/``state``: after joining, a reconnection, an undo) swaps
+        :attr:`game` for the mirror's new game; updates extend it (their events are
+        :meth:`last_events`, for the window to animate); the verdict on :attr:`sent`
+        clears it; a refusal sets :attr:`refusal`. Returns the messages ([] without
+        ``remote`` or when nothing came)."""
+        if self.remote is None:
+            return []
+        g0, n0 = self.game, len(self.game.events)
+        msgs = list(self.remote.poll())  # type: ignore[attr-defined]
+        if not msgs:
+            return msgs
+        mirror = self.remote.mirror  # type: ignore[attr-defined]
+        for msg in msgs:
+            kind = msg.get("type")
+            if kind in ("welcome", "state", "held", "disconnected") or (
+                    kind == "update" and msg.get("by") == self.seat):
+                self.sent = None
+            if kind == "error":
+                self.sent = None
+                self.refusal = str(msg.get("message") or msg.get("code") or "refused")
+            elif kind == "disconnected":
+                self.refusal = f"connection lost ({msg.get('message', '')}): reconnecting"
+        if mirror.game is not None and mirror.game is not g0:
+            self.game = mirror.game
+            self._last = []
+        else:
+            self._last = list(self.game.events[n0:])
+        self.history = [(int(b), False) for b in mirror.by][-len(self.game.actions):] if self.game.actions else []
+        self.history = [(None, False)] * (len(self.game.actions) - len(self.history)) + self.history
+        if self.game is not g0 or self._last:
+            self.pending = None
+            self._option = None
+            self._boost = 0
+            self._offers = None
+            if self.selected is not None and self.selected not in self.game.state.models:
+                self.selected = None
+        self._changed()
+        return msgs
+
     # ------------------------------------------------------------ manual adjustment
     def _adjusted(self, fn: Callable[[], Event]) -> None:
+        if self.remote is not None:
+            raise GameError("no manual adjustments in a networked game: the server is the only judge")
         if self.tournament or self.game.tournament:
             raise GameError("manual adjustments are off in tournament mode")
         ev = fn()

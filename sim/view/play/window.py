@@ -200,7 +200,12 @@ class GameWindow(MouseButtons, DirectObject):
         self.log = P.LogPanel(self.base, lay.log, self.log_click)
         self.dice = P.DicePanel(self.base, lay.dice)
         hidden = ("manual",) if getattr(self.controller, "tournament", False) else ()
-        self.tools = P.ToolBar(self.base, lay.tools, [
+        self.tools = P.ToolBar(self.base, lay.tools, self.tool_buttons(), hidden=hidden)
+
+    def tool_buttons(self) -> list[tuple[str, str, Callable[[], None]]]:
+        """The tool bar's buttons, ``(key, label, command)`` left to right (a subclass
+        may offer others: the networked window, :mod:`sim.view.play.remote`)."""
+        return [
             ("new", "New game", self.new_game),
             ("undo", "Undo (z)", self.undo),
             ("pass", "Pass", self.pass_turn),
@@ -209,7 +214,7 @@ class GameWindow(MouseButtons, DirectObject):
             ("manual", "Manual: off", self.toggle_manual),
             ("camera", "View (v)", self.reset_camera),
             ("legend", "Legend (l)", self.toggle_legend),
-        ], hidden=hidden)
+        ]
 
     def _destroy_panels(self) -> None:
         for p in (self.status, self.card, self.menu, self.log, self.dice, self.tools):
@@ -459,12 +464,17 @@ class GameWindow(MouseButtons, DirectObject):
         scene.set_move_preview(p.model, tuple(dest), path, bool(p.legal), text)
 
     def _draw_status(self) -> None:
-        c = self.controller
-        st = c.status()
+        st = self.controller.status()
+        self.status.update(self.status_lines(st), player=st.to_move, note=self.note, note_ok=self.note_ok)
+
+    def status_lines(self, st) -> list[str]:
+        """The status bar's lines for the controller's :class:`~.controller.Status`
+        ``st`` (a subclass may add its own: the networked window's connection, clocks,
+        allocation and take-back lines)."""
         lines = list(st.bar_lines() if hasattr(st, "bar_lines") else st.lines())
         if self.manual:
             lines.insert(1, "MANUAL ADJUSTMENT: drag a model to move it; the side panel changes wounds, Ki, markers")
-        self.status.update(lines, player=st.to_move, note=self.note, note_ok=self.note_ok)
+        return lines
 
     def where_note(self, model: str | None) -> str:
         """Where ``model`` is when it is not on the table, in words (the card's note):
@@ -487,7 +497,8 @@ class GameWindow(MouseButtons, DirectObject):
         the action panel. [] when none is due, or a bot places them."""
         c = self.controller
         g = c.game
-        if c.screen != "play" or not g.due_arrivals() or g.to_move() in getattr(c, "bots", {}):
+        if c.screen != "play" or not g.due_arrivals() or g.to_move() in getattr(c, "bots", {}) or (
+                hasattr(c, "humans") and g.to_move() not in c.humans()):  # networked: the other seat's
             return []
         out = []
         for mid in c.model_at_active():
@@ -511,6 +522,8 @@ class GameWindow(MouseButtons, DirectObject):
             ready = c.model_at_active()
             if who in getattr(c, "bots", {}):
                 hint = f"The bot plays player {who}."
+            elif who is not None and hasattr(c, "humans") and who not in c.humans():  # networked: the other seat
+                hint = f"Waiting for player {who} to decide."
             elif arrivals:
                 hint = f"Player {who}: place your models arriving from Elsewhere (Flank, p.52)."
             elif ready:
