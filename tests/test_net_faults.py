@@ -323,6 +323,26 @@ def test_the_server_killed_mid_game_restarts_on_its_store_and_no_event_is_lost_o
         db.close()
 
 
+def test_an_action_naming_no_model_is_refused_not_a_crash_and_changes_nothing():
+    """The engine's look-ups raise KeyError for an id that names no model; the hosted game
+    refuses such an action (``illegal``), declared or not, and the game is unchanged (found
+    by fuzzing: it closed the connection with 1011 before)."""
+    from sim.net.session import HostedGame
+
+    g = Game(load_table(), seed=6)
+    h, _ = HostedGame.create("t", g, {})
+    p = g.to_move()
+    own = next(m.id for m in g.table.models if m.player == p)
+    before = json.dumps(g.to_json())
+    for doc in ({"kind": "charge", "model": own, "target": "nobody"}, {"kind": "melee", "model": own, "target": "x"},
+                {"kind": "arrive", "path": [[1.0, 1.0]]}):
+        for declare in (False, True):
+            out = h.submit(p, doc, 0, declare=declare)
+            assert out.error is not None and out.error["code"] == "illegal", (doc, out)
+            assert out.error["message"]
+    assert json.dumps(g.to_json()) == before and h.by == []
+
+
 # ------------------------------------------------------------------ garbage, floods, other seats
 async def _error(ws, timeout: float = 10.0) -> dict:
     """The next ``error`` on the raw connection ``ws`` (the updates and statuses of the
@@ -410,6 +430,12 @@ def test_garbage_oversized_frames_other_seats_stale_and_floods_are_refused_and_t
             await mover.send(json.dumps({"type": "action", "action": bad, "seen": 0}))
             err = await _error(mover)
             assert err["code"] in ("schema", "illegal"), (bad, err)
+        own = next(m.id for m in load_table().models if m.player == p)
+        for bad in ({"kind": "charge", "model": own, "target": "nobody"}, {"kind": "melee", "model": own,
+                                                                            "target": "nobody"},
+                    {"kind": "arrive", "path": [[1, 1]]}):  # ids naming no model: refused, the connection kept
+            for declare in (False, True):
+                await _refused(mover, {"type": "action", "action": bad, "seen": 0, "declare": declare}, "illegal")
         await mover.send('{"type":"action","action":{"kind":"walk","model":"%s","point":[NaN,1]},"seen":0}' % enemy)
         assert (await _error(mover))["code"] == "schema"
         await _garbage(mover)

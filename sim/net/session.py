@@ -459,14 +459,17 @@ class HostedGame:
 
     def _push(self, seat: int, action: Action, declare: bool) -> tuple[Update | None, str | None]:
         """Push ``action`` for ``seat``: ``(update, None)``, or ``(None, why)`` unchanged."""
-        ok, why = self.game.is_legal(action)
+        try:
+            ok, why = self.game.is_legal(action)
+        except KeyError as exc:  # an id naming no model: some engine look-ups raise KeyError (a refusal here)
+            return None, str(exc.args[0]) if exc.args else "no such model"
         if not ok and not (declare and action.kind != "allocate"):
             return None, why
         first = len(self.game.events)
         try:
-            evs = self.game.push(action)
-        except (GameError, DiceError) as exc:
-            return None, str(exc)
+            evs = self.game.push(action)  # all or nothing: a push that raises leaves the game as it was
+        except (GameError, DiceError, KeyError) as exc:
+            return None, str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
         self.by.append(seat)
         events = _jsonable([e.to_json() for e in evs])
         rolls = list(self.game.rolls[-1]) if self.game.rolls else []
