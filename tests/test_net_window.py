@@ -446,3 +446,71 @@ def test_png_of_a_networked_game_at_the_secret_allocation(base, tmp_path):
     tx0, ty0, tx1, ty1 = seen["table"]
     table = img[ty0:y0, tx0:tx1]  # the table above the dialog: drawn, not blank
     assert len(np.unique(table.reshape(-1, 3) // 16, axis=0)) > 20
+
+
+@render
+def test_the_window_on_a_real_client_allocates_follows_the_bot_and_survives_a_reconnection(base, tmp_path):
+    import time
+
+    from sim.net.client import create_game, run_bot
+    from sim.rules.bots import GreedyBot
+    from sim.view.play.dialogs import AllocationDialog
+    from sim.view.play.remote import RemoteWindow, connect
+
+    seed = 3
+
+    def frames(w, until, seconds=20.0):
+        end = time.monotonic() + seconds
+        while not until():
+            assert time.monotonic() < end, "timed out"
+            w.tick(0.05)
+            time.sleep(0.01)
+
+    with loopback_server(tmp_path) as (url, loop):
+        def on(coro):
+            return asyncio.run_coroutine_threadsafe(coro, loop)
+
+        made = on(create_game(url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=seed)).result(TIMEOUT)
+        bot = on(run_bot(made["invites"]["2"], GreedyBot(seed + 1)))
+        on(_seat1_until_it_allocates(made["invites"]["1"], seed)).result(TIMEOUT)
+        client = connect(made["invites"]["1"], timeout=10.0)
+        w = None
+        try:
+            c = PlayController(client.mirror.game, remote=client)
+            w = RemoteWindow(base, c, animate=False)
+            frames(w, lambda: c.screen == "allocate" and isinstance(w.dialog, AllocationDialog))
+            n = len(c.game.actions)
+            w.dialog.submit()  # over the network thread
+            assert c.sent is not None
+            # the server plays it (and the bot's, held or next), then the bot goes on until player 1 decides
+            frames(w, lambda: c.sent is None and len(c.game.actions) > n and c.remote.mirror.my_decision())
+            old, k = c.game, len(c.game.actions)
+            client.resync()  # the connection dropped: it comes back with the full state
+            frames(w, lambda: c.game is not old and client.connected)
+            assert len(c.game.actions) == k and c.game.log() == old.log()
+            assert any("You are player 1" in ln for ln in w.status.lines)
+            # and the seat decides on the new game: its allocation, or its menu
+            assert c.screen == "allocate" or c.menu() or any(c.menu(m) for m in c.model_at_active())
+        finally:
+            if w is not None:
+                w.destroy()
+            client.close()
+            bot.cancel()
+
+
+def test_run_remote_refuses_a_bad_invitation_without_opening_a_window(tmp_path):
+    import io
+
+    from sim.net.client import create_game
+    from sim.view.play.remote import run_remote
+
+    with loopback_server(tmp_path) as (url, loop):
+        made = asyncio.run_coroutine_threadsafe(
+            create_game(url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=1), loop).result(TIMEOUT)
+        out = io.StringIO()
+        bad = made["invites"]["1"].split("token=")[0] + "token=tok-xyz-123"
+        assert run_remote(bad, out=out, timeout=10.0) == 2
+        assert "refused" in out.getvalue() and "(token)" in out.getvalue() and "xyz" not in out.getvalue()
+    out = io.StringIO()
+    assert run_remote(url + "/g/nothing", out=out, timeout=1.0) == 2  # the server is gone
+    assert "cannot reach" in out.getvalue()
