@@ -60,6 +60,10 @@ feats:
     {cost: 2, timing: instant, area: personal, when: "trigger:friend_activation_end", watch: friends,
      watch_keywords: [Blood Brother], affects: self, effects: [{op: activation, rule: now}],
      summary: activates after a friendly Blood Brother}
+  Raijin's Rage:
+    {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
+     effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
+     summary: a further shot near the model hit}
 """
 
 YAML = """
@@ -318,3 +322,78 @@ def test_round6_ops_count_as_applied():
     for name in ("Outmanoeuvre", "Absolute Mastery", "Underhanded", "Dominate", "Fog of Hesitation",
                  "Provoke", "Blood Brothers"):
         assert fe.effect_status(name) == (True, ""), name
+
+
+# ------------------------------------------------------------------ a shot chained from a hit (p.30-32)
+SHOOTERS = """
+format: bushido-table/1
+name: feats-f1-shots
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 90}
+  - {id: near, player: 2, profile: FOE, position: [10, 18], facing: 270}
+  - {id: jump, player: 2, profile: FOE, position: [12.6, 19.6], facing: 270}
+  - {id: far, player: 2, profile: FOE, position: [30, 34], facing: 270}
+"""
+
+
+def shooters(seed: int) -> Game:
+    """An archer (Ishi's card, its Bow without Reload, Raijin's Rage) 6.8" from Near (its
+    Medium band); Jump 1.9" from Near and 8.8" from the archer (its Long band); Far away."""
+    ishi = get_profile("ishi")
+    bow = replace(ishi.weapons[0], traits=("Lightweight",))
+    archer = replace(ishi, id="f1-archer", name="Archer", bs_id="test-f1-archer", feats=("Raijin's Rage",),
+                     weapons=(bow,) + ishi.weapons[1:], ranged=4)
+    foe = replace(get_profile("ito-masunagi"), id="f1-target", name="Target", bs_id="test-f1-target", feats=())
+    add_profile_source({p.id: p for p in (archer, foe)})
+    g = Game(parse_table(SHOOTERS.replace("ARCHER", archer.id).replace("FOE", foe.id), "<test>"), seed=seed,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4)
+    return g
+
+
+def _no_interceptor(g: Game) -> None:
+    while g.state.interception is not None:
+        g.push(Action("intercept"))
+
+
+def test_raijins_rage_shoots_again_near_the_model_hit():
+    """Raijin's Rage (Instant): after a successful ranged attack, one more ranged attack at
+    another model within 3" of the model hit, in the Medium band whatever the distance: the
+    trigger offers Jump only (not Near itself, not Far), and the shot at Jump -- in the Bow's
+    Long band -- is made at Medium range."""
+    for seed in range(1, 60):
+        g = shooters(seed)
+        g.push(Action("shoot", "archer", target="near"))
+        _no_interceptor(g)
+        if any(a.feat == "Raijin's Rage" for a in g.legal_actions()):
+            break
+    else:
+        pytest.fail("the first shot never hit")
+    offers = g.legal_actions()
+    assert g.to_move() == 1
+    assert [a.target for a in offers if a.kind != "decline_feat"] == ["jump"]
+    assert Action("decline_feat", "archer", feat="Raijin's Rage") in offers
+    ok, why = g.is_legal(Action("feat", "archer", feat="Raijin's Rage", target="far"))
+    assert not ok and "within 3" in why
+    n = len(g.events)
+    g.push(next(a for a in offers if a.target == "jump"))
+    _no_interceptor(g)
+    shots = [e for e in g.events[n:] if e.kind == "shot"]
+    assert shots and any("medium range (as the Ki feat says)" in line for line in shots[0].data["summary"])
+    assert g.state.models["archer"].ki <= 2
+
+
+def test_raijins_rage_is_not_offered_after_a_miss():
+    """Only a successful ranged attack opens it."""
+    for seed in range(1, 60):
+        g = shooters(seed)
+        g.push(Action("shoot", "archer", target="near"))
+        _no_interceptor(g)
+        summary = " ".join(line for e in g.events if e.kind == "shot" for line in e.data["summary"])
+        if ": miss" in summary:
+            assert not any(a.feat == "Raijin's Rage" for a in g.legal_actions())
+            return
+    pytest.fail("the first shot never missed")

@@ -92,8 +92,8 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
-ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all"),
-                  "ignore": ("reload", "repeat", "btb", "camouflage")}
+ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
+                  "ignore": ("reload", "repeat", "btb", "camouflage", "los", "range")}
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
 #: not applied.
@@ -327,8 +327,19 @@ class AttackOp(_Strict):
 
     op: Literal["attack"]
     kind: Literal["ranged", "melee"] = "ranged"
-    at: Literal["target", "trigger", "named", "all"] = "target"
+    at: Literal["target", "trigger", "named", "all", "near"] = "target"
     ignore: list[Literal["cover", "camouflage", "los", "range", "repeat", "reload", "btb"]] = []
+    #: round 6 (F1): ``at: near`` -- an enemy model the player names within ``near`` inches
+    #: (edge to edge) of the triggering model, not that model (Raijin's Rage)
+    near: Annotated[float, Field(gt=0, le=24)] | None = None
+    #: round 6 (F1): the shot counts as made in this range band (whatever the distance)
+    band: Literal["short", "medium", "long"] | None = None
+
+    @model_validator(mode="after")
+    def _near(self) -> "AttackOp":
+        if (self.at == "near") != (self.near is not None):
+            raise ValueError("attack at: near needs 'near' (inches), and 'near' needs at: near")
+        return self
 
 
 class AssistOp(_Strict):
@@ -792,10 +803,16 @@ def attack_refusal(entry: FeatEffect) -> str:
         bad = [i for i in a.ignore if i not in ATTACK_APPLIED["ignore"]]
         if bad:
             return f"an attack ignoring {', '.join(bad)} is not applied by the engine yet"
-        if a.at in ("named", "all") and entry.area == "target":
+        if a.at in ("named", "all", "near") and entry.area == "target":
             return f"attack at: {a.at} is for a feat without a target (use at: target)"
+        if "range" in a.ignore and a.band is None:
+            return "an attack ignoring range names the band it is made in (band)"
     if len(attacks) > 1 or not isinstance(entry.effects[-1] if entry.effects else None, AttackOp):
         return "the attack must be the entry's one, last op"
+    if attacks[0].at == "near":  # round 6 (F1): after a trigger, near the triggering model
+        if entry.affects != "self" or not entry.when.startswith("trigger:") or entry.when == "trigger:targeted":
+            return "an attack at: near is made by the user on a trigger (affects: self, when: trigger:...)"
+        return ""
     if entry.affects != "self" or entry.when != "action":
         return "an attack is made only by the user, as an action (affects: self, when: action)"
     return ""

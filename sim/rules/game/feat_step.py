@@ -26,6 +26,7 @@ from sim.rules.game.feat_assists import FeatAssists
 from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
+from sim.rules.game.feat_shots import FeatShots
 from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 from sim.rules.ranged.weapons import trait_value
@@ -43,7 +44,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatOrder, FeatAssists, FeatTriggers, FeatMoves, FeatAuras):
+class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatTriggers, FeatMoves, FeatAuras):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -224,17 +225,32 @@ class FeatStep(FeatOrder, FeatAssists, FeatTriggers, FeatMoves, FeatAuras):
                 return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
 
-    def feat_shot_targets(self, m: ModelState, entry: FeatEffect) -> list[str]:
+    def feat_shot_targets(self, m: ModelState, entry: FeatEffect, trigger: str | None = None) -> list[str]:
         """The models ``m`` may shoot now with the ``attack`` op of ``entry`` (round 5): every
         other model :meth:`_can_shoot` accepts with its first ranged weapon (enemies in range
-        and LoS, p.30), its Reloading ignored when the op says so."""
+        and LoS, p.30), its Reloading ignored when the op says so; ``at: near`` (round 6):
+        those within ``near`` of the triggering model (``trigger``, default the one its
+        waiting trigger names)."""
         op = attack_of(entry)
         if op is None:
             return []
         scene = self._table_now().scene()
         pool = [t for t in self.state.alive() if t.id != m.id] if op.at == "all" else self.state.alive(3 - m.player)
+        if op.at == "near":  # round 6 (F1): within op.near of the triggering model, not that model
+            trig = trigger or self.trigger_target(m.id, entry.name)
+            pool = [t for t in pool if self._near_trigger(trig, t.id, float(op.near or 0))]
         pool = sorted(pool, key=lambda t: (scene.distance(m.id, t.id), t.id))  # nearest first
         return [t.id for t in pool if self.feat_shot_refusal(m.id, t.id, op) is None]
+
+    def _near_trigger(self, trig: str | None, other: str, inches: float) -> bool:
+        """Whether ``other`` is another model within ``inches`` (edge to edge) of the
+        triggering model ``trig`` (where it stands, or stood when it was killed by the attack
+        that set the feat off)."""
+        if trig is None or trig == other or trig not in self.state.models or other not in self.state.models:
+            return False
+        a, b = self.state.models[trig], self.state.models[other]
+        gap = math.dist(a.position, b.position) - self.table.model(trig).radius - self.table.model(other).radius
+        return gap <= inches + 1e-9
 
     def feat_shot_refusal(self, mid: str, target: str, op: Any) -> str | None:
         """Why ``mid`` may not make the ``attack`` op ``op``'s shot at ``target`` now (None
@@ -269,6 +285,9 @@ class FeatStep(FeatOrder, FeatAssists, FeatTriggers, FeatMoves, FeatAuras):
         t = self.state.models.get(action.target)
         if t is None or t.player == m.player:
             return f"{action.target!r} is not an enemy model on the table (p.30)"
+        if op.at == "near" and action.target not in self.feat_shot_targets(m, entry):  # round 6 (F1)
+            return (f"{action.target} is not another enemy within {op.near:g}\" of the model its trigger "
+                    f"names ({self.trigger_target(m.id, entry.name)})")
         why = self.feat_shot_refusal(m.id, action.target, op)
         return None if why is None else f"no shot at {action.target}: {why}"
 
@@ -654,7 +673,8 @@ def _shot_ignore(op: Any) -> list[str]:
     """The rules a feat's ``attack`` op makes its shots ignore, as the shot's ``ignore``
     (:meth:`~sim.rules.game.shooting_step.ShootingStep._shoot`): ``repeat``, ``btb`` and,
     for ``at: all``, ``friends``."""
-    out = [i for i in op.ignore if i in ("repeat", "btb")]
+    out = [i for i in op.ignore if i in ("repeat", "btb", "los", "range")]
+    out += [f"band:{op.band}"] if getattr(op, "band", None) else []  # round 6 (F1): Raijin's Rage
     return out + (["friends"] if op.at == "all" else [])
 
 

@@ -252,8 +252,8 @@ class FeatTriggers(GamePart):
                             continue
                         if source in st.models and st.models[source].player == m.player:
                             continue  # an enemy model (the user's own friends do not count)
-                    if not self._may_answer(m, feat):
-                        continue
+                    if not self._may_answer(m, feat) or not self.trigger_has_use(m, feat, source):
+                        continue  # round 6 (F1): a shot near the triggering model needs a model to shoot
                     f = self.feats(mid).get(feat)
                     tid = watched if entry is not None and entry.trigger_target == "friend" else source
                     if f is not None and f.area == "target" and not (tid in st.models and st.models[tid].alive):

@@ -24,6 +24,7 @@ from sim.rules.melee import wound_markers
 from sim.rules.melee.combatant import CONDITION_MARKERS, card_marker_traits
 from sim.rules.ranged import (
     AmmoState,
+    RangeBand,
     RangedAttackError,
     TargetInfo,
     can_shoot,
@@ -153,7 +154,8 @@ class ShootingStep(GamePart):
                    ignore_reload: bool = False, ignore=()) -> tuple[bool, str]:
         """May ``mid`` shoot ``target`` now (or from ``at`` after a declared Walk)?
         ``ignore_reload``: its Reloading markers do not block it (a Ki feat's attack);
-        ``ignore`` containing ``"friends"``: a friendly target is allowed (Circular Strike)."""
+        ``ignore`` containing ``"friends"``: a friendly target is allowed (Circular Strike);
+        ``"los"`` / ``"range"``: no LoS is needed / the range is not checked (round 6)."""
         w = self.ranged_weapon(mid, weapon)
         if w is None:
             return False, f"{mid} has no ranged weapon {weapon or ''}".strip()
@@ -171,6 +173,10 @@ class ShootingStep(GamePart):
         if "friends" in ignore:  # the target counts as an enemy of the shooter for this shot
             enemies = {x.id for x in self.state.alive(3 - self.state.models[mid].player)} | {target}
         ok, reasons = can_shoot(scene, mid, target, w, enemies=enemies)
+        skip = {c for c, word in (("no-los", "los"), ("out-of-range", "range")) if word in ignore}
+        if skip:  # a Ki feat's shot that ignores LoS / range (Raijin's Rage, round 6)
+            reasons = tuple(r for r in reasons if getattr(r, "code", "") not in skip)
+            ok = not reasons
         return ok, "; ".join(getattr(r, "message", str(r)) for r in reasons)
 
     def _shoot(self, mid: str, target: str, weapon: str | None, moved: bool = False, boost: int = 0,
@@ -348,4 +354,9 @@ def _ignore_kwargs(game, mid: str, target: str, ignore) -> dict:
         out["friends_of_attacker"] = frozenset()
     if "friends" in ignore:
         out["enemies"] = frozenset(x.id for x in game.state.alive(3 - game.state.models[mid].player)) | {target}
+    if "los" in ignore:  # round 6 (F1): a feat's shot that needs no LoS
+        out["ignore_los"] = True
+    band = next((i.split(":", 1)[1] for i in ignore if isinstance(i, str) and i.startswith("band:")), None)
+    if band:  # round 6 (F1): the feat's shot counts as in this band ("band:medium")
+        out["band_override"] = RangeBand(band)
     return out

@@ -102,7 +102,8 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
                           strength: int | None = None, pierce: int | None = None, sharp: int | None = None,
                           damage_modifier: int = 0,
                           options: RollOptions = RollOptions(), rerolls: Rerolls | None = None,
-                          special: str | None = None, damage_cancelled: str = "") -> RangedResult:
+                          special: str | None = None, damage_cancelled: str = "",
+                          ignore_los: bool = False, band_override: RangeBand | None = None) -> RangedResult:
     """Resolve one ranged attack, steps 1a-7a (p.30-32), as far as geometry and dice go.
 
     1a ``weapon`` is the chosen ranged weapon. 1b ``target_id`` (an enemy in LoS; the
@@ -123,6 +124,10 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     spent, Reload (X) markers gained. 7 done.
 
     ``infos``: :class:`TargetInfo` by model id (missing: all defaults).
+
+    ``ignore_los``: no LoS is needed to the target (a Ki feat's shot); ``band_override``:
+    the shot is made in that range band whatever the distance, also when intercepted (a Ki
+    feat's shot "considered to be in the Medium Range Band": Raijin's Rage).
 
     ``damage_cancelled``: why the hit model takes no damage roll (a friend removed by
     Sacrifice [K] (X") p.57 or Protected [K] (X") p.56); step 5 is then logged, not rolled.
@@ -149,7 +154,7 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     ammo_state = ammo if ammo is not None else AmmoState.start([weapon])
     _, reasons = can_shoot(scene, attacker_id, target_id, weapon, enemies=enemies, ammo=ammo_state,
                            ignore_zoc_of=ignore_zoc_of, ignore_contact_with=ignore_contact_with)
-    illegal = [r for r in reasons if r.code in ILLEGAL_CODES]
+    illegal = [r for r in reasons if r.code in ILLEGAL_CODES and not (ignore_los and r.code == "no-los")]
     if illegal:
         raise RangedAttackError("ranged attack not allowed: " + "; ".join(r.message for r in illegal), illegal)
     name = getattr(weapon, "name", str(weapon))
@@ -168,12 +173,13 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
 
     # 1c range
     distance = scene.distance(attacker_id, target_id)
-    band = range_band(weapon, distance)
+    band = band_override or range_band(weapon, distance)
     if band is None:
         steps.append(Step("1c range", f"{distance:.3f}\" is beyond {name}'s Long range ({max_range(weapon):g}\"): "
                                       "the attack fails"))
         return finish("out-of-range", None)
-    steps.append(Step("1c range", f"{distance:.3f}\" to {target_id}: {band.value} range"))
+    steps.append(Step("1c range", f"{distance:.3f}\" to {target_id}: {band.value} range"
+                                  + (" (as the Ki feat says)" if band_override else "")))
 
     # 1d interception
     interception = resolve_interception(scene, attacker_id, target_id, interceptor, weapon=weapon,
@@ -181,7 +187,7 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     target = interception.target
     if interception.intercepted:
         distance = scene.distance(attacker_id, target)
-        band = range_band(weapon, distance)
+        band = band_override or range_band(weapon, distance)
         assert band is not None  # an interceptor is within the weapon's range (condition II)
         steps.append(Step("1d interception", f"{target} intercepts (its ZoC is crossed by a sight line to "
                                              f"{target_id}); {distance:.3f}\": {band.value} range"))
