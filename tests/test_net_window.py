@@ -276,7 +276,7 @@ def test_net_lines_clocks_and_waiting():
     m.status = {"connected": {"1": True, "2": False}, "away": {"1": 0.0, "2": 95.0}, "claimable": [1],
                 "clocks": {"1": 600.0, "2": 300.0}, "to_move": 2, "may_allocate": [], "over": False}
     first = net_lines(m, elapsed=10.0)[0]
-    assert "You are player 1" in first and "waiting for player 2 (away 1:35)" in first
+    assert "You are player 1" in first and "waiting for player 2 (away 1:45)" in first
     assert "you may Claim" in first and "P1 10:00, P2 4:50" in first  # player 2's clock runs
     assert clocks_now({"clocks": {"1": 60, "2": 60}, "may_allocate": [1, 2], "to_move": 1}, 5) == {1: 55, 2: 55}
     assert clock_text(3725) == "1:02:05"

@@ -79,8 +79,9 @@ def clocks_now(status: dict, elapsed: float = 0.0) -> dict[int, float] | None:
 def net_lines(mirror: Mirror, *, connected: bool = True, sent: Action | None = None,
               elapsed: float = 0.0) -> list[str]:
     """The status bar's lines about networked play for ``mirror``'s seat (or spectator):
-    who you are and who is connected ("waiting for player 2", seconds away, whether the
-    game may be claimed), the chess clocks (``elapsed`` seconds after the status came),
+    who you are and who is connected ("waiting for player 2", how long away, whether the
+    game may be claimed), the chess clocks (both counted on ``elapsed`` seconds after the
+    status came),
     the game's end on the server; then what is pending: the action ``sent`` and not yet
     judged, the secret allocation ("your allocation is in"), a take-back asked of you or
     by you. ``connected``: whether this client's connection is up."""
@@ -95,7 +96,8 @@ def net_lines(mirror: Mirror, *, connected: bool = True, sent: Action | None = N
     for s in others:
         if conn and not conn.get(str(s), True):
             secs = away.get(str(s))
-            first.append(f"waiting for player {s}" + (f" (away {clock_text(float(secs))})" if secs is not None else ""))
+            first.append(f"waiting for player {s}"
+                         + (f" (away {clock_text(float(secs) + elapsed)})" if secs is not None else ""))
         elif conn:
             first.append(f"player {s} connected")
     if seat in (st.get("claimable") or []):
@@ -159,7 +161,6 @@ class RemoteWindow(GameWindow):
             raise ValueError("a RemoteWindow shows a networked game: PlayController(..., remote=client)")
         self.clock = clock
         self.status_at = clock()
-        self._tools_key: object = None
         self._clock_key: object = None
         super().__init__(base, controller, animate=animate, legend=legend)
 
@@ -239,20 +240,22 @@ class RemoteWindow(GameWindow):
             return
         m, seat = self.mirror, self.controller.seat
         st = m.status or {}
-        key = (m.undo_asked, seat in (st.get("claimable") or []), seat in m.by and st.get("undo") is None,
-               self.controller.screen == "play" and self.controller.game.to_move() == seat)
-        if key == self._tools_key:
-            return
-        self._tools_key = key
-        self.tools.set_enabled("accept", key[0] is not None)
-        self.tools.set_enabled("decline", key[0] is not None)
-        self.tools.set_enabled("claim", key[1])
-        self.tools.set_enabled("undo", key[2])
-        self.tools.set_enabled("pass", key[3])
+        c = self.controller
+        want = {"accept": m.undo_asked is not None, "decline": m.undo_asked is not None,
+                "claim": seat in (st.get("claimable") or []),
+                "undo": seat in m.by and st.get("undo") is None and c.sent is None,
+                "pass": c.screen == "play" and c.sent is None and c.game.to_move() == seat}
+        for key, on in want.items():
+            b = self.tools.buttons.get(key)
+            if b is not None and (str(b["state"]) == "normal") != on:  # GameWindow.refresh sets Undo its way
+                self.tools.set_enabled(key, on)
 
     # ------------------------------------------------------------ buttons
     def tool_buttons(self):
-        """Ask undo, Pass, Accept undo, Decline undo, Claim, the camera and the legend."""
+        """Ask undo, Pass, Accept undo, Decline undo, Claim, the camera and the legend
+        (a spectator's: the camera and the legend)."""
+        if self.controller.seat is None:
+            return [("camera", "View (v)", self.reset_camera), ("legend", "Legend (l)", self.toggle_legend)]
         return [
             ("undo", "Ask undo (z)", self.undo),
             ("pass", "Pass", self.pass_turn),
