@@ -248,7 +248,7 @@ def test_the_opponents_allocation_is_secret_until_both_are_in_and_an_early_one_i
     seat, sbox = _thread(lambda: play_text(made["invites"]["1"], stdin, pout, timeout=TIMEOUT, script=False))
     try:
         _wait_for(pout, "your decision (secret melee allocation)")
-        assert "Waiting for player 2" in pout.getvalue() or "allocates its dice in secret" not in pout.getvalue()
+        assert "allocated (secret): none" in pout.getvalue()  # the bot is still thinking
         stdin.type(f"allocate {pool} 0")  # no model named: the seat's own model in the exchange
         _wait_for(pout, "the server keeps it secret until the other player has allocated")
         _wait_for(pout, "Allocations revealed:")
@@ -309,3 +309,27 @@ def test_the_feed_prints_a_take_back_and_what_was_missed_and_set_up_steps_read()
     with pytest.raises(ValueError):
         parse_step("deploy akira x 1", 1)
     del ev
+
+
+def test_a_wrong_token_is_refused_and_a_seat_claims_a_game_its_opponent_left(server):
+    made = asyncio.run(asyncio.wait_for(create_game(server.url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=SEED,
+                                                    timeout={"policy": "claim", "minutes": 0.01}), 15))
+    out = io.StringIO()
+    bad = re.sub(r"token=[^&]+", "token=not-the-token", made["invites"]["1"])
+    assert play_text(bad, io.StringIO("1\n"), out, timeout=15) == 2
+    assert "The server refused: wrong or missing token for seat 1 (token)" in out.getvalue()
+    assert "not-the-token" not in out.getvalue()
+    # player 2 never came: after the host's 0.6 s, player 1 claims the game
+    stdin, out = _Typist(), io.StringIO()
+    seat, box = _thread(lambda: play_text(made["invites"]["1"], stdin, out, timeout=TIMEOUT, script=False))
+    try:
+        _wait_for(out, "your decision")
+        threading.Event().wait(1.0)
+        stdin.type("claim")
+        seat.join(15)
+    finally:
+        stdin.close()
+        seat.join(5)
+    text = out.getvalue()
+    assert box.get("result") == 0, text[-2000:]
+    assert "Result: player 1 claims the game: player 2 did not come back" in text

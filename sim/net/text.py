@@ -455,6 +455,7 @@ class TextTable:
             self.write("Your melee allocation (secret until both are in):" if secret else "Legal actions:")
             self.write(menu_text(self.menu))
             self.write("Type a number, an action, or help.")
+            self.ask()
             return
         key = self._wait_key()
         if self.awaiting or key == self.waited:
@@ -536,6 +537,12 @@ class TextTable:
     def prompt(self) -> str:
         """The prompt of this seat."""
         return f"Player {self.seat} > "
+
+    def ask(self) -> None:
+        """Write the prompt (on a terminal; a script's lines are echoed after it)."""
+        if not self.script and self.seat is not None:
+            self.out.write(self.prompt())
+            self.out.flush()
 
     def next_line(self) -> object | None:
         """The next line to play now (``_EOF`` at the end of the input), or None."""
@@ -688,7 +695,9 @@ class TextTable:
 
     def _undo(self) -> None:
         st = self.mirror.status
-        if self.game is None:
+        if self.awaiting:
+            self.write("Your last input is on its way: ask again once the server has answered.")
+        elif self.game is None:
             self.write("Nothing to take back during the set-up.")
         elif st.get("undo") is not None:
             self.write("A take-back is already asked.")
@@ -784,6 +793,8 @@ class TextTable:
                     if not self.handle(str(line)):
                         self.write("You leave the game; rejoin with the same invitation.")
                         return 0
+                    if self.my_turn() and self._key() == self.shown:
+                        self.ask()
                 if not busy:
                     time.sleep(self.poll_s)
         finally:
