@@ -514,3 +514,57 @@ def test_run_remote_refuses_a_bad_invitation_without_opening_a_window(tmp_path):
     out = io.StringIO()
     assert run_remote(url + "/g/nothing", out=out, timeout=1.0) == 2  # the server is gone
     assert "cannot reach" in out.getvalue()
+
+
+@render
+def test_a_whole_game_played_through_the_window_client_equals_local_play(base, tmp_path):
+    """Seat 1 decides through the window (its actions composed as the window does and sent
+    by Confirm, its allocations by the dialog's Allocate), a greedy bot on seat 2: the log
+    equals ``main.py play --seed 3 --bots greedy,greedy``, and the summary comes up."""
+    import time
+
+    from sim.net.client import create_game, run_bot
+    from sim.rules import bots
+    from sim.rules.bots import GreedyBot
+    from sim.view.play.controller import Pending
+    from sim.view.play.dialogs import AllocationDialog, SummaryDialog
+    from sim.view.play.remote import RemoteWindow, connect
+
+    seed = 3
+    local = Game(load_table(), seed=seed)
+    bots.play(local, (bots.GreedyBot(seed), bots.GreedyBot(seed + 1)))
+    with loopback_server(tmp_path) as (url, loop):
+        def on(coro):
+            return asyncio.run_coroutine_threadsafe(coro, loop)
+
+        made = on(create_game(url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=seed)).result(TIMEOUT)
+        bot = on(run_bot(made["invites"]["2"], GreedyBot(seed + 1)))
+        client = connect(made["invites"]["1"], timeout=10.0)
+        w = None
+        try:
+            c = PlayController(client.mirror.game, remote=client)
+            w = RemoteWindow(base, c, animate=False)
+            me = GreedyBot(seed)
+            me.player = 1
+            end = time.monotonic() + TIMEOUT
+            while not client.mirror.status.get("over"):
+                assert time.monotonic() < end, "timed out"
+                w.tick(0.02)
+                if c.sent is None and client.mirror.my_decision(simultaneous=False):
+                    a = me.choose(c.game)
+                    if a.kind == "allocate":
+                        assert c.screen == "allocate" and isinstance(w.dialog, AllocationDialog)
+                        w.allocate(a.attack, a.defence, a.special, a.direction, a.boost or 0, a.weapon)
+                    else:
+                        c.pending = Pending(a, True, [], "", [], a.model, a.kind)  # as composed in the window
+                        w.confirm()
+                    assert c.sent == a
+                time.sleep(0.003)
+            w.tick(0.02)
+            assert c.game.log() == local.log()
+            assert c.screen == "over" and isinstance(w.dialog, SummaryDialog)
+        finally:
+            if w is not None:
+                w.destroy()
+            client.close()
+            bot.cancel()
