@@ -309,6 +309,12 @@ def test_the_feed_prints_a_take_back_and_what_was_missed_and_set_up_steps_read()
     with pytest.raises(ValueError):
         parse_step("deploy akira x 1", 1)
     del ev
+    import doctest
+
+    import sim.net.text
+
+    res = doctest.testmod(sim.net.text)
+    assert res.attempted >= 3 and res.failed == 0
 
 
 def test_a_wrong_token_is_refused_and_a_seat_claims_a_game_its_opponent_left(server):
@@ -333,3 +339,29 @@ def test_a_wrong_token_is_refused_and_a_seat_claims_a_game_its_opponent_left(ser
     text = out.getvalue()
     assert box.get("result") == 0, text[-2000:]
     assert "Result: player 1 claims the game: player 2 did not come back" in text
+
+
+BSDATA = DEFAULT_TABLE.parents[2].parent / "shared" / "bsdata"
+
+
+@pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/bsdata is not there")
+def test_a_seat_plays_the_set_up_at_the_terminal_a_refused_step_changes_nothing(server):
+    """The set-up played step by step (``new --warbands A,B --setup``): a typed step the
+    rules refuse is refused with its reason; ``auto`` lets the engine take the seat's
+    steps; the game then starts and its log is printed."""
+    made = asyncio.run(asyncio.wait_for(create_game(server.url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=3,
+                                                    warbands=["Prefecture of Ryu", "Cult of Yurei"], setup=True), 15))
+    bot, bbox = _thread(_bot, made["invites"]["2"], 4)
+    out = io.StringIO()
+    script = ["deploy nobody 12 12"] + ["auto"] * 40 + ["quit"]
+    seat, box = _thread(lambda: play_text(made["invites"]["1"], io.StringIO("\n".join(script) + "\n"), out,
+                                          timeout=TIMEOUT))
+    seat.join(TIMEOUT)
+    text = out.getvalue()
+    assert box.get("result") == 0, (box, text[-3000:])
+    assert "Set-up: the roll-off: roll_off dice=" in text  # taken before or after this seat joined
+    assert "Refused by the server: no model 'nobody' to deploy" in text or \
+        re.search(r"Refused by the server: .*deploy", text), text[:3000]
+    assert "Set-up: player 1: deploy" in text and "Set-up: player 2: deploy" in text
+    assert "=== Turn 1 ===" in text and "=== Player 1, your decision" in text
+    bot.join(0.1)

@@ -281,6 +281,7 @@ class TextTable:
         self.waited: tuple | None = None
         self.declare: Action | None = None
         self.lost = False
+        self.setup_seen = 0  # set-up steps printed
 
     # ------------------------------------------------------------ output
     def write(self, text: str = "") -> None:
@@ -320,6 +321,10 @@ class TextTable:
             self.write(line)
         if kind in ("welcome", "state"):
             self.awaiting = False
+            steps = (msg.get("setup") or {}).get("steps") or []
+            for step in steps[self.setup_seen:]:  # the set-up so far (joining, or back after a drop)
+                self.write(f"Set-up: {_step_who(step)}: {_step_text(step)}")
+            self.setup_seen = max(self.setup_seen, len(steps))
         elif kind == "update":
             if msg.get("by") == self.seat and self.seat is not None:
                 self.awaiting = False
@@ -339,7 +344,8 @@ class TextTable:
         elif kind == "setup_update":
             self.awaiting = False
             step = msg.get("step") or {}
-            self.write(f"Set-up: player {step.get('player')}: {_step_text(step)}")
+            self.setup_seen += 1
+            self.write(f"Set-up: {_step_who(step)}: {_step_text(step)}")
         elif kind == "error":
             self.awaiting = False
             self._error(msg)
@@ -603,6 +609,8 @@ class TextTable:
             self.write("Claim sent.")
         elif st.get("phase") == "setup":
             self._setup_line(cmd, rest, line)
+        elif cmd == "auto":
+            self.write("The set-up is over: auto takes set-up steps only.")
         elif re.fullmatch(r"[0-9]+", line):
             if not self._can_act():
                 return True
@@ -801,11 +809,36 @@ class TextTable:
             self.client.close()
 
 
+def _step_who(step: dict) -> str:
+    return "the roll-off" if step.get("kind") == "roll_off" else f"player {step.get('player')}"
+
+
 def _step_text(step: dict) -> str:
-    """A set-up step (JSON) in one line."""
+    """A set-up step (JSON) in one line, numbers to 0.01.
+
+    >>> _step_text({"kind": "deploy", "player": 1, "model": "m", "point": [12.0, 0.59055], "facing": 90.0})
+    'deploy m 12.00 0.59 facing=90'
+    >>> _step_text({"kind": "zone", "player": 2, "zone": "south"})
+    'zone south'
+    """
     kind = step.get("kind", "?")
-    fields = [f"{k}={v}" for k, v in step.items() if k not in ("kind", "player") and v not in (None, [], ())]
-    return " ".join([kind, *fields])
+    words = [kind]
+    if step.get("model"):
+        words.append(str(step["model"]))
+    if step.get("preset"):
+        words.append(str(step["preset"]))
+    pt = step.get("point")
+    if isinstance(pt, (list, tuple)) and len(pt) == 2:
+        words += [f"{float(pt[0]):.2f}", f"{float(pt[1]):.2f}"]
+    for k, v in step.items():
+        if k in ("kind", "player", "model", "preset", "point") or v in (None, [], ()):
+            continue
+        if isinstance(v, float):
+            v = f"{v:.2f}".rstrip("0").rstrip(".")
+        elif isinstance(v, list):
+            v = " ".join(str(x) for x in v)
+        words.append(str(v) if k == kind else f"{k}={v}")
+    return " ".join(words)
 
 
 def parse_step(text: str, seat: int) -> dict:
