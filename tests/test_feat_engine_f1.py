@@ -60,6 +60,22 @@ feats:
     {cost: 2, timing: instant, area: personal, when: "trigger:friend_activation_end", watch: friends,
      watch_keywords: [Blood Brother], affects: self, effects: [{op: activation, rule: now}],
      summary: activates after a friendly Blood Brother}
+  Lure:
+    {cost: 2, timing: simple, area: target, range: 6, opposed: false, when: action, affects: target,
+     effects: [{op: condition, name: impetuous, n: 1}, {op: activation, rule: walk_at_user}],
+     summary: the target walks at the user next}
+  Cower:
+    {cost: 3, timing: simple, area: target, range: 6, when: action, affects: target_enemy,
+     effects: [{op: activation, rule: only, actions: [disengage, stand_up, wait], until: end_phase}],
+     summary: "only Disengage, Stand Up, Wait"}
+  The Oppressed:
+    {cost: 1, timing: active, area: target, range: 4, when: action, affects: target_enemy,
+     effects: [{op: activation, rule: next, no_pass: true, traits: [Insignificant]}],
+     summary: "activates next, Insignificant"}
+  Nuki Do:
+    {cost: 1, timing: instant, area: personal, limits: [once_per_turn], when: exchange, affects: self,
+     initiative: without, effects: [{op: stat, changes: {melee: 1}, until: exchange}],
+     summary: +1 melee without the Initiative}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -397,3 +413,71 @@ def test_raijins_rage_is_not_offered_after_a_miss():
             assert not any(a.feat == "Raijin's Rage" for a in g.legal_actions())
             return
     pytest.fail("the first shot never missed")
+
+
+# ------------------------------------------------------------------ forced and limited actions
+def test_lure_forces_a_full_walk_straight_at_the_user_as_the_next_activation():
+    """Lure (Simple, Target 6"): the target gains an Impetuous marker and its next activation
+    must be a Walk straight at the user with its full Move: that Walk is the one offered, any
+    other is refused; after it the model acts freely again."""
+    g = game(hero=("Lure",), places={"foe": (10, 16)})
+    g.push(Action("ki_feat", "hero", feat="Lure", target="foe"))
+    assert "impetuous" in g.state.models["foe"].conditions
+    assert g.state.active == 2
+    walks = [a for a in g.legal_actions() if a.model == "foe"]
+    assert len(walks) == 1 and walks[0].kind == "walk"
+    x, y = walks[0].point
+    assert x == pytest.approx(10) and 11 < y < 13  # straight at Hero, as far as a Walk may go
+    ok, why = g.is_legal(Action("wait", "foe"))
+    assert not ok and "Walk straight at hero" in why
+    assert not g.is_legal(Action("walk", "foe", point=(10, y + 1)))[0]  # not its full Move
+    assert not g.is_legal(Action("walk", "foe", point=(12, 14)))[0]  # not straight at Hero
+    g.push(walks[0])
+    assert "feat_order:walk_at" not in g.state.models["foe"].conditions
+
+
+def test_lure_refuses_a_target_touching_a_friend_of_the_user():
+    """"Target model not in BtB with a Friendly model": Foe touching Mate cannot be Lured."""
+    g = game(hero=("Lure",), places={"foe": (10, 16), "mate": (10 + TOUCH, 16)})
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Lure", target="foe"))
+    assert not ok and "base contact with mate" in why
+
+
+def test_cower_leaves_only_disengage_stand_up_and_wait_until_the_end_phase():
+    """Cower: until the End phase the target may declare only Disengage, Stand Up and Wait."""
+    g = game(hero=("Cower",), places={"foe": (14, 10)})
+    g.push(Action("ki_feat", "hero", feat="Cower", target="foe"))
+    assert g.state.active == 2
+    kinds = {a.kind for a in g.legal_actions() if a.model == "foe"}
+    assert kinds and kinds <= {"wait", "disengage", "stand_up"}
+    ok, why = g.is_legal(Action("walk", "foe", point=(16, 10)))
+    assert not ok and "Cower" in why
+    assert g.is_legal(Action("wait", "foe"))[0]
+
+
+def test_the_oppressed_is_insignificant_until_the_end_of_its_next_activation():
+    """The Oppressed: the target activates next (no pass) and is Insignificant until the end
+    of that activation -- also in the rest of the user's activation before it."""
+    g = game(hero=("The Oppressed",), places={"foe": (13, 10)})
+    g.push(Action("feat", "hero", feat="The Oppressed", target="foe"))
+    assert g.profile("foe").trait("insignificant") is not None
+    g.push(Action("wait", "hero"))
+    assert {a.model for a in g.legal_actions() if a.model} == {"foe"}
+    g.push(Action("wait", "foe"))
+    assert g.profile("foe").trait("insignificant") is None
+
+
+def test_nuki_do_only_without_the_initiative():
+    """Nuki Do (Instant, in the exchange): only while the user does not hold the Initiative
+    -- the charged defender may use it, the attacker (the active model, p.33) may not."""
+    g = game(hero=("Nuki Do",), mate=(), places={"hero": FIGHT["hero"]})
+    _pools_after_melee(g)
+    ok, why = g.is_legal(Action("feat", "hero", feat="Nuki Do"))
+    assert not ok and "does not hold the Initiative" in why
+    g = game(hero=("Nuki Do",), places={"hero": FIGHT["hero"]})
+    set_active(g, 2)
+    g.push(Action("melee", "foe", target="hero"))
+    g.push(next(a for a in g.legal_actions() if a.model == "foe"))  # the attacker allocates first
+    before = g.exchange_pools()["hero"]
+    g.push(Action("feat", "hero", feat="Nuki Do"))
+    assert g.exchange_pools()["hero"] == before + 1

@@ -372,12 +372,30 @@ class ActivationOp(_Strict):
     (Dominate; an Exhausted model cannot be affected); ``last`` -- it may not be chosen while
     another model of its warband that this feat did not affect can activate, until the End
     phase (Fog of Hesitation); ``now`` -- its player becomes the active player again and it
-    begins an activation at once (Blood Brothers); ``no_pass`` -- only the pass ban.
-    ``no_pass``: its player may not use a pass token in its next activation (``now`` always)."""
+    begins an activation at once (Blood Brothers); ``no_pass`` -- only the pass ban;
+    ``walk_at_user`` -- its next activation must be a Walk straight toward the feat's user
+    with its full Move (any action when it cannot Walk; a target in base contact with a model
+    of the user's side is refused: Lure); ``only`` -- until ``until`` it may declare only the
+    ``actions`` kinds (Cower: disengage, stand_up, wait; Instant and Active feats are no
+    actions). ``no_pass``: its player may not use a pass token in its next activation
+    (``now`` always). ``traits`` (with ``next``): it has them until the end of its next
+    activation (The Oppressed: Insignificant)."""
 
     op: Literal["activation"]
-    rule: Literal["next", "last", "now", "no_pass"]
+    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only"]
     no_pass: bool = False
+    actions: list[Literal["walk", "run", "charge", "melee", "shoot", "disengage", "stand_up", "wait", "focus",
+                          "scenario", "ki_feat"]] = []
+    until: Until | None = None
+    traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
+
+    @model_validator(mode="after")
+    def _rule_fields(self) -> "ActivationOp":
+        if (self.rule == "only") != bool(self.actions):
+            raise ValueError("activation rule 'only' needs 'actions' (and only it takes them)")
+        if self.traits and self.rule != "next":
+            raise ValueError("activation 'traits' go with rule 'next' (until its next activation ends)")
+        return self
 
 
 class ManualStepOp(_Strict):
@@ -513,6 +531,9 @@ class FeatEffect(_Strict):
     # round 6 (F1): used only in an exchange where the user's opponent suffers a Melee Assist
     # penalty from a model of the user's side (p.36); a Target feat then targets that opponent
     needs_assist: bool = False
+    # round 6 (F1): used only in an exchange where the user holds (``with``) / does not hold
+    # (``without``) the Initiative (p.33; Nuki Do)
+    initiative: Literal["with", "without"] | None = None
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 

@@ -59,7 +59,8 @@ class Activation(GamePart):
             return why
         why = (self.trait_refusal(m.id, action.kind) or self.agile_refusal(m.id, action)  # p.48, p.54, p.58
                or self.contact_refusal(m.id, action)  # No BtB actions in contact (p.24)
-               or weapon_specials.web_refusal(self, m.id, action))  # Web Defence (catalogue special)
+               or weapon_specials.web_refusal(self, m.id, action)  # Web Defence (catalogue special)
+               or self.order_action_refusal(m.id, action))  # a Ki feat limits or forces its action (feat_order)
         why = why or self.pack_refusal(m.id, action)  # Pack: one target for the pack (p.55, answer_traits)
         if why:
             return why

@@ -35,6 +35,7 @@ from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
+from sim.rules.melee.pools import initiative
 
 #: The mark of an ``assist`` op on a model: ``feat_assist:<feat>``.
 ASSIST_MARK = "feat_assist:"
@@ -106,7 +107,24 @@ class FeatAssists(GamePart):
                 return f"no model of {m.id}'s side gives {opp} a Melee Assist penalty (p.36)"
         if "once_per_exchange" in entry.limits and ONCE_EXCHANGE_MARK + f.name in m.conditions:
             return f"{f.name} is used once per melee exchange"
+        if entry.initiative is not None:  # Nuki Do: only without the Initiative (p.33)
+            holder = self.initiative_holder()
+            if holder is None or self.exchange_opponent(m.id) is None:
+                return f"{f.name} is used in a melee exchange {m.id} fights"
+            if (holder == m.id) != (entry.initiative == "with"):
+                return (f"{f.name} is used only when {m.id} "
+                        f"{'holds' if entry.initiative == 'with' else 'does not hold'} the Initiative (p.33)")
         return None
+
+    def initiative_holder(self) -> str | None:
+        """The model holding the Initiative in the exchange waiting for allocations (p.33:
+        the active model, unless a trait, condition or effect changes it), or None."""
+        ex = self.state.exchange
+        if ex is None:
+            return None
+        a = self.combatant(ex["attacker"], True, ex["charge"])
+        b = self.combatant(ex["defender"], False, False)
+        return str(ex["attacker"] if initiative(a, b) == "a" else ex["defender"])
 
     def note_feat_used(self, m: ModelState, f: ki.Feat, entry: Any) -> None:
         """Mark a ``once_per_exchange`` feat used in the exchange under way."""

@@ -31,11 +31,12 @@ A mixin of :class:`~sim.rules.game.Game` (through :class:`~sim.rules.game.feat_s
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
-from sim.rules import ki
+from sim.rules import ki, movement
 from sim.rules.feat_effects import entry_status, feat_effect
-from sim.rules.game.actions import Action
+from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_triggers import OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
@@ -44,6 +45,9 @@ from sim.rules.game.state import ModelState
 ORDER_MARK = "feat_order:"
 #: The moment a friend's activation ended.
 FRIEND_END = "trigger:friend_activation_end"
+#: The step (inches) of the search for a forced Walk's end, and how far a declared point may lie from it.
+_WALK_AT_STEP = 0.1
+_WALK_AT_SLACK = 0.05
 
 
 class FeatOrder(FeatTriggers):
@@ -64,7 +68,20 @@ class FeatOrder(FeatTriggers):
                     return f"{t.id} is Exhausted: it cannot be made to activate next"
             if op.rule == "now" and entry.affects == "self" and m.exhausted:
                 return f"{m.id} is Exhausted: it cannot begin an activation"
+            if op.rule == "walk_at_user" and action.target and action.target in self.state.models:
+                t = self.state.models[action.target]
+                friends = [x.id for x in self.state.alive(m.player) if x.id != t.id]
+                touching = [x for x in friends if self._touching(t.id, x)]
+                if touching:
+                    return f"{t.id} is in base contact with {touching[0]}, a model of {m.id}'s side"
         return None
+
+    def _touching(self, a: str, b: str) -> bool:
+        """Whether models ``a`` and ``b`` are in base contact (p.4)."""
+        st = self.state
+        gap = (math.dist(st.models[a].position, st.models[b].position) - self.table.model(a).radius
+               - self.table.model(b).radius)
+        return gap <= movement.CONTACT + 1e-9
 
     def apply_activation_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
         """The ``activation`` op on model ``mid`` (see the module docstring)."""
@@ -73,6 +90,20 @@ class FeatOrder(FeatTriggers):
         if op.rule in ("next", "now") and t.exhausted:
             self._emit(Event("note", {"text": f"{f.name}: {mid} is Exhausted: no activation to bind"}))
             return
+        if op.rule == "walk_at_user":
+            self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "walk_at", "on": True,
+                                           "value": json.dumps({"feat": f.name, "user": m.id}, sort_keys=True)}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s next activation is a Walk straight at {m.id} "
+                                              "with its full Move (any action if it cannot Walk)"}))
+            return
+        if op.rule == "only":
+            until = op.until or "end_phase"
+            self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "only", "on": True,
+                                           "value": json.dumps({"feat": f.name, "actions": list(op.actions),
+                                                                "until": until}, sort_keys=True)}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid} may declare only {', '.join(op.actions)} "
+                                              f"until {until.replace('_', ' ')}"}))
+            return
         if op.rule == "now":
             if st.active != t.player:
                 self._emit(Event("active", {"player": t.player}))
@@ -80,7 +111,9 @@ class FeatOrder(FeatTriggers):
             self._emit(Event("note", {"text": f"{f.name}: player {t.player} is the active player again; {mid} "
                                               "begins an activation"}))
             return
-        self._mark(mid, op.rule, f.name, bool(op.no_pass), impetuous=op.rule == "next")
+        self._mark(mid, op.rule, f.name, bool(op.no_pass), impetuous=op.rule == "next", traits=list(op.traits))
+        if op.traits:  # until the end of its next activation: now, and again when that one begins
+            self.grant(mid, f.name, "activation", traits=list(op.traits))
         text = {"next": f"player {t.player} must choose {mid} as its next activating model (Impetuous markers "
                         "ignored)",
                 "last": f"{mid} may not be chosen to activate while another model of its warband can",
@@ -89,11 +122,15 @@ class FeatOrder(FeatTriggers):
             text += "; no pass token before it"
         self._emit(Event("note", {"text": f"{f.name}: {text}"}))
 
-    def _mark(self, mid: str, rule: str, feat: str, no_pass: bool, impetuous: bool = False) -> None:
+    def _mark(self, mid: str, rule: str, feat: str, no_pass: bool, impetuous: bool = False,
+              traits: list[str] | None = None) -> None:
         """The mark ``feat_order:<rule>`` on ``mid``; ``impetuous``: its activation ignores
         Impetuous markers
-        (:func:`sim.rules.game.state.order_ignores_impetuous`)."""
-        data = {"feat": feat, "no_pass": no_pass, "ignore_impetuous": impetuous}
+        (:func:`sim.rules.game.state.order_ignores_impetuous`); ``traits``: gained for its
+        next activation."""
+        data: dict[str, Any] = {"feat": feat, "no_pass": no_pass, "ignore_impetuous": impetuous}
+        if traits:
+            data["traits"] = traits
         self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + rule, "on": True,
                                        "value": json.dumps(data, sort_keys=True)}))
 
@@ -139,6 +176,10 @@ class FeatOrder(FeatTriggers):
         for x in list(st.models.values()):
             if x.player == m.player and ORDER_MARK + "no_pass" in x.conditions:
                 self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "no_pass", "on": False}))
+        v = m.conditions.get(ORDER_MARK + "next")
+        traits = json.loads(str(v)).get("traits") if v is not None else None
+        if traits:  # The Oppressed: for the whole of its next activation
+            self.grant(m.id, json.loads(str(v)).get("feat", "a Ki feat"), "activation", traits=list(traits))
 
     def _next_marks_done(self) -> None:
         """An activation ended: the ``next`` mark of the model that activated goes, and those
@@ -148,6 +189,8 @@ class FeatOrder(FeatTriggers):
         if ended is None:
             return
         for x in list(st.models.values()):
+            if x.id == ended.id and ORDER_MARK + "walk_at" in x.conditions:  # its next activation came
+                self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "walk_at", "on": False}))
             if x.player != ended.player or ORDER_MARK + "next" not in x.conditions:
                 continue
             if x.id == ended.id or not x.alive or x.exhausted:
@@ -160,12 +203,82 @@ class FeatOrder(FeatTriggers):
         if until == "activation":
             self._next_marks_done()
             self.friend_end_triggers()
-        if until != "turn":
-            return
         for x in list(self.state.models.values()):
-            for key in list(x.conditions):
-                if key.startswith(ORDER_MARK):
+            for key, v in list(x.conditions.items()):
+                if not key.startswith(ORDER_MARK) or key == ORDER_MARK + "walk_at":  # walk_at: its next activation
+                    continue
+                lasts = json.loads(str(v)).get("until") if key == ORDER_MARK + "only" else "turn"
+                if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
+
+    # ------------------------------------------------------------ forced and limited actions
+    def order_action_refusal(self, mid: str, action: Action) -> str | None:
+        """Why model ``mid`` may not declare ``action`` because of an ``only`` or
+        ``walk_at_user`` mark (None when it may; answers and Instant/Active feats are no
+        actions and always may)."""
+        m = self.state.models.get(mid)
+        kind = ACTION_KINDS.get(action.kind)
+        if m is None or kind is None or kind.timing != "activation":
+            return None
+        v = m.conditions.get(ORDER_MARK + "only")
+        if v is not None:
+            data = json.loads(str(v))
+            base = {"complex_ki_feat": "ki_feat", "complex_scenario": "scenario"}.get(action.kind, action.kind)
+            if base not in data["actions"]:
+                return f"{data['feat']}: {mid} may declare only {', '.join(data['actions'])}"
+        v = m.conditions.get(ORDER_MARK + "walk_at")
+        if v is not None:
+            data = json.loads(str(v))
+            pt = self.walk_at_point(mid)
+            if pt is not None and (action.kind != "walk" or action.point is None
+                                   or math.dist(tuple(action.point), pt) > _WALK_AT_SLACK):
+                return (f"{data['feat']}: {mid} must Walk straight at {data['user']} with its full Move, to "
+                        f"({pt[0]:.2f}, {pt[1]:.2f})")
+        return None
+
+    def walk_at_point(self, mid: str) -> tuple[float, float] | None:
+        """Where the Walk a ``walk_at_user`` mark forces on ``mid`` ends: the farthest point
+        straight toward the feat's user, up to its Move, that a Walk may reach (p.22-23;
+        it stops in base contact with the user); None when it cannot Walk that way (then it
+        activates without restriction)."""
+        key = (len(self.events), mid)
+        cache = self.__dict__.setdefault("_feat_walk_at", {})
+        if key in cache:
+            return cache[key]
+        cache.clear()
+        st = self.state
+        m = st.models[mid]
+        v = m.conditions.get(ORDER_MARK + "walk_at")
+        user = st.models.get(json.loads(str(v)).get("user", "")) if v is not None else None
+        got: tuple[float, float] | None = None
+        if user is not None and user.alive and user.elsewhere is None:
+            table = self._table_now()
+            a, b = m.position, user.position
+            n = math.dist(a, b)
+            gap = n - table.model(mid).radius - table.model(user.id).radius
+            reach = min(float(table.model(mid).move or 0), max(0.0, gap))
+            if n > 1e-9 and reach > 1e-6:
+                ux, uy = (b[0] - a[0]) / n, (b[1] - a[1]) / n
+                k = int(reach / _WALK_AT_STEP + 1e-9)
+                for d in [reach] + [i * _WALK_AT_STEP for i in range(k, 0, -1)]:
+                    p = (a[0] + ux * d, a[1] + uy * d)
+                    if movement.check_walk(table, mid, [p]).legal:
+                        got = p
+                        break
+        cache[key] = got
+        return got
+
+    def order_offers(self, player: int) -> list[Action]:
+        """The forced Walk of each model of ``player`` under a ``walk_at_user`` mark that may
+        begin an activation now (:meth:`walk_at_point`)."""
+        out = []
+        for m in self.state.alive(player):
+            if ORDER_MARK + "walk_at" not in m.conditions or m.exhausted or self.order_lock(m):
+                continue
+            pt = self.walk_at_point(m.id)
+            if pt is not None:
+                out.append(Action("walk", m.id, point=pt))
+        return out
 
     # ------------------------------------------------------------ the trigger
     def _last_activated(self) -> str | None:
