@@ -42,7 +42,8 @@ SEED = 5  # player 1 acts first on the default table
 class Server:
     """A loopback server on a port the OS picks, on a thread of its own, the store under ``tmp``."""
 
-    def __init__(self, tmp) -> None:
+    def __init__(self, tmp, port: int = 0) -> None:
+        self.port = port
         self.loop = asyncio.new_event_loop()
         self.ready: concurrent.futures.Future = concurrent.futures.Future()
         self.stop: asyncio.Event | None = None
@@ -57,7 +58,7 @@ class Server:
             self.stop = asyncio.Event()
             ready = self.loop.create_future()
             ready.add_done_callback(lambda f: self.ready.set_result(f.result()))
-            await run_server("127.0.0.1", 0, store, ready=ready, stop=self.stop)
+            await run_server("127.0.0.1", self.port, store, ready=ready, stop=self.stop)
 
         self.loop.run_until_complete(main())
 
@@ -325,12 +326,16 @@ def test_a_wrong_token_is_refused_and_a_seat_claims_a_game_its_opponent_left(ser
     assert play_text(bad, io.StringIO("1\n"), out, timeout=15) == 2
     assert "The server refused: wrong or missing token for seat 1 (token)" in out.getvalue()
     assert "not-the-token" not in out.getvalue()
-    # player 2 never came: after the host's 0.6 s, player 1 claims the game
+    # player 2 never came: an illegal walk declared anyway (p.24), then, after the host's 0.6 s, a claim
     stdin, out = _Typist(), io.StringIO()
     seat, box = _thread(lambda: play_text(made["invites"]["1"], stdin, out, timeout=TIMEOUT, script=False))
     try:
         _wait_for(out, "your decision")
-        threading.Event().wait(1.0)
+        stdin.type("walk akira 0.5 0.5")
+        _wait_for(out, "Type yes to declare it anyway")
+        stdin.type("yes")
+        _wait_for(out, "akira loses 1 activation counter")
+        threading.Event().wait(0.7)
         stdin.type("claim")
         seat.join(15)
     finally:
@@ -365,3 +370,34 @@ def test_a_seat_plays_the_set_up_at_the_terminal_a_refused_step_changes_nothing(
     assert "Set-up: player 1: deploy" in text and "Set-up: player 2: deploy" in text
     assert "=== Turn 1 ===" in text and "=== Player 1, your decision" in text
     bot.join(0.1)
+
+
+def test_the_terminal_reconnects_after_the_server_restarts_and_plays_on(tmp_path):
+    """The server stops mid-game and starts again on the same port and store: the
+    terminal says the connection is lost, reconnects with its token, and the seat plays on."""
+    local = Game(load_table(), seed=SEED)
+    first_action = local.legal_actions()[0]
+    events = [e.describe() for e in local.push(first_action)]
+    first = Server(tmp_path)
+    port = int(first.url.rsplit(":", 1)[1])
+    made = _new_game(first.url, SEED)
+    stdin, out = _Typist(), io.StringIO()
+    seat, box = _thread(lambda: play_text(made["invites"]["1"], stdin, out, timeout=TIMEOUT, script=False))
+    second = None
+    try:
+        _wait_for(out, "your decision")
+        first.close()
+        _wait_for(out, "Connection lost")
+        second = Server(tmp_path, port)
+        _wait_for(out, "Reconnected: the game is as the server has it.")
+        stdin.type("1")
+        _wait_for(out, f"You declare: {action_text(first_action)}")
+        _wait_for(out, events[-1])  # its events, from the server
+        stdin.type("quit")
+        seat.join(15)
+    finally:
+        stdin.close()
+        seat.join(5)
+        if second is not None:
+            second.close()
+    assert box.get("result") == 0, out.getvalue()[-2000:]

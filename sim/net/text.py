@@ -580,6 +580,7 @@ class TextTable:
         st = self.mirror.status
         if declare is not None and cmd in ("yes", "y"):
             if self._can_act():
+                self.write(f"You declare anyway: {action_text(declare)} (reverted, one activation counter lost, p.24)")
                 self.send_action(declare, declare=True)
             return True
         if cmd in ("help", "?", "h"):
