@@ -207,6 +207,7 @@ def test_a_scripted_seat_plays_a_bot_to_the_end_refused_and_taken_back_actions_c
     assert text.index("Refused:") < text.index("You declare: walk")
     # numbered actions, the take-back accepted by the bot, the log, the summary
     assert "Player 1 > 1" in text and "Asked player 2 to accept taking back" in text
+    assert "Player 2 accepted the take-back." in text
     taken = re.findall(r"Taken back: (\d+) decision\(s\)", text)
     assert len(taken) == 1 and int(taken[0]) >= 1
     assert text.count(LOG_START) == 1

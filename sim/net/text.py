@@ -282,6 +282,7 @@ class TextTable:
         self.declare: Action | None = None
         self.lost = False
         self.setup_seen = 0  # set-up steps printed
+        self.asked_undo = False  # this seat's take-back request waits for its answer
 
     # ------------------------------------------------------------ output
     def write(self, text: str = "") -> None:
@@ -308,7 +309,7 @@ class TextTable:
             if not self.welcomed:
                 self.welcomed = True
                 self.lost = False
-                st = self.mirror.status
+                st = msg.get("status") or {}
                 self.write(f"Joined game {self.invite.game} as player {self.seat} (turn {st.get('turn')}, "
                            f"{st.get('phase')} phase, {st.get('actions', 0)} decisions so far). Type help for "
                            "the commands." if self.seat is not None else
@@ -319,6 +320,9 @@ class TextTable:
                 self.write("Reconnected: the game is as the server has it.")
         for line in self.feed.lines(msg):
             self.write(line)
+        if kind == "state" and self.asked_undo:
+            self.asked_undo = False
+            self.write(f"Player {3 - (self.seat or 0)} accepted the take-back.")
         if kind in ("welcome", "state"):
             self.awaiting = False
             steps = (msg.get("setup") or {}).get("steps") or []
@@ -360,6 +364,8 @@ class TextTable:
         if not self.welcomed and code in ("token", "unknown", "state", "seat"):
             self.refused = msg
             return
+        if code in ("declined", "stale", "state") and self.asked_undo:
+            self.asked_undo = False
         if code == "declined":
             self.write(f"{text[:1].upper()}{text[1:]}.")
         elif code == "illegal":
@@ -716,6 +722,7 @@ class TextTable:
             self.client.send({"type": "undo", "seen": len(self.game.actions)})
             self.write(f"Asked player {3 - self.seat} to accept taking back your last decision (and what followed).")
             self.awaiting = True
+            self.asked_undo = True
 
     def _log(self, rest: str) -> None:
         n = 30
