@@ -76,6 +76,11 @@ feats:
     {cost: 1, timing: instant, area: personal, limits: [once_per_turn], when: exchange, affects: self,
      initiative: without, effects: [{op: stat, changes: {melee: 1}, until: exchange}],
      summary: +1 melee without the Initiative}
+  Focus Frenzy:
+    {cost: 3, timing: simple, area: target, range: 6, opposed: false, when: action, affects: target,
+     effects: [{op: condition, name: death_sentence, n: 1}, {op: condition, name: bleed, n: 1, value: 1}],
+     effects_self: [{op: activation, rule: now, at: end_activation, ignore_impetuous: true}],
+     summary: "Death Sentence and Bleeding, then it may activate again"}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -481,3 +486,25 @@ def test_nuki_do_only_without_the_initiative():
     before = g.exchange_pools()["hero"]
     g.push(Action("feat", "hero", feat="Nuki Do"))
     assert g.exchange_pools()["hero"] == before + 1
+
+
+def test_focus_frenzy_may_activate_the_user_again_after_its_action():
+    """Focus Frenzy (Simple): after the action, if the user has a counter left, its player
+    may become the active player again and activate it (no pass token); declined, the
+    opponent acts."""
+    g = game(hero=("Focus Frenzy",), places={"foe": (14, 10)})
+    g.push(Action("ki_feat", "hero", feat="Focus Frenzy", target="foe"))
+    assert "death_sentence" in g.state.models["foe"].conditions
+    assert g.to_move() == 1
+    again = Action("feat_later", "hero", feat="Focus Frenzy")
+    offers = g.legal_actions()
+    assert again in offers and Action("decline_feat", "hero", feat="Focus Frenzy") in offers
+    g.push(again)
+    assert g.state.active == 1 and g.state.models["hero"].ki == 3  # no Ki paid again
+    assert {a.model for a in g.legal_actions() if a.model} == {"hero"}
+    g.push(Action("wait", "hero"))
+    assert g.state.active == 2
+    g2 = game(hero=("Focus Frenzy",), places={"foe": (14, 10)})
+    g2.push(Action("ki_feat", "hero", feat="Focus Frenzy", target="foe"))
+    g2.push(Action("decline_feat", "hero", feat="Focus Frenzy"))
+    assert g2.to_move() == 2

@@ -379,7 +379,10 @@ class ActivationOp(_Strict):
     ``actions`` kinds (Cower: disengage, stand_up, wait; Instant and Active feats are no
     actions). ``no_pass``: its player may not use a pass token in its next activation
     (``now`` always). ``traits`` (with ``next``): it has them until the end of its next
-    activation (The Oppressed: Insignificant)."""
+    activation (The Oppressed: Insignificant). ``at: end_activation`` (with ``now``): offered
+    as a free choice when the user's activation ends, if it still has a counter (Focus
+    Frenzy); ``ignore_impetuous``: its activation ignores Impetuous markers (default: with
+    ``next`` yes, with ``now`` no)."""
 
     op: Literal["activation"]
     rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only"]
@@ -388,9 +391,13 @@ class ActivationOp(_Strict):
                           "scenario", "ki_feat"]] = []
     until: Until | None = None
     traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
+    at: Literal["end_activation"] | None = None
+    ignore_impetuous: bool | None = None
 
     @model_validator(mode="after")
     def _rule_fields(self) -> "ActivationOp":
+        if self.at is not None and self.rule != "now":
+            raise ValueError("activation 'at' goes with rule 'now' (a re-activation when the activation ends)")
         if (self.rule == "only") != bool(self.actions):
             raise ValueError("activation rule 'only' needs 'actions' (and only it takes them)")
         if self.traits and self.rule != "next":

@@ -38,7 +38,8 @@ from sim.rules import ki, movement
 from sim.rules.feat_effects import entry_status, feat_effect
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
-from sim.rules.game.feat_triggers import OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
+from sim.rules.game.feat_moves import FeatMoves
+from sim.rules.game.feat_triggers import LATER_MARK, OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 
 #: The prefix of the activation-order marks (``feat_order:next`` / ``last`` / ``no_pass``).
@@ -50,7 +51,7 @@ _WALK_AT_STEP = 0.1
 _WALK_AT_SLACK = 0.05
 
 
-class FeatOrder(FeatTriggers):
+class FeatOrder(FeatTriggers, FeatMoves):
     """Activation order feats: the ``activation`` op, its locks and the friend's-activation
     trigger."""
 
@@ -104,14 +105,19 @@ class FeatOrder(FeatTriggers):
             self._emit(Event("note", {"text": f"{f.name}: {mid} may declare only {', '.join(op.actions)} "
                                               f"until {until.replace('_', ' ')}"}))
             return
+        if op.rule == "now" and op.at is not None:  # later: a free choice when the activation ends
+            self._emit(Event("condition", {"model": mid, "name": LATER_MARK + f.name, "on": True, "value": op.at}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid} may activate again when its activation ends"}))
+            return
         if op.rule == "now":
             if st.active != t.player:
                 self._emit(Event("active", {"player": t.player}))
-            self._mark(mid, "next", f.name, True, impetuous=False)
+            self._mark(mid, "next", f.name, True, impetuous=bool(op.ignore_impetuous))
             self._emit(Event("note", {"text": f"{f.name}: player {t.player} is the active player again; {mid} "
                                               "begins an activation"}))
             return
-        self._mark(mid, op.rule, f.name, bool(op.no_pass), impetuous=op.rule == "next", traits=list(op.traits))
+        ignore = op.rule == "next" and op.ignore_impetuous is not False
+        self._mark(mid, op.rule, f.name, bool(op.no_pass), impetuous=ignore, traits=list(op.traits))
         if op.traits:  # until the end of its next activation: now, and again when that one begins
             self.grant(mid, f.name, "activation", traits=list(op.traits))
         text = {"next": f"player {t.player} must choose {mid} as its next activating model (Impetuous markers "
@@ -210,6 +216,41 @@ class FeatOrder(FeatTriggers):
                 lasts = json.loads(str(v)).get("until") if key == ORDER_MARK + "only" else "turn"
                 if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
+
+    # ------------------------------------------------------------ a re-activation when the activation ends
+    def _later_activation(self, feat: str) -> Any:
+        """The ``activation`` op with ``at`` of feat ``feat``'s entry (Focus Frenzy), or None."""
+        entry = feat_effect(feat)
+        if entry is None:
+            return None
+        return next((o for o in list(entry.effects) + list(entry.effects_self)
+                     if getattr(o, "op", "") == "activation" and getattr(o, "at", None)), None)
+
+    def later_offers(self, mid: str, feat: str) -> list[Action]:
+        """A waiting re-activation (``activation`` ``now`` with ``at``): offered while the
+        model has a counter; other delayed steps as :class:`~sim.rules.game.feat_moves.FeatMoves` says."""
+        if self._later_activation(feat) is None:
+            return super().later_offers(mid, feat)
+        return [] if self.state.models[mid].exhausted else [Action("feat_later", mid, feat=feat)]
+
+    def later_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why a waiting re-activation may not be taken (the model has no counter left)."""
+        if self._later_activation(action.feat or "") is None:
+            return super().later_refusal(m, action)
+        return f"{m.id} has no activation counter left" if m.exhausted else None
+
+    def resolve_later(self, action: Action) -> None:
+        """Take a waiting re-activation: its player becomes the active player again and the
+        model begins the next activation (no Ki is paid again)."""
+        op = self._later_activation(action.feat or "")
+        if op is None:
+            super().resolve_later(action)
+            return
+        assert action.model is not None and action.feat is not None  # judged legal
+        m = self.state.models[action.model]
+        f = self.feats(m.id)[action.feat]
+        self.apply_activation_op(m, f, op.model_copy(update={"at": None}), m.id)
+        self.trigger_done(m.id, action.feat)
 
     # ------------------------------------------------------------ forced and limited actions
     def order_action_refusal(self, mid: str, action: Action) -> str | None:
