@@ -432,6 +432,8 @@ class ThreadedClient:
                     self.connected = True
                     async for raw in ws:
                         self._inbox.put(json.loads(raw))
+                if not self.closed:  # the server closed the connection cleanly
+                    self._inbox.put({"type": "disconnected", "message": "the server closed the connection"})
             except (OSError, ConnectionClosed, asyncio.TimeoutError) as exc:
                 self._inbox.put({"type": "disconnected", "message": str(exc) or type(exc).__name__})
             finally:
