@@ -94,6 +94,32 @@ class Invite:
         return cls(f"{parts.scheme}://{parts.netloc}", path[-1], seat, token)
 
 
+def mirror_game(save: dict) -> Game:
+    """The :class:`~sim.rules.game.Game` of a server's ``save`` (not verified: the
+    server judged it). A warband game's models name profiles of the BattleScribe
+    catalogues: when one is unknown here, the catalogues
+    (:func:`sim.rules.setup.default_catalogue_dir`) are loaded once and it is tried again.
+
+    Raises:
+        GameError: the save cannot be read (a profile unknown even with the catalogues).
+    """
+    try:
+        return Game.from_save(save, source="server state", verify=False)
+    except GameError as exc:
+        if "unknown profile" not in str(exc):
+            raise
+        from sim.rules.setup import SetupError, catalogues, default_catalogue_dir
+
+        data = default_catalogue_dir()
+        if data is None:
+            raise
+        try:
+            catalogues(data)
+        except SetupError:
+            raise exc from None
+        return Game.from_save(save, source="server state", verify=False)
+
+
 class Mirror:
     """A seat's copy of a hosted game (``seat`` None: a spectator's).
 
@@ -132,8 +158,7 @@ class Mirror:
         kind = msg.get("type")
         if kind in ("welcome", "state"):
             self.setup = msg.get("setup")
-            self.game = (Game.from_save(msg["save"], source="server state", verify=False)
-                         if msg.get("save") is not None else None)
+            self.game = mirror_game(msg["save"]) if msg.get("save") is not None else None
             self.by = list(msg.get("by", []))
             self.held = msg.get("pending")
             self.status = msg.get("status", {})

@@ -161,8 +161,9 @@ class SetupStage:
     def view(self, viewer: int | None) -> dict:
         """The set-up as ``viewer`` sees it: phase, who acts, the roll-off, the zones
         (their polygons, inches), the zone options, who deploys first, the table (terrain
-        and the models placed, ``Table.to_dict()``), every model with its player and
-        name, the models waiting per player, those held back (the turn and edge only for
+        and the models placed, ``Table.to_dict()``), the deployment kind, every model
+        with its player, name, base radius (inches), Flank and Scout (``[X, Y]`` or
+        None), the models waiting per player, those held back (the turn and edge only for
         one's own), the players finished, the steps (as the viewer sees them)."""
         s = self.setup
         ph = s.phase
@@ -177,8 +178,9 @@ class SetupStage:
             flanking[mid] = {"turn": turn, "edge": edge} if own else {}
         return {"phase": ph, "to_act": s.to_act, "chooser": s.chooser, "roll": roll, "zones": zones,
                 "zone_options": [z.id for z in s.zone_options()] if ph == "zone" else [],
-                "first": s.first, "table": s.table().to_dict(),
-                "recruits": [{"id": r.id, "player": r.player, "name": r.name} for r in s.recruits],
+                "deployment": s.deployment, "first": s.first, "table": s.table().to_dict(),
+                "recruits": [{"id": r.id, "player": r.player, "name": r.name, "radius": r.radius, "flank": r.flank,
+                              "scout": list(r.scout) if r.scout else None} for r in s.recruits],
                 "waiting": {str(p): [r.id for r in s.waiting(p)] for p in (1, 2)},
                 "flanking": flanking, "finished": sorted(s.finished),
                 "steps": [self.step_for(st.to_dict(), viewer) for st in s.steps]}
