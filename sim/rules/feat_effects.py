@@ -541,6 +541,11 @@ class FeatEffect(_Strict):
     # round 6 (F1): used only in an exchange where the user holds (``with``) / does not hold
     # (``without``) the Initiative (p.33; Nuki Do)
     initiative: Literal["with", "without"] | None = None
+    # round 6 (F3): the enemy moments a ``trigger:targeted`` feat interrupts (default: a Charge,
+    # Melee or Shoot declared at the user): ``contact`` -- an enemy Charge or Melee whose move
+    # brought it into base contact with the user, before its exchange opens; ``feat`` -- an enemy
+    # Target Ki feat declared at the user in the enemy's activation (sim.rules.game.feat_interrupts)
+    targeted_by: list[Literal["charge", "melee", "shoot", "contact", "feat"]] = []
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 
@@ -761,6 +766,8 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         return False, "trigger:targeted answers only actions aimed at the user itself (no watch of friends yet)"
     if entry.ends_action and entry.when != "trigger:targeted":
         return False, "ends_action is only for a trigger:targeted interrupt"
+    if entry.targeted_by and entry.when != "trigger:targeted":  # round 6 (F3)
+        return False, "targeted_by is only for a trigger:targeted interrupt"
     pending = round3_pending(entry)
     if pending:
         return False, f"{pending}: not applied by the engine yet"

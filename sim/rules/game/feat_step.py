@@ -24,6 +24,7 @@ from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_assists import FeatAssists
 from sim.rules.game.feat_auras import FeatAuras
+from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
 from sim.rules.game.feat_shots import FeatShots
@@ -44,7 +45,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatTriggers, FeatMoves, FeatAuras):
+class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatInterrupts, FeatTriggers, FeatMoves, FeatAuras):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers

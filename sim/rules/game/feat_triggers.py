@@ -409,12 +409,14 @@ class FeatTriggers(GamePart):
             return self.later_offers(mid, feat) + [Action("decline_feat", mid, feat=feat)]
         f = self.feats(mid).get(feat)
         target = self.trigger_target(mid, feat) if f is not None and f.area == "target" else None
+        target = target or self.trigger_opponent(mid, feat)  # round 6 (F3): an opposed feat's opponent
         use = Action("feat", mid, feat=feat, target=target)
         entry = feat_effect(feat)
         pointed = [e for e in (entry.effects if entry is not None else ()) if isinstance(e, MoveOp)
                    and e.kind in ("walk", "free", "place") and e.at is None]
         if f is not None and pointed and entry is not None and entry.affects == "self":  # its Walk's point
             use = getattr(self, "_with_choices")(self.state.models[mid], f, entry, use)
+            use = self.interrupt_point(mid, feat, use)  # round 6 (F3): a place clear of the enemy
         out = [a for a in (use,) if self.is_legal(a)[0]]
         if not out and f is not None and f.variable:
             out = [a for a in (Action("feat", mid, feat=feat, x=1, target=target),) if self.is_legal(a)[0]]
@@ -458,7 +460,8 @@ class FeatTriggers(GamePart):
             t = self.trigger_target(m.id, f.name)
             if t is not None and action.target != t:
                 return False
-        return True
+        opp = self.trigger_opponent(m.id, f.name)  # round 6 (F3): the opposed test is taken against it
+        return opp is None or action.target == opp
 
     def decline_trigger(self, action: Action) -> None:
         """Resolve a legal ``Action("decline_feat", model, feat=name)``: the mark goes."""
@@ -481,7 +484,8 @@ class FeatTriggers(GamePart):
         resolves (like Bodyguard, p.49) for that player's ``feat`` or ``decline_feat`` (the
         feat offered at the declaring model): True. The first such feat of the target is
         offered. False: the action goes on."""
-        if action.kind not in INTERRUPT_KINDS or not action.target:
+        moment = self.targeted_moment(action)  # round 6 (F3): charge, melee, shoot, feat (feat_interrupts)
+        if moment is None or not action.target:
             return False
         st = self.state
         t = st.models.get(action.target)
@@ -491,7 +495,7 @@ class FeatTriggers(GamePart):
             entry = feat_effect(f.name)
             if entry is None or entry.when != "trigger:targeted" or not entry_status(entry)[0]:
                 continue
-            if entry.watch != "self" or not self._may_answer(t, f.name):
+            if entry.watch != "self" or not self.answers_moment(entry, moment) or not self._may_answer(t, f.name):
                 continue
             self._emit(Event("condition", {"model": t.id, "name": INTERRUPT_MARK + f.name, "on": True,
                                            "value": json.dumps({"action": action.to_json(), "ends": False},
@@ -527,11 +531,17 @@ class FeatTriggers(GamePart):
         key = INTERRUPT_MARK + feat
         data = json.loads(str(st.models[mid].conditions[key]))
         self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
-        declared = Action.from_json(data["action"])
-        attacker = st.models.get(declared.model or "")
+        held = self.resume_interrupt(mid, feat, data)  # round 6 (F3): a held exchange / Instant feat
+        if held == "feat":  # an Instant / Active feat is no action: the active player goes on
+            self._after_action()
+            return
+        declared = None if held else Action.from_json(data["action"])
+        attacker = st.models.get(str(data["exchange"]["attacker"]) if declared is None else declared.model or "")
         if attacker is None:
             return
-        if data.get("ends"):
+        if declared is None:
+            pass  # the exchange opened, or the feat ended the action (feat_interrupts)
+        elif data.get("ends"):
             self._emit(Event("note", {"text": f"{feat}: {attacker.id}'s {declared.kind} counts as resolved "
                                               "without effect"}))
         elif attacker.alive:

@@ -51,6 +51,8 @@ class KiStep(FeatStep):
         if not ok:
             self._unmark()
             raise GameError(f"{action.feat!r} cannot be used now: {why}")
+        if self.feat_target_window(action):  # an enemy feat answers it first (feat_interrupts, round 6 F3)
+            return
         self._emit(Event("note", {"text": f"player {st.models[action.model].player}: "
                                           f"{action.model} uses {action.feat}"}))
         self._use_feat(st.models[action.model], action)

@@ -105,11 +105,13 @@ class MeleeStep(GamePart):
         for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
             self._emit(ev)
         melee_traits.grant_charging_bonus(self, m.id)  # Charging Bonus [B] until the end of the activation (p.50)
+        start = self.state.models[m.id].position
         self._move(m.id, res)
         if res.reached and all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
-            self.open_exchange({"attacker": m.id, "defender": target, "charge": True,  # Group: held back (p.52)
-                                **({"engaged": engaged} if engaged else {}),
-                                **melee_traits.split_data(action.models)})
+            data = {"attacker": m.id, "defender": target, "charge": True,  # Group: held back (p.52)
+                    **({"engaged": engaged} if engaged else {}), **melee_traits.split_data(action.models)}
+            if not self.contact_window(m.id, data, start):  # a feat answering the contact first (feat_interrupts)
+                self.open_exchange(data)
 
     def _legal_melee(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state
@@ -161,11 +163,13 @@ class MeleeStep(GamePart):
         engaged = self.engaged_now(m.id, target)  # before the move: the start of the activation (Reach, p.57)
         for ev in terrain_rules.start_mark_events(self, m.id):  # Enhancing terrain (p.60)
             self._emit(ev)
+        start = self.state.models[m.id].position
         self._move(m.id, res)
         if all(self._fear_on_contact(m.id, e) for e in (target, *action.models)):
-            self.open_exchange({"attacker": m.id, "defender": target, "charge": False,  # Group: held back (p.52)
-                                **({"engaged": engaged} if engaged else {}),
-                                **melee_traits.split_data(action.models)})
+            data = {"attacker": m.id, "defender": target, "charge": False,  # Group: held back (p.52)
+                    **({"engaged": engaged} if engaged else {}), **melee_traits.split_data(action.models)}
+            if not self.contact_window(m.id, data, start):  # a feat answering the contact first (feat_interrupts)
+                self.open_exchange(data)
 
     def _legal_disengage(self, m: ModelState, action: Action) -> tuple[bool, str]:
         st = self.state

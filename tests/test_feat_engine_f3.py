@@ -1,0 +1,230 @@
+"""Ki feats as data, round 6 (issue #13, helper F3): feats that move or place models,
+through the Game's public API.
+
+Rulebook p.23 (Place): "Размещение модели не считается движением. ... Модель не может быть
+размещена в непроходимом элементе местности, внутри другой модели или в контакте с вражеской
+моделью." p.46: an Instant feat may be used at any time, also in the opponent's activation.
+The fixture entries copy the facts of the catalogue cards (Mirage: cost 2, Instant, Special,
+Opposed, once per turn) and say their effect in the project's vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import feat_data, set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Mirage:
+    {cost: 2, timing: instant, area: special, opposed: true, limits: [once_per_turn], when: "trigger:targeted",
+     targeted_by: [contact, shoot, feat], ends_action: true, affects: self,
+     effects: [{op: move, distance: 2, kind: place}],
+     summary: "placed within 2 inches; the enemy's action ends"}
+  Spirit Lash:
+    {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
+     effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
+  Quick Lash:
+    {cost: 1, timing: instant, area: target, range: 8, when: action, affects: target_enemy,
+     effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats-f3
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [10, 10], facing: 90}
+  - {id: fox, player: 2, profile: FOX, position: [10, 15], facing: 270}
+  - {id: far, player: 2, profile: FOX, position: [30, 32], facing: 270}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    yield from feat_data(FIXTURE, tmp_path, monkeypatch)
+
+
+def game(hero: tuple[str, ...] = (), fox: tuple[str, ...] = ("Mirage",), seed: int = 1,
+         places: dict | None = None) -> Game:
+    """Hero (Ishi's card, player 1, active, 6 Ki) and Fox (Ishi's card with Mirage, player 2,
+    4 Ki) 5" apart, facing each other; another Fox far away."""
+    key = ("-".join(hero + ("x",) + fox)).lower().replace(" ", "")
+    ishi = get_profile("ishi")
+    h = replace(ishi, id=f"f3-hero-{key}", name="Hero", bs_id=f"test-f3-hero-{key}", feats=hero)
+    f = replace(ishi, id=f"f3-fox-{key}", name="Fox", bs_id=f"test-f3-fox-{key}", feats=fox)
+    add_profile_source({p.id: p for p in (h, f)})  # conftest removes them after
+    g = Game(parse_table(YAML.replace("HERO", h.id).replace("FOX", f.id), "<test>"), seed=seed,
+             length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    set_model(g, "hero", ki=6)
+    set_model(g, "fox", ki=4)
+    return g
+
+
+def _touching(g: Game, a: str, b: str) -> bool:
+    return b in g.enemies_in_contact(a)
+
+
+def _mirage_outcome(g: Game) -> bool:
+    """Fox answers with Mirage (the offered action); True when its opposed test passed."""
+    use = [a for a in g.legal_actions() if a.feat == "Mirage" and a.kind == "feat"]
+    assert use, g.legal_actions()
+    assert use[0].target == "hero" and use[0].point is not None  # tested against the enemy; a place point
+    n = len(g.events)
+    g.push(use[0])
+    tests = [e for e in g.events[n:] if e.kind == "test" and "Mirage" in str(e.data.get("text"))]
+    assert tests, "Mirage takes its Opposed Ki test against the enemy"
+    return bool(tests[0].data["passed"])
+
+
+# ---------------------------------------------------------------- Mirage: contact
+def test_mirage_waits_after_the_charge_move_before_the_exchange():
+    """Mirage: "entered into BtB ... but before any Melee Exchange begins": the Charge moves
+    Hero into contact, then the game waits for Fox's player (Mirage or decline) with no
+    exchange open yet."""
+    g = game()
+    g.push(Action("charge", "hero", target="fox"))
+    assert _touching(g, "hero", "fox")
+    assert g.state.exchange is None
+    assert g.to_move() == 2
+    kinds = {(a.kind, a.feat) for a in g.legal_actions()}
+    assert kinds == {("feat", "Mirage"), ("decline_feat", "Mirage")}
+    ok, why = g.is_legal(Action("walk", "far", point=(30, 30)))
+    assert not ok and "Mirage" in why
+
+
+def test_mirage_declined_the_exchange_opens():
+    g = game()
+    g.push(Action("charge", "hero", target="fox"))
+    g.push(Action("decline_feat", "fox", feat="Mirage"))
+    ex = g.state.exchange
+    assert ex is not None and ex["attacker"] == "hero" and ex["defender"] == "fox" and ex["charge"]
+
+
+def test_mirage_places_the_user_and_the_charge_counts_as_resolved():
+    """A passed Opposed test: Fox is placed within 2" (not in contact with an enemy, p.23),
+    no exchange is fought, Hero's Charge spent its two counters and the turn passes on; a
+    failed test: the exchange opens as declared. Both outcomes over a few seeds."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game(seed=seed)
+        before = g.state.models["fox"].position
+        g.push(Action("charge", "hero", target="fox"))
+        passed = _mirage_outcome(g)
+        seen.add(passed)
+        fox = g.state.models["fox"]
+        assert fox.ki == 2  # the cost is paid either way
+        if passed:
+            assert g.state.exchange is None
+            assert 0 < ((fox.position[0] - before[0]) ** 2 + (fox.position[1] - before[1]) ** 2) ** 0.5 <= 2 + 1e-6
+            assert not _touching(g, "fox", "hero")
+            assert g.state.models["hero"].counters == 0
+            assert g.state.active == 2
+            assert any("counts as resolved" in line for line in g.log())
+        else:
+            assert g.state.exchange is not None and g.state.exchange["defender"] == "fox"
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
+
+
+def test_mirage_opens_no_window_for_a_model_already_in_contact():
+    """"in which it entered into BtB": a Melee by a model that already touches Fox moves it
+    into no contact -- the exchange opens at once."""
+    g = game(places={"hero": (10, 13.815)})
+    assert _touching(g, "hero", "fox")
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None
+    assert not any(k.startswith("feat_trigger:") for k in g.state.models["fox"].conditions)
+
+
+def test_mirage_once_per_turn_and_ki():
+    """Without the Ki for it (2), no window opens: the exchange opens at once."""
+    g = game()
+    set_model(g, "fox", ki=1)
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.state.exchange is not None
+
+
+# ---------------------------------------------------------------- Mirage: shots and feats
+def test_mirage_answers_a_shot_declared_at_it():
+    g = game(places={"hero": (10, 4)})
+    g.push(Action("shoot", "hero", target="fox"))
+    assert not any(e.kind == "shot" for e in g.events[-6:])
+    assert g.to_move() == 2 and any(a.feat == "Mirage" for a in g.legal_actions())
+    g.push(Action("decline_feat", "fox", feat="Mirage"))
+    assert any(e.kind == "shot" for e in g.events[-20:])
+
+
+def test_mirage_answers_an_enemy_simple_target_feat():
+    """A Simple Target feat declared at Fox waits for Mirage; declined, it is used (paid,
+    Fox Stunned)."""
+    g = game(hero=("Spirit Lash",))
+    g.push(Action("ki_feat", "hero", feat="Spirit Lash", target="fox"))
+    assert "stunned" not in g.state.models["fox"].conditions and g.to_move() == 2
+    assert g.state.models["hero"].ki == 6  # not paid yet
+    g.push(Action("decline_feat", "fox", feat="Mirage"))
+    assert "stunned" in g.state.models["fox"].conditions
+    assert g.state.models["hero"].ki == 5
+    assert g.state.active == 2
+
+
+def test_mirage_answers_an_instant_target_feat_and_the_active_player_goes_on():
+    """An Instant Target feat of the active player's model at Fox waits for Mirage. Used
+    with a passed test: the feat counts as resolved (not paid, no Stunned) and player 1 is
+    still the one to act (an Instant feat is no action)."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game(hero=("Quick Lash",), seed=seed)
+        g.push(Action("feat", "hero", feat="Quick Lash", target="fox"))
+        assert g.to_move() == 2
+        passed = _mirage_outcome(g)
+        seen.add(passed)
+        stunned = "stunned" in g.state.models["fox"].conditions
+        assert stunned != passed
+        assert g.state.models["hero"].ki == (6 if passed else 5)
+        assert g.state.active == 1 and g.to_move() == 1
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
+
+
+def test_default_targeted_feats_keep_the_declaration_window():
+    """An entry without ``targeted_by`` answers a Charge at its declaration (round 4): the
+    Charge has not moved yet when the game waits."""
+    text = FIXTURE.replace("targeted_by: [contact, shoot, feat], ", "")
+    fe.DEFAULT_PATH.write_text(text, encoding="utf-8")
+    fe.reset_cache()
+    g = game()
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.to_move() == 2 and not _touching(g, "hero", "fox")
+
+
+def test_targeted_by_needs_the_targeted_trigger():
+    """``targeted_by`` on another moment keeps the entry unapplied."""
+    e = fe.FeatEffect.model_validate({"cost": 1, "timing": "instant", "area": "personal", "when": "any",
+                                      "targeted_by": ["contact"], "effects": [{"op": "ki", "n": 1}]})
+    ok, why = fe.entry_status(e)
+    assert not ok and "targeted_by" in why
+
+
+def test_repository_mirage_is_applied(monkeypatch):
+    """The curated Mirage entry (c5) now counts as applied."""
+    root = fe.Path(__file__).resolve().parents[1] / "data" / "feats"
+    monkeypatch.setattr(fe, "DEFAULT_PATH", root / "effects.yaml")
+    monkeypatch.setattr(fe, "CURATED_DIR", root / "curated")
+    fe.reset_cache()
+    assert fe.effect_status("Mirage") == (True, "")
+    assert fe.feat_effect("Mirage").targeted_by == ["contact", "shoot", "feat"]
