@@ -31,6 +31,10 @@ feats:
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
+  Parley:
+    {cost: 2, timing: instant, area: target, btb: true, limits: [once_per_turn], when: "trigger:targeted",
+     targeted_by: [contact], ends_action: true, affects: target_enemy, effects: [],
+     summary: "an enemy that comes into contact ends its activation"}
   Quick Lash:
     {cost: 1, timing: instant, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -212,6 +216,37 @@ def test_default_targeted_feats_keep_the_declaration_window():
     assert g.to_move() == 2 and not _touching(g, "hero", "fox")
 
 
+# ---------------------------------------------------------------- Parley: contact ends the activation
+def test_parley_ends_the_charging_enemy_activation_without_an_exchange():
+    """Parley (Instant, Target BtB): "During an Enemy model's activation in which it enters BtB
+    with this model, that Enemy model's activation ends immediately": offered at the charger
+    once it touches Fox; used, no exchange is fought, the Charge's counters are spent and the
+    turn passes on. Declined: the exchange opens."""
+    g = game(fox=("Parley",))
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.state.exchange is None and _touching(g, "hero", "fox")
+    use = [a for a in g.legal_actions() if a.feat == "Parley" and a.kind == "feat"]
+    assert [a.target for a in use] == ["hero"]
+    ok, why = g.is_legal(Action("feat", "fox", feat="Parley", target="far"))
+    assert not ok
+    g.push(use[0])
+    assert g.state.exchange is None
+    assert g.state.models["fox"].ki == 2
+    assert g.state.models["hero"].counters == 0
+    assert g.state.active == 2
+    g2 = game(fox=("Parley",))
+    g2.push(Action("charge", "hero", target="fox"))
+    g2.push(Action("decline_feat", "fox", feat="Parley"))
+    assert g2.state.exchange is not None
+
+
+def test_an_entry_that_only_ends_the_action_needs_the_interrupt():
+    """An entry with no effects is applied only when it ends an interrupted action."""
+    base = {"cost": 1, "timing": "instant", "area": "personal", "when": "trigger:targeted", "effects": []}
+    assert fe.entry_status(fe.FeatEffect.model_validate({**base, "ends_action": True}))[0]
+    assert not fe.entry_status(fe.FeatEffect.model_validate(base))[0]
+
+
 def test_targeted_by_needs_the_targeted_trigger():
     """``targeted_by`` on another moment keeps the entry unapplied."""
     e = fe.FeatEffect.model_validate({"cost": 1, "timing": "instant", "area": "personal", "when": "any",
@@ -227,4 +262,5 @@ def test_repository_mirage_is_applied(monkeypatch):
     monkeypatch.setattr(fe, "CURATED_DIR", root / "curated")
     fe.reset_cache()
     assert fe.effect_status("Mirage") == (True, "")
+    assert fe.effect_status("Parley") == (True, "")
     assert fe.feat_effect("Mirage").targeted_by == ["contact", "shoot", "feat"]

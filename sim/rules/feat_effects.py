@@ -757,7 +757,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     for e in _all_ops(entry):
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
-    if not entry.effects and not entry.effects_self:
+    if not entry.effects and not entry.effects_self and not entry.ends_action:  # round 6 (F3): Parley only ends
         return False, "no effects listed"
     why = attack_refusal(entry)
     if why:
