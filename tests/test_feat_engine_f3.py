@@ -35,6 +35,12 @@ feats:
     {cost: 2, timing: instant, area: target, btb: true, limits: [once_per_turn], when: "trigger:targeted",
      targeted_by: [contact], ends_action: true, affects: target_enemy, effects: [],
      summary: "an enemy that comes into contact ends its activation"}
+  Shadow Rats:
+    {cost: 3, timing: simple, area: pulse, range: 4, limits: [once_per_turn], when: action, affects: friends,
+     target_keywords: [Rat], max_affected: 1, effects: [{op: swap}], summary: swaps with a friendly Rat}
+  Sidewinder:
+    {cost: 2, timing: instant, area: target, btb: true, limits: [once_per_game], when: exchange,
+     affects: target_enemy, effects: [{op: swap}], summary: swaps with the enemy it fights}
   Quick Lash:
     {cost: 1, timing: instant, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -264,3 +270,80 @@ def test_repository_mirage_is_applied(monkeypatch):
     assert fe.effect_status("Mirage") == (True, "")
     assert fe.effect_status("Parley") == (True, "")
     assert fe.feat_effect("Mirage").targeted_by == ["contact", "shoot", "feat"]
+
+
+# ---------------------------------------------------------------- swap: Shadow Rats, Sidewinder
+def rat_game(places: dict | None = None, hero_base: int | None = None) -> Game:
+    """Hero (Shadow Rats, Sidewinder) with a friendly Rat (a card named Rat) and a friendly
+    Ishi that is no Rat, both within 4"; Fox (player 2) 5" away."""
+    ishi = get_profile("ishi")
+    h = replace(ishi, id="f3-hero-rats", name="Hero", bs_id="test-f3-hero-rats",
+                feats=("Shadow Rats", "Sidewinder"))
+    rat = replace(ishi, id="f3-rat", name="Rat", bs_id="test-f3-rat", feats=())
+    add_profile_source({p.id: p for p in (h, rat)})
+    text = YAML.replace("HERO", h.id).replace("FOX", ishi.id)
+    if hero_base:
+        text = text.replace("position: [10, 10], facing: 90}", f"position: [10, 10], facing: 90, base: {hero_base}}}")
+    text += (
+        "  - {id: rat, player: 1, profile: f3-rat, position: [13, 10], facing: 0}\n"
+        "  - {id: mate, player: 1, profile: ishi, position: [7, 10], facing: 0}\n")
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    set_model(g, "hero", ki=6)
+    return g
+
+
+def test_shadow_rats_swaps_the_user_with_a_friendly_rat_in_the_pulse():
+    """Shadow Rats (Simple, Pulse 4"): "Exchange positions of this model with any Friendly Rat
+    model in the pulse" -- offered with the Rat named; the Ishi that is no Rat is refused; used,
+    Hero and the Rat exchange base centres (facings kept) and 3 Ki are paid."""
+    g = rat_game()
+    offers = [a for a in g.legal_actions() if a.feat == "Shadow Rats"]
+    assert [a.models for a in offers] == [("rat",)]
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Shadow Rats", models=("mate",)))
+    assert not ok
+    facing = g.state.models["hero"].facing
+    g.push(offers[0])
+    assert g.state.models["hero"].position == (13, 10) and g.state.models["rat"].position == (10, 10)
+    assert g.state.models["hero"].facing == facing
+    assert g.state.models["hero"].ki == 3
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_shadow_rats_refused_when_a_base_does_not_fit_or_no_rat_is_near():
+    """A Rat out of the Pulse: nothing to swap with, nothing offered; a Rat touching an enemy
+    may still be swapped with (a swap is no Place, p.23)."""
+    g = rat_game(places={"rat": (20, 20)})
+    assert not [a for a in g.legal_actions() if a.feat == "Shadow Rats"]
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Shadow Rats"))
+    assert not ok and "none it reaches" in why
+    g = rat_game(places={"rat": (10, 13.9), "fox": (10, 15.09)})  # the Rat touches Fox
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Shadow Rats", models=("rat",)))
+    assert ok, why  # same bases: they fit; a swap is no Place, contact with an enemy is allowed
+
+
+def test_sidewinder_swaps_with_the_enemy_of_the_exchange_before_allocating():
+    """Sidewinder (Instant, Target BtB, once per game): "Before a Melee Exchange, this model
+    swaps positions with the Enemy model. Both models must remain in BtB." -- in Hero's
+    exchange with Fox, before it allocates; the two stay in contact."""
+    g = rat_game(places={"hero": (10, 13.815)})
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None
+    offers = [a for a in g.legal_actions() if a.feat == "Sidewinder"]
+    assert [a.target for a in offers] == ["fox"]
+    hero, fox = g.state.models["hero"].position, g.state.models["fox"].position
+    g.push(offers[0])
+    assert g.state.models["hero"].position == fox and g.state.models["fox"].position == hero
+    assert "fox" in g.enemies_in_contact("hero")
+    assert not [a for a in g.legal_actions() if a.feat == "Sidewinder"]  # once per game
+
+
+def test_swap_refused_where_a_base_would_not_fit():
+    """Both bases must fit in each other's place (p.22): Hero on a 50 mm base cannot take the
+    place of a 30 mm Rat standing at the table edge -- refused and not offered."""
+    g = rat_game(places={"hero": (10, 4), "rat": (10, 0.6)}, hero_base=50)
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Shadow Rats", models=("rat",)))
+    assert not ok and "do not both fit" in why
+    assert not [a for a in g.legal_actions() if a.feat == "Shadow Rats"]

@@ -79,7 +79,8 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
-       "assist", "assist_bonus", "activation")  # round 6 (F1)
+       "assist", "assist_bonus", "activation",  # round 6 (F1)
+       "swap")  # round 6 (F3)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -89,6 +90,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation",  # round 6 (F1: sim.rules.game.feat_assists, feat_order)
+    "swap",  # round 6 (F3: sim.rules.game.feat_places)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -405,6 +407,14 @@ class ActivationOp(_Strict):
         return self
 
 
+class SwapOp(_Strict):
+    """Round 6 (F3): the affected model and the feat's user exchange places, each base centre
+    where the other's was, facings kept; refused unless both bases fit there (no overlap,
+    Impassable terrain or table edge, p.22), like Bodyguard's swap (p.49)."""
+
+    op: Literal["swap"]
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -467,7 +477,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     ActivationOp],
+                     ActivationOp, SwapOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

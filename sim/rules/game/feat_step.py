@@ -27,6 +27,7 @@ from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
+from sim.rules.game.feat_places import FeatPlaces
 from sim.rules.game.feat_shots import FeatShots
 from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
@@ -45,7 +46,8 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatInterrupts, FeatTriggers, FeatMoves, FeatAuras):
+class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
+               FeatAuras):
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -224,6 +226,9 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatInterrupts, FeatTriggers, 
             why = self.feat_reaches(m.id, entry, t.id)
             if why:
                 return why
+        why = self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
+        if why:
+            return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
 
     def feat_shot_targets(self, m: ModelState, entry: FeatEffect, trigger: str | None = None) -> list[str]:
@@ -630,6 +635,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatInterrupts, FeatTriggers, 
             self.apply_assist_op(m, f, op, mid)
         elif kind == "activation":  # round 6 (F1): the order of activations (feat_order)
             self.apply_activation_op(m, f, op, mid)
+        elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
+            self.apply_swap(m, f, mid)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
                                sort_keys=True)
