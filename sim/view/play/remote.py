@@ -25,10 +25,11 @@ What differs from one screen:
   allows), the camera and the legend; no save, load, new game or manual adjustments
   (``main.py export`` writes the save of a finished game).
 
-A game whose set-up is played step by step on the server (``main.py new --warbands``)
-has no set-up screens in the networked window yet: while the set-up runs, this seat's
-steps are taken by the engine's policy (the bots' set-up, :func:`sim.rules.setup.auto.
-auto_step` on the server), said on the terminal, and the window opens on the game.
+A game whose set-up is played step by step on the server (``main.py new --warbands A,B
+--setup``) opens on the set-up screen (:mod:`sim.view.play.remote_setup`: the roll-off,
+terrain, the zone, who deploys first, each model clicked into place or held back to
+Flank, "Auto" for the engine's step); when the set-up is done the server sends the game
+and :class:`RemoteSession` swaps the game window in, in the same window.
 """
 
 from __future__ import annotations
@@ -335,13 +336,81 @@ class RemoteWindow(GameWindow):
         self._not_here("Manual adjustment")
 
 
+class RemoteSession:
+    """The screens of one networked seat (or spectator) in ``base``'s window: the set-up
+    screen (:class:`~sim.view.play.remote_setup.RemoteSetupScreen`) while the set-up is
+    played on the server, then the game window (:class:`RemoteWindow`), swapped in when
+    the server sends the game.
+
+    Args:
+        base: a ShowBase.
+        client: a client whose mirror holds the game or the set-up (:func:`connect`).
+        animate, legend, clock: as :class:`RemoteWindow`.
+        on_window: called with the game window once it opens.
+
+    Attributes:
+        setup_screen: the set-up screen shown, or None.
+        window: the game window shown, or None.
+    """
+
+    def __init__(self, base, client, *, animate: bool = True, legend: bool = False,
+                 clock: Callable[[], float] = time.monotonic,
+                 on_window: Callable[[RemoteWindow], None] | None = None) -> None:
+        self.base = base
+        self.client = client
+        self.animate = animate
+        self.legend = legend
+        self.clock = clock
+        self.on_window = on_window
+        self.setup_screen = None
+        self.window: RemoteWindow | None = None
+        if client.mirror.game is None:
+            from .remote_setup import RemoteSetup, RemoteSetupScreen
+
+            self.setup_screen = RemoteSetupScreen(base, RemoteSetup(client), self._start, status=self.status_lines)
+        else:
+            self._start()
+
+    def status_lines(self, _setup=None) -> list[str]:
+        """Who you are and who is connected ("waiting for player 2"), the clocks
+        (:func:`net_lines`' first line)."""
+        return net_lines(self.client.mirror, connected=bool(getattr(self.client, "connected", True)))[:1]
+
+    def _start(self) -> None:
+        """The game has come: the set-up screen goes, the game window opens."""
+        if self.setup_screen is not None:
+            self.setup_screen.destroy()
+            self.setup_screen = None
+        ctrl = PlayController(self.client.mirror.game, remote=self.client)
+        self.window = RemoteWindow(self.base, ctrl, animate=self.animate, legend=self.legend, clock=self.clock)
+        if self.on_window is not None:
+            self.on_window(self.window)
+
+    def tick(self, dt: float = 0.05) -> None:
+        """One frame of whichever screen is shown (tests; the window's tasks do it)."""
+        if self.setup_screen is not None:
+            self.setup_screen.tick()
+        elif self.window is not None:
+            self.window.tick(dt)
+
+    def destroy(self) -> None:
+        """Remove whichever screen is shown."""
+        if self.setup_screen is not None:
+            self.setup_screen.destroy()
+            self.setup_screen = None
+        if self.window is not None:
+            self.window.destroy()
+            self.window = None
+
+
 # ================================================================ entry points
 def connect(invite: "str | Invite", timeout: float = CONNECT_SECONDS, auto_setup: bool = True,
-            out: TextIO | None = None) -> ThreadedClient:
+            out: TextIO | None = None, wait_game: bool = True) -> ThreadedClient:
     """A :class:`ThreadedClient` on ``invite`` whose mirror holds the game: waits up to
     ``timeout`` seconds for the server's first message, then for the game (a set-up
     played on the server: this seat's steps by the engine's policy when ``auto_setup``,
-    told on ``out``).
+    told on ``out``). With ``wait_game`` False it returns once the mirror holds the game
+    or the set-up (the window's set-up screen plays it).
 
     Raises:
         Refused: the server refused the invitation (unknown game, wrong token).
@@ -353,7 +422,7 @@ def connect(invite: "str | Invite", timeout: float = CONNECT_SECONDS, auto_setup
         heard = False
         asked = False
         said = ""
-        while client.mirror.game is None:
+        while client.mirror.game is None and (wait_game or client.mirror.setup is None):
             for msg in client.poll():
                 kind = msg.get("type")
                 if kind == "error" and msg.get("code") in FATAL_CODES:
@@ -395,7 +464,7 @@ def run_remote(invite: "str | Invite", size: tuple[int, int] = (1600, 1000), tim
     inv = Invite.parse(invite) if isinstance(invite, str) else invite
     print(f"connecting to {inv.url} ...", file=err, flush=True)
     try:
-        client = connect(inv, timeout, out=err)
+        client = connect(inv, timeout, auto_setup=False, out=err, wait_game=False)
     except Refused as exc:
         print(f"the server refused: {exc.message} ({exc.code})", file=err)
         return 2
@@ -405,14 +474,13 @@ def run_remote(invite: "str | Invite", size: tuple[int, int] = (1600, 1000), tim
     try:
         who = f"player {inv.seat}" if inv.seat else "spectator"
         base = get_base(offscreen=False, size=size, title=f"Bushido: {inv.game} ({who})")
-        ctrl = PlayController(client.mirror.game, remote=client)
-        win = RemoteWindow(base, ctrl, animate=True, legend=True)
+        session = RemoteSession(base, client, animate=True, legend=True)
         base.win.set_close_request_event("bushido-play-close")
         base.accept("bushido-play-close", base.task_mgr.stop)
         try:
             base.run()
         finally:
-            win.destroy()
+            session.destroy()
     finally:
         client.close()
     return 0
@@ -459,5 +527,5 @@ def screenshot_remote(invite: "str | Invite", png, *, size: tuple[int, int] = (1
         client.close()
 
 
-__all__ = ["CONNECT_SECONDS", "RemoteWindow", "clock_text", "clocks_now", "connect", "net_lines", "run_remote",
-           "screenshot_remote"]
+__all__ = ["CONNECT_SECONDS", "RemoteSession", "RemoteWindow", "clock_text", "clocks_now", "connect", "net_lines",
+           "run_remote", "screenshot_remote"]

@@ -682,6 +682,8 @@ class RemoteSetupScreen:
 
     def _task(self, task):
         self.tick()
+        if self._closed:  # the game came: the game window took over
+            return task.done
         mw = self.base.mouseWatcherNode
         if not self._closed and mw is not None and mw.has_mouse() and self.cam is not None:
             m = mw.get_mouse()
