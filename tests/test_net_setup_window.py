@@ -30,13 +30,15 @@ BSDATA = DEFAULT_TABLE.parents[2].parent / "shared" / "bsdata"
 pytestmark = pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/bsdata is not there")
 WARBANDS = ["Prefecture of Ryu", "Cult of Yurei"]
 TIMEOUT = 60.0
+#: The seed of the set-ups: player 2's warband has Batu (Flank, p.52) and Rokuro (Scout 1/4", p.57).
+SEED = 3
 
 
 # ------------------------------------------------------------------ a server without sockets
 @pytest.fixture(scope="module")
 def spec():
     """The stored spec of a set-up (the catalogues are read once; each test rebuilds it)."""
-    return SetupStage.new(DEFAULT_TABLE.read_text(encoding="utf-8"), WARBANDS, 4, 70, None, None,
+    return SetupStage.new(DEFAULT_TABLE.read_text(encoding="utf-8"), WARBANDS, SEED, 70, None, None,
                           str(BSDATA)).to_spec()
 
 
@@ -122,20 +124,21 @@ def _round(srv, *ctrls):
         c.sync()
 
 
-def _to_deploy(srv, c1, c2, spec_c):
+def _to_deploy(srv, c1, c2, spec_c, first: int | None = None):
     """The roll-off, the zone and who deploys first, taken through the controllers'
-    buttons (the winner takes the south zone and deploys first); returns the controller
-    of the seat that deploys first."""
+    buttons (the winner takes the south zone and lets ``first`` deploy first, itself by
+    default); returns the controller of the seat that deploys first."""
     assert c1.roll()
     _round(srv, c1, c2, spec_c)
     w = c1.view["roll"]["winner"]
     cw = (c1, c2)[w - 1]
     cw.choose_zone("south")
     _round(srv, c1, c2, spec_c)
-    cw.choose_first(w)
+    first = first or w
+    cw.choose_first(first)
     _round(srv, c1, c2, spec_c)
-    assert cw.phase == "deploy" and cw.to_act == w
-    return cw
+    assert cw.phase == "deploy" and cw.to_act == first
+    return (c1, c2)[first - 1]
 
 
 # ------------------------------------------------------------------ the controller
@@ -215,8 +218,9 @@ def test_a_refused_placement_shows_its_reasons_and_changes_nothing_a_legal_one_i
     c.deploy((9.0, 0.2))
     assert c.remote.outbox[-1]["step"]["facing"] == 105.0
     _round(srv, c1, c2, sp)
-    # Flank: these warbands have none -- the choice is not offered, and a Flank step
-    # sent anyway is refused by the server with the rule's page (p.52)
+    # a model without Flank: the choice is not offered, and a Flank step sent anyway is
+    # refused by the server with the rule's page (p.52)
+    c.select(next(r["id"] for r in c.waiting() if not r["flank"]))
     assert not c.can_flank() and c.flank_options() == []
     assert c.flank(2, "west")
     _round(srv, c1, c2, sp)
@@ -224,6 +228,56 @@ def test_a_refused_placement_shows_its_reasons_and_changes_nothing_a_legal_one_i
     assert c.done()  # models left: refused by the server (p.57)
     _round(srv, c1, c2, sp)
     assert "first" in c.refusal and "p.57" in c.refusal
+
+
+def test_flank_with_its_turn_and_edge_hidden_from_the_other_seat_then_the_scout_deployment(spec):
+    srv, (c1, c2, sp) = _seated(spec)
+    c = _to_deploy(srv, c1, c2, sp, first=2)
+    assert c is c2 and c.my_step()
+    assert [r["id"] for r in c.waiting()][-1] == "rokuro"  # the Scout last in the normal deployment
+    c.select("batu")
+    assert c.can_flank()
+    opts = c.flank_options()
+    assert len(opts) == 12  # turns 2-4 x the four edges (p.52)
+    own = c1.zone(1).id  # player 1's baseline edge is wholly in its zone: refused
+    refused = {(t, e) for t, e, why in opts if why}
+    assert refused == {(t, own) for t in (2, 3, 4)}
+    assert all(why[0].code == "flank-edge-zone" for _t, _e, why in opts if why)
+    assert c.flank(3, "west")
+    assert c.remote.outbox == [{"type": "setup", "auto": False, "step": {
+        "kind": "flank", "player": 2, "model": "batu", "turn": 3, "edge": "west"}}]
+    _round(srv, c1, c2, sp)
+    assert c.view["flanking"] == {"batu": {"turn": 3, "edge": "west"}}
+    assert c1.view["flanking"] == sp.view["flanking"] == {"batu": {}}  # noted in secret
+    assert c1.note == "player 2 holds batu back to Flank (turn and edge secret)"
+    assert "1 held back to Flank" in c.progress()[1] and "1 held back to Flank" in c1.progress()[1]
+    assert "west" not in json.dumps(c1.view) and "west" not in json.dumps(sp.view)
+    edge = 0.0 if c.zone(2).id == "south" else c.depth  # clicked on the edge: snapped onto the table
+    for r in c.waiting()[:-1]:  # the others deployed, the Scout kept back
+        c.select(r["id"])
+        for k in range(16):  # along the baseline from its middle, until no other base is in the way
+            c.deploy((c.width / 2 + (-1) ** k * (k // 2) * 1.5, edge))
+            _round(srv, c1, c2, sp)
+            if not c.refusal:
+                break
+    assert [r["id"] for r in c.waiting()] == ["rokuro"]
+    assert c.done()  # "Keep the Scouts back" (p.57)
+    _round(srv, c1, c2, sp)
+    assert c.refusal == "" and 2 in c.view["finished"] and c1.my_step()
+    while c1.my_step():
+        c1.auto()
+        _round(srv, c1, c2, sp)
+    assert c.phase == "scouts" and c.to_act == 2 and c.selected == "rokuro"
+    assert [label for _p, _g, label in c.zones_to_draw()][-1] == "scout"
+    r = c.recruit("rokuro")
+    zone = c.zone(2)
+    y = r["radius"] + 2.0 if zone.id == "south" else c.depth - r["radius"] - 2.0  # 2" out: within 4"
+    x = next(float(v) for v in range(2, 22) if c.ghost((float(v), y)).legal)
+    assert c.ghost((x, y)).point == (x, y)  # a Scout's point is not snapped to the baseline
+    assert c.click((x, y))
+    _round(srv, c1, c2, sp)
+    assert c.refusal == "" and c.started and c1.started and sp.started
+    assert c.mirror.game.state.models["rokuro"].position == pytest.approx((x, y))
 
 
 def test_auto_finishes_the_set_up_and_the_game_starts_for_every_viewer(spec):
