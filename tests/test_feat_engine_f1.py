@@ -81,6 +81,13 @@ feats:
      effects: [{op: condition, name: death_sentence, n: 1}, {op: condition, name: bleed, n: 1, value: 1}],
      effects_self: [{op: activation, rule: now, at: end_activation, ignore_impetuous: true}],
      summary: "Death Sentence and Bleeding, then it may activate again"}
+  Thrash:
+    {cost: 2, timing: instant, area: personal, when: exchange, affects: opponent,
+     effects: [{op: lose, traits: [Dodge], until: action}], summary: its opponent loses Dodge}
+  Volley Fire:
+    {cost: 3, timing: active, area: pulse, range: 3, limits: [once_per_game], when: action, affects: self,
+     effects: [{op: attack, kind: ranged, at: named, volley: [Bai Qian]}],
+     summary: the user and friendly Bai Qian in the pulse shoot}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -508,3 +515,64 @@ def test_focus_frenzy_may_activate_the_user_again_after_its_action():
     g2.push(Action("ki_feat", "hero", feat="Focus Frenzy", target="foe"))
     g2.push(Action("decline_feat", "hero", feat="Focus Frenzy"))
     assert g2.to_move() == 2
+
+
+def test_thrash_takes_dodge_from_the_model_it_fights():
+    """Thrash (Instant, in the exchange): the model in the exchange with the user loses Dodge
+    until the current action is resolved; the user keeps its own traits."""
+    g = game(hero=("Thrash",), places={"hero": FIGHT["hero"]}, foe_traits=("Dodge (1)",))
+    _pools_after_melee(g)
+    assert g.profile("foe").trait("dodge") is not None
+    g.push(Action("feat", "hero", feat="Thrash"))
+    assert g.profile("foe").trait("dodge") is None
+    while g.state.exchange is not None:
+        g.push(g.legal_actions()[0])
+    assert g.profile("foe").trait("dodge") is not None  # the action is resolved
+
+
+VOLLEY = """
+format: bushido-table/1
+name: feats-f1-volley
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 90}
+  - {id: second, player: 1, profile: SECOND, position: [12, 10], facing: 90}
+  - {id: third, player: 1, profile: THIRD, position: [30, 10], facing: 90}
+  - {id: near, player: 2, profile: FOE, position: [10, 16], facing: 270}
+"""
+
+
+def test_volley_fire_lets_friends_in_the_pulse_shoot_too():
+    """Volley Fire (Active, Pulse 3"): the user makes a ranged attack, then each friendly
+    Bai Qian model in the Pulse may make one (a choice per model, at a model its player
+    names); one out of the Pulse may not; a model is affected once per turn."""
+    ishi = get_profile("ishi")
+    bow = replace(ishi.weapons[0], traits=("Lightweight",))
+    cards = {}
+    for key in ("archer", "second", "third"):
+        cards[key] = replace(ishi, id=f"f1-v-{key}", name=key.title(), bs_id=f"test-f1-v-{key}",
+                             feats=("Volley Fire",), weapons=(bow,) + ishi.weapons[1:], types=("bai qian",))
+    foe = replace(get_profile("ito-masunagi"), id="f1-v-foe", name="Foe", bs_id="test-f1-v-foe", feats=())
+    add_profile_source({p.id: p for p in (*cards.values(), foe)})
+    y = VOLLEY.replace("FOE", foe.id)
+    for key, card in cards.items():
+        y = y.replace(key.upper(), card.id)
+    g = Game(parse_table(y, "<test>"), seed=3, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4)
+    use = Action("feat", "archer", feat="Volley Fire", target="near")
+    assert use in g.legal_actions()
+    g.push(use)
+    _no_interceptor(g)
+    offers = g.legal_actions()
+    assert g.to_move() == 1
+    assert Action("feat_later", "second", feat="Volley Fire", target="near") in offers
+    assert not any(a.model == "third" for a in offers)
+    n = sum(1 for e in g.events if e.kind == "shot")
+    g.push(Action("feat_later", "second", feat="Volley Fire", target="near"))
+    _no_interceptor(g)
+    assert sum(1 for e in g.events if e.kind == "shot") == n + 1
+    assert not any(a.kind == "feat_later" for a in g.legal_actions())
+    ok, why = g.is_legal(Action("feat", "second", feat="Volley Fire", target="near"))
+    assert not ok and "this turn" in why

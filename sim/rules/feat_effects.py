@@ -61,7 +61,8 @@ WHEN = ("action", "exchange", "shot", "start_phase", "end_phase", "trigger:kille
         "trigger:failed_fear_test", "trigger:exchange_resolved", "any")
 
 #: Who the effects reach.
-AFFECTS = ("self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend", "target_enemy",
+AFFECTS = ("opponent",  # round 6 (F1): the model the user fights in the exchange (when: exchange)
+           "self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend", "target_enemy",
            "self_and_target", "models_and_self", "enemies_and_self")
 
 #: The ``affects`` values of a Target feat (``area: target``).
@@ -336,11 +337,17 @@ class AttackOp(_Strict):
     near: Annotated[float, Field(gt=0, le=24)] | None = None
     #: round 6 (F1): the shot counts as made in this range band (whatever the distance)
     band: Literal["short", "medium", "long"] | None = None
+    #: round 6 (F1): ``at: named`` -- then each friendly model of these keywords in the feat's
+    #: Pulse with a ranged weapon may make one ranged attack at a model its player names
+    #: (Volley Fire); each model is affected once per turn
+    volley: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
 
     @model_validator(mode="after")
     def _near(self) -> "AttackOp":
         if (self.at == "near") != (self.near is not None):
             raise ValueError("attack at: near needs 'near' (inches), and 'near' needs at: near")
+        if self.volley and self.at != "named":
+            raise ValueError("attack 'volley' goes with at: named")
         return self
 
 
@@ -523,7 +530,7 @@ class FeatEffect(_Strict):
                          "once_per_exchange"]] = []
     when: str = "action"
     affects: Literal["self", "target", "friends", "enemies", "models", "friends_and_self", "target_friend",
-                     "target_enemy", "self_and_target", "models_and_self", "enemies_and_self"] = "self"
+                     "target_enemy", "self_and_target", "models_and_self", "enemies_and_self", "opponent"] = "self"
     test: Gate | None = None
     target_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     target_rice: Literal["lower", "higher"] | None = None
@@ -590,6 +597,8 @@ class FeatEffect(_Strict):
             raise ValueError(f"a target feat cannot affect {self.affects!r} (an area's models)")
         if any(e.op in ("choice", "move") for e in self.effects_self):
             raise ValueError("effects_self may not hold a choice or a move (put those in effects)")
+        if self.affects == "opponent" and self.when != "exchange":
+            raise ValueError("affects 'opponent' (the model fought in the exchange) needs when: exchange")
         return self
 
     # ---- derived

@@ -211,7 +211,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
         why = self.feat_attack_refusal(m, entry, action)  # round 5: the model its attack is made at
         if why:
             return f"{f.name}: {why}"
-        why = self.assist_feat_refusal(m, f, entry, action) or self.activation_op_refusal(m, entry, action)
+        why = (self.assist_feat_refusal(m, f, entry, action) or self.activation_op_refusal(m, entry, action)
+               or self.volley_refusal(m, entry))
         if why:  # round 6 (F1): feat_assists, feat_order
             return why
         op_a = attack_of(entry)
@@ -390,6 +391,9 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
         st = self.state
         if entry.affects == "self":
             return [m.id]
+        if entry.affects == "opponent":  # round 6 (F1): the model it fights in the exchange (feat_assists)
+            opp = self.exchange_opponent(m.id)
+            return [opp] if opp is not None else []
         if entry.affects in ("target", "target_enemy", "target_friend", "self_and_target"):
             t = st.models.get(action.target or "")
             got = [t.id] if t is not None and t.alive else []
@@ -630,6 +634,7 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
         elif kind == "tokens":
             self.apply_tokens(mid, f.name, op.name, x if op.n == "X" else op.n)
         elif kind == "attack":  # round 5: one ranged attack now at the target / named model (p.30-32)
+            self.volley_marks(m, f, op)  # round 6 (F1): friends that may shoot too (feat_shots)
             self.feat_attack(m, f, op, mid, action)
         elif kind in ("assist", "assist_bonus"):  # round 6 (F1): Melee Assist penalties (feat_assists)
             self.apply_assist_op(m, f, op, mid)
