@@ -16,6 +16,7 @@ import pytest
 
 from models.profiles import add_profile_source, get_profile
 from sim.rules import feat_effects as fe
+from sim.rules import movement
 from sim.rules.game import Action, Game
 from sim.table import parse_table
 from tests.conftest import feat_data, set_active, set_model
@@ -41,6 +42,12 @@ feats:
   Sidewinder:
     {cost: 2, timing: instant, area: target, btb: true, limits: [once_per_game], when: exchange,
      affects: target_enemy, effects: [{op: swap}], summary: swaps with the enemy it fights}
+  Suri-Ashi:
+    {cost: 2, timing: instant, area: personal, when: "trigger:exchange_resolved", affects: self,
+     effects: [{op: move, distance: Move, kind: out_of_zoc}], summary: steps out of the enemy ZoC}
+  Debana:
+    {cost: 1, timing: instant, area: personal, when: "trigger:dealt_wound", dealt_by: melee, affects: self,
+     effects: [{op: move, distance: Move, kind: out_of_zoc}], summary: steps out of the wounded enemy's ZoC}
   Quick Lash:
     {cost: 1, timing: instant, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -269,6 +276,8 @@ def test_repository_mirage_is_applied(monkeypatch):
     fe.reset_cache()
     assert fe.effect_status("Mirage") == (True, "")
     assert fe.effect_status("Parley") == (True, "")
+    for name in ("Shadow Rats", "Sidewinder", "Suri-Ashi", "Debana"):
+        assert fe.effect_status(name) == (True, ""), name
     assert fe.feat_effect("Mirage").targeted_by == ["contact", "shoot", "feat"]
 
 
@@ -347,3 +356,79 @@ def test_swap_refused_where_a_base_would_not_fit():
     ok, why = g.is_legal(Action("ki_feat", "hero", feat="Shadow Rats", models=("rat",)))
     assert not ok and "do not both fit" in why
     assert not [a for a in g.legal_actions() if a.feat == "Shadow Rats"]
+
+
+# ---------------------------------------------------------------- out of the ZoC: Suri-Ashi, Debana
+def _fight(g: Game) -> None:
+    """Allocate the exchange's dice until it is resolved, no specials: Hero every die in
+    attack, Fox every die in defence."""
+    while g.state.exchange is not None:
+        offers = [a for a in g.legal_actions() if a.kind == "allocate" and a.special is None]
+        hero = [a for a in offers if a.model == "hero"]
+        g.push(max(hero, key=lambda a: a.attack or 0) if hero else max(offers, key=lambda a: a.defence or 0))
+
+
+def _in_zoc(g: Game, mid: str, enemy: str) -> bool:
+    return movement.Mover(g.table_now(), mid).in_zoc_at(enemy, g.state.models[mid].position)
+
+
+def test_suri_ashi_steps_straight_out_of_the_enemy_zoc_after_the_exchange():
+    """Suri-Ashi (Instant): "After a Melee Exchange is complete, this model may move away from
+    the Enemy model until it leaves its ZoC, at which point its movement ends": offered once
+    the exchange is resolved; Hero moves straight away from Fox and stops just out of Fox's
+    ZoC (1" in its front arc, p.22), well short of its Move."""
+    g = game(hero=("Suri-Ashi",), places={"hero": (10, 13.815)})
+    g.push(Action("melee", "hero", target="fox"))
+    _fight(g)
+    if not g.state.models["hero"].alive or not g.state.models["fox"].alive:
+        pytest.skip("the exchange killed a model")
+    assert _in_zoc(g, "hero", "fox")
+    use = [a for a in g.legal_actions() if a.feat == "Suri-Ashi" and a.kind == "feat"]
+    assert use and any(a.kind == "decline_feat" for a in g.legal_actions())
+    before = g.state.models["hero"].position
+    g.push(use[0])
+    after = g.state.models["hero"].position
+    assert after[0] == pytest.approx(before[0]) and after[1] < before[1]  # straight away from Fox (at y=15)
+    assert not _in_zoc(g, "hero", "fox")
+    gap = 15 - after[1] - 2 * g.table.model("hero").radius
+    assert 1.0 <= gap <= 1.05  # just out of the 1" ZoC
+    assert g.state.models["hero"].ki == 4
+
+
+def test_suri_ashi_no_move_out_of_a_zoc_it_may_ignore():
+    """A model not in the enemy's ZoC -- here a Prone enemy, whose ZoC is ignored (p.22, p.44)
+    -- has nothing to step out of: it does not move."""
+    g = game(hero=("Suri-Ashi",), places={"hero": (10, 13.815)})
+    g.push(Action("melee", "hero", target="fox"))
+    _fight(g)
+    if not g.state.models["hero"].alive or not g.state.models["fox"].alive:
+        pytest.skip("the exchange killed a model")
+    set_model(g, "fox", conditions={"prone": 1})
+    use = [a for a in g.legal_actions() if a.feat == "Suri-Ashi" and a.kind == "feat"]
+    before = g.state.models["hero"].position
+    g.push(use[0])
+    assert g.state.models["hero"].position == before
+    assert any("Suri-Ashi: hero does not move" in line for line in g.log())
+
+
+def test_debana_after_wounding_in_melee_steps_away_from_the_wounded_enemy():
+    """Debana (Instant): "After causing Damage in a Melee Exchange this model may move away from
+    the Defender until it leaves its ZoC": offered only when Hero's melee wounded Fox."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game(hero=("Debana",), places={"hero": (10, 13.815)}, seed=seed)
+        g.push(Action("melee", "hero", target="fox"))
+        _fight(g)
+        fox, hero = g.state.models["fox"], g.state.models["hero"]
+        use = [a for a in g.legal_actions() if a.feat == "Debana" and a.kind == "feat"]
+        wounded = fox.damage > 0
+        seen.add(wounded)
+        if not (hero.alive and fox.alive):
+            continue
+        assert bool(use) == wounded
+        if use:
+            g.push(use[0])
+            assert not _in_zoc(g, "hero", "fox")
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

@@ -248,11 +248,13 @@ class MoveOp(_Strict):
     model, its ``path`` in the order of ``models`` for several). ``walk``: a Walk by the
     movement rules (not a Walk action: no counter); ``free``: straight, ignoring terrain
     and models' ZoC; ``push``/``away``: straight away from the user; ``toward``: straight
-    toward the user; ``place``: put anywhere within the distance."""
+    toward the user; ``place``: put anywhere within the distance; ``out_of_zoc`` (round 6, F3):
+    straight away from the enemy its trigger names (else the enemy of its last exchange) until
+    its base leaves that enemy's ZoC (sim.rules.game.feat_places)."""
 
     op: Literal["move"]
     distance: Union[Annotated[float, Field(ge=0, le=48)], Literal["Move", "X"]]
-    kind: Literal["walk", "free", "push", "toward", "away", "place", "to_target"] = "walk"
+    kind: Literal["walk", "free", "push", "toward", "away", "place", "to_target", "out_of_zoc"] = "walk"
     at: Literal["end_activation"] | None = None
 
 

@@ -85,7 +85,7 @@ class FeatMoves(GamePart):
             if cap is not None and len(action.models) > cap:
                 return f"{f.name} reaches at most {cap} models"
         op = self._move_op(entry)
-        if op is None or op.kind in ("push", "away", "toward", "to_target"):
+        if op is None or op.kind in ("push", "away", "toward", "to_target", "out_of_zoc"):
             return None
         if action.walk is not None:
             return f"{f.name} moves models itself: declare no Walk with it"
@@ -170,6 +170,8 @@ class FeatMoves(GamePart):
         d = self._distance(mid, op, action)
         if op.kind in ("push", "away", "toward"):
             pt = self._straight_point(m.id, mid, d, op.kind == "toward") if mid != m.id else None
+        elif op.kind == "out_of_zoc":  # round 6 (F3): away until out of the enemy's ZoC (feat_places)
+            pt = self.out_of_zoc_point(m.id, f.name, mid, d)
         elif op.kind == "to_target":  # round 3: straight toward the target / the triggering model
             goal = self.move_goal(m.id, f.name, action)
             pt = self._contact_point(goal, mid, d) if goal and goal != mid else None

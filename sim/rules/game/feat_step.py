@@ -122,7 +122,7 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
         when none is found (nobody moves)."""
         movers = self.feat_affected(m, f, entry, a)
         op = self._move_op(entry)
-        if op is None or op.kind in ("push", "away", "toward", "to_target"):
+        if op is None or op.kind in ("push", "away", "toward", "to_target", "out_of_zoc"):
             return replace(a, models=tuple(movers)) if f.area in ("pulse", "aura") else a
         pts = self.suggested_points(m, f, entry, movers, a)
         if not pts:
