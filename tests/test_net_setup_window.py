@@ -280,6 +280,48 @@ def test_flank_with_its_turn_and_edge_hidden_from_the_other_seat_then_the_scout_
     assert c.mirror.game.state.models["rokuro"].position == pytest.approx((x, y))
 
 
+EMPTY_TABLE = "format: bushido-table/1\nname: empty\ntable: {width: 24, depth: 24}\nterrain: []\nmodels: []\n"
+
+
+def test_terrain_on_an_empty_table_placed_piece_by_piece_then_stopped(spec):
+    stage = SetupStage.new(EMPTY_TABLE, WARBANDS, SEED, 70, None, None, str(BSDATA))
+    srv, (c1, c2, sp) = _seated(stage.to_spec())
+    c1.roll()
+    _round(srv, c1, c2, sp)
+    assert c1.phase == "terrain" and not c1.table().terrain
+    w = c1.view["roll"]["winner"]
+    cw, cl = (c1, c2) if w == 1 else (c2, c1)
+    assert cw.my_step() and not cl.my_step() and cw.ghost((12.0, 12.0)).kind == "terrain"
+    assert cl.ghost((12.0, 12.0)) is None  # not its step: a click sends nothing
+    g = cw.ghost((0.5, 12.0))  # past the 2" from the edge (p.62): foreseen, and refused by the server
+    assert g is not None and not g.legal
+    cw.click((0.5, 12.0))
+    _round(srv, c1, c2, sp)
+    assert cw.refusal and "p.62" in cw.refusal and not cw.table().terrain
+    assert cw.stop_terrain()  # fewer than 6 pieces: refused (p.20)
+    _round(srv, c1, c2, sp)
+    assert "at least 6" in cw.refusal
+    spots = [(6.0, 6.0), (18.0, 6.0), (6.0, 18.0), (18.0, 18.0), (12.0, 12.0), (12.0, 3.5)]
+    for i, pt in enumerate(spots):
+        c = (cw, cl)[i % 2]  # the players place alternately
+        assert c.my_step()
+        c.set_preset("lone-tree" if i % 2 else "fog")
+        c.rotate(15.0)
+        assert c.ghost(pt).legal, c.ghost(pt).refusals
+        assert c.click(pt)
+        step = c.remote.outbox[-1]["step"]
+        assert step == {"kind": "terrain", "player": c.seat, "preset": c.preset, "point": list(pt),
+                        "rotation": c.rotation}
+        _round(srv, c1, c2, sp)
+        assert c.refusal == "" and len(sp.table().terrain) == i + 1 and c.pieces_placed() == i + 1
+    assert cw.stop_terrain()
+    _round(srv, c1, c2, sp)
+    assert cw.terrain_stopped() and cl.my_step() and "one last piece" in cl.hints()[0]
+    assert cl.stop_terrain()
+    _round(srv, c1, c2, sp)
+    assert c1.phase == "zone" and c1.view["chooser"] == cw.seat  # who stopped first chooses the zone (p.20 4c)
+
+
 def test_auto_finishes_the_set_up_and_the_game_starts_for_every_viewer(spec):
     srv, (c1, c2, sp) = _seated(spec)
     c1.auto()
@@ -392,6 +434,47 @@ def test_the_screen_shows_the_buttons_of_the_step_and_the_game_window_takes_over
         assert s1.setup_screen is None and isinstance(s1.window, RemoteWindow)
         assert s1.window.controller.game is r1.mirror.game and r1.mirror.game.state.models
         assert scr.root.is_empty()  # the set-up screen's widgets are gone
+    finally:
+        s1.destroy()
+
+
+@pytest.mark.render
+def test_the_terrain_screen_offers_the_presets_and_stops_from_six_pieces(base, tmp_path):
+    from sim.view.play.remote import RemoteSession
+    from sim.view.play.shell import screenshot
+
+    stage = SetupStage.new(EMPTY_TABLE, WARBANDS, SEED, 70, None, None, str(BSDATA))
+    srv = FakeServer(stage.to_spec())
+    r1, r2 = srv.join(1), srv.join(2)
+    r1.poll()  # the welcome (connect() waits for it)
+    c2 = RemoteSetup(r2)
+    s1 = RemoteSession(base, r1, animate=False)
+    try:
+        scr = s1.setup_screen
+        scr.key("enter")  # enter rolls off
+        _round(srv, c2)
+        s1.tick()
+        if not scr.setup.my_step():  # player 2 won: it places the first piece
+            assert c2.click((15.0, 15.0))
+            _round(srv, c2)
+            s1.tick()
+        assert scr.setup.phase == "terrain" and scr.setup.my_step()
+        assert {f"preset:{n}" for n in ("fog", "hill", "house")} <= set(scr.buttons)
+        assert str(scr.buttons["stop"]["state"]) == "disabled"  # fewer than 6 pieces (p.20)
+        _press(scr.buttons["preset:hill"])
+        scr.key("q")
+        assert scr.setup.preset == "hill" and scr.setup.rotation == 15.0
+        ndc = scr.cam.to_ndc((6.0, 6.0))
+        scr.hover_ndc(*ndc)
+        assert scr.ghost is not None and scr.ghost.kind == "terrain" and scr.ghost.legal
+        screenshot(base, tmp_path / "terrain.png")
+        scr.click_ndc(*ndc)
+        step = r1.outbox[-1]["step"]
+        assert step["kind"] == "terrain" and step["preset"] == "hill" and step["rotation"] == 15.0
+        assert step["point"] == pytest.approx([6.0, 6.0], abs=0.2)
+        _round(srv, c2)
+        s1.tick()
+        assert any(t.id.startswith("hill") for t in scr.setup.table().terrain) and scr.scene is not None
     finally:
         s1.destroy()
 
