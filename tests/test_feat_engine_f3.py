@@ -99,6 +99,9 @@ def _mirage_outcome(g: Game) -> bool:
     use = [a for a in g.legal_actions() if a.feat == "Mirage" and a.kind == "feat"]
     assert use, g.legal_actions()
     assert use[0].target == "hero" and use[0].point is not None  # tested against the enemy; a place point
+    hero, fox = g.state.models["hero"].position, g.state.models["fox"].position
+    dist = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
+    assert dist(use[0].point, hero) > dist(fox, hero)  # the offered place is away from the enemy
     n = len(g.events)
     g.push(use[0])
     tests = [e for e in g.events[n:] if e.kind == "test" and "Mirage" in str(e.data.get("text"))]

@@ -173,11 +173,12 @@ class FeatInterrupts(GamePart):
 
     def interrupt_point(self, mid: str, feat: str, use: Action) -> Action:
         """``use`` (the answer to ``mid``'s waiting feat) with a destination for its ``place``
-        move when none was suggested: the first legal point at the move's full distance
-        (then 3/4, 1/2, 1/4 of it) round the model, farthest from the triggering enemy
-        first."""
+        move away from the enemy its trigger names: the first legal point at the move's full
+        distance (then 3/4, 1/2, 1/4 of it) round the model, farthest from that enemy first
+        (any other legal point may be named instead); ``use`` unchanged when none is found or
+        the trigger names no enemy."""
         entry = feat_effect(feat)
-        if use.point is not None or entry is None or entry.affects != "self":
+        if entry is None or entry.affects != "self" or self.trigger_target(mid, feat) is None:
             return use
         op = next((e for e in entry.effects if isinstance(e, MoveOp) and e.kind == "place" and e.at is None), None)
         if op is None or not isinstance(op.distance, (int, float)):
