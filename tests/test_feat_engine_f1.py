@@ -88,6 +88,9 @@ feats:
     {cost: 3, timing: active, area: pulse, range: 3, limits: [once_per_game], when: action, affects: self,
      effects: [{op: attack, kind: ranged, at: named, volley: [Bai Qian]}],
      summary: the user and friendly Bai Qian in the pulse shoot}
+  Veteran:
+    {cost: 1, timing: instant, area: personal, when: exchange, affects: self,
+     effects: [{op: pool_penalties, ignore: conditions, until: exchange}], summary: no condition penalties}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -576,3 +579,18 @@ def test_volley_fire_lets_friends_in_the_pulse_shoot_too():
     assert not any(a.kind == "feat_later" for a in g.legal_actions())
     ok, why = g.is_legal(Action("feat", "second", feat="Volley Fire", target="near"))
     assert not ok and "this turn" in why
+
+
+def test_veteran_cancels_the_melee_penalties_of_its_conditions_for_the_exchange():
+    """Veteran (Instant, in the exchange): no Melee dice penalty from its conditions (p.36:
+    -1 for Stunned, Frightened ...) until the exchange is resolved."""
+    clean = _pools_after_melee(game(hero=("Veteran",), places={"hero": FIGHT["hero"]}))
+    g = game(hero=("Veteran",), places={"hero": FIGHT["hero"]})
+    set_model(g, "hero", conditions={"stunned": 1, "frightened": 1})
+    hurt = _pools_after_melee(g)
+    assert hurt["hero"] == clean["hero"] - 2
+    g.push(Action("feat", "hero", feat="Veteran"))
+    assert g.exchange_pools()["hero"] == clean["hero"]
+    while g.state.exchange is not None:
+        g.push(g.legal_actions()[0])
+    assert not any(k.startswith("feat_pool:") for k in g.state.models["hero"].conditions)

@@ -80,7 +80,7 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
-       "assist", "assist_bonus", "activation",  # round 6 (F1)
+       "assist", "assist_bonus", "activation", "pool_penalties",  # round 6 (F1)
        "swap")  # round 6 (F3)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -90,7 +90,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
-    "assist", "assist_bonus", "activation",  # round 6 (F1: sim.rules.game.feat_assists, feat_order)
+    "assist", "assist_bonus", "activation", "pool_penalties",  # round 6 (F1: sim.rules.game.feat_assists, feat_order)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
 })
 
@@ -377,6 +377,16 @@ class AssistBonusOp(_Strict):
     until: Until = "exchange"
 
 
+class PoolPenaltiesOp(_Strict):
+    """Round 6 (F1): until ``until`` the affected model's Melee pool takes no penalty of the
+    kind ``ignore`` -- ``conditions``: the -1 of each condition marker (Prone, Blind, Stunned,
+    Frightened, Immobilised, Held; p.36, p.43-45) (Veteran)."""
+
+    op: Literal["pool_penalties"]
+    ignore: Literal["conditions"] = "conditions"
+    until: Until = "exchange"
+
+
 class ActivationOp(_Strict):
     """Round 6 (F1): the order of activations (p.20-21). ``rule``: ``next`` -- the affected
     model's player must choose it as its next activating model, ignoring Impetuous markers
@@ -486,7 +496,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     ActivationOp, SwapOp],
+                     PoolPenaltiesOp, ActivationOp, SwapOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sim.rules import ki
+from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
@@ -39,6 +39,10 @@ from sim.rules.melee.pools import initiative
 
 #: The mark of an ``assist`` op on a model: ``feat_assist:<feat>``.
 ASSIST_MARK = "feat_assist:"
+#: The mark of a ``pool_penalties`` op on a model: ``feat_pool:<feat>`` (JSON ``{"until", "ignore"}``).
+POOL_MARK = "feat_pool:"
+#: The condition markers whose melee pool penalty (-1 each, p.36) ``pool_penalties`` cancels.
+PENALTY_CONDITIONS = ("prone", "blind", "stunned", "frightened", "immobilised", "held")
 #: The mark of a ``once_per_exchange`` feat used in the exchange under way.
 ONCE_EXCHANGE_MARK = "feat_used_exchange:"
 
@@ -52,8 +56,9 @@ class FeatAssists(GamePart):
         ``n - 1`` more dice (labelled with the feat); Indomitable (X) ignores X assisting
         models, the heaviest first (reading). ``()`` when none."""
         st = self.state
+        own = self._pool_feat_modifiers(mid)  # Veteran: no condition penalties
         if not any(k.startswith(ASSIST_MARK) for m in st.models.values() for k in m.conditions):
-            return ()
+            return own
         extras: list[tuple[int, str, str]] = []
         for e in self.melee_assisters(mid, opponent):
             best, src = 1, ""
@@ -69,11 +74,21 @@ class FeatAssists(GamePart):
             if best > 1:
                 extras.append((best - 1, e, src))
         if not extras:
-            return ()
+            return own
         has, xv = self._trait(mid, "indomitable")
         ignored = int(xv) if has and isinstance(xv, int) else 0
         extras.sort(key=lambda t: (-t[0], t[1]))
-        return tuple((f"{src}: {e}'s assist -{n + 1}", -n) for n, e, src in extras[ignored:])
+        return own + tuple((f"{src}: {e}'s assist -{n + 1}", -n) for n, e, src in extras[ignored:])
+
+    def _pool_feat_modifiers(self, mid: str) -> tuple[tuple[str, int], ...]:
+        """The modifier that cancels ``mid``'s condition penalties (-1 per condition marker
+        of :data:`PENALTY_CONDITIONS`, p.36) while it carries a ``pool_penalties`` mark."""
+        m = self.state.models[mid]
+        feat = next((k[len(POOL_MARK):] for k in m.conditions if k.startswith(POOL_MARK)), None)
+        if feat is None:
+            return ()
+        have = [c for c in PENALTY_CONDITIONS if c in conditions.from_model(m)]
+        return ((f"{feat}: no penalty of {', '.join(have)}", len(have)),) if have else ()
 
     def _matches_any(self, mid: str, seen_by: str, keywords: list[str]) -> bool:
         """Whether model ``mid`` matches one of ``keywords`` (its card's type, faction, name,
@@ -136,6 +151,12 @@ class FeatAssists(GamePart):
         """The ``assist`` op on ``mid``: the mark read by :meth:`assist_feat_modifiers`;
         the ``assist_bonus`` op: the statistic changes times the models assisting against
         ``mid`` in its exchange now."""
+        if op.op == "pool_penalties":
+            value = json.dumps({"until": op.until, "ignore": op.ignore}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": POOL_MARK + f.name, "on": True, "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid} takes no Melee pool penalty from its conditions "
+                                              f"until {op.until.replace('_', ' ')} (p.36)"}))
+            return
         if op.op == "assist":
             value = json.dumps({"until": op.until, "n": op.n, "keywords": list(op.keywords), "user": m.id},
                                sort_keys=True)
@@ -164,6 +185,8 @@ class FeatAssists(GamePart):
                 if key.startswith(ASSIST_MARK):  # "until the exchange": used before one, gone with the activation
                     lasts = json.loads(str(v)).get("until")
                     done = lasts == until or (lasts == "exchange" and until == "activation")
+                elif key.startswith(POOL_MARK):
+                    done = json.loads(str(v)).get("until") == until
                 elif key.startswith(ONCE_EXCHANGE_MARK):
                     done = until == "exchange"
                 if done:
