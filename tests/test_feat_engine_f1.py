@@ -91,6 +91,10 @@ feats:
   Veteran:
     {cost: 1, timing: instant, area: personal, when: exchange, affects: self,
      effects: [{op: pool_penalties, ignore: conditions, until: exchange}], summary: no condition penalties}
+  Dead Eye:
+    {cost: 3, timing: active, area: personal, when: shot, affects: self,
+     effects: [{op: shots, ignore: [cover, tiny], no_intercept: true, until: activation}],
+     summary: "no Cover or Tiny modifier, no interception"}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -594,3 +598,50 @@ def test_veteran_cancels_the_melee_penalties_of_its_conditions_for_the_exchange(
     while g.state.exchange is not None:
         g.push(g.legal_actions()[0])
     assert not any(k.startswith("feat_pool:") for k in g.state.models["hero"].conditions)
+
+
+DEAD_EYE = """
+format: bushido-table/1
+name: feats-f1-dead-eye
+table: {width: 36, depth: 36}
+terrain:
+  - {id: hedge, rect: {center: [10, 16.6], width: 3, depth: 0.4}, passage: normal, visibility: obscuring, size: small}
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 90}
+  - {id: near, player: 2, profile: FOE, position: [10, 18], facing: 270}
+  - {id: guard, player: 2, profile: FOE, position: [11.3, 14], facing: 270}
+"""
+
+
+def _dead_eye_game(seed: int = 1) -> Game:
+    ishi = get_profile("ishi")
+    bow = replace(ishi.weapons[0], traits=("Lightweight",))
+    archer = replace(ishi, id="f1-de-archer", name="Archer", bs_id="test-f1-de-archer", feats=("Dead Eye",),
+                     weapons=(bow,) + ishi.weapons[1:], ranged=4)
+    foe = replace(get_profile("ito-masunagi"), id="f1-de-foe", name="Foe", bs_id="test-f1-de-foe", feats=())
+    add_profile_source({p.id: p for p in (archer, foe)})
+    g = Game(parse_table(DEAD_EYE.replace("ARCHER", archer.id).replace("FOE", foe.id), "<test>"), seed=seed,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4)
+    return g
+
+
+def test_dead_eye_shoots_without_cover_and_without_interception():
+    """Dead Eye (Active, before its shot): until the end of the activation its ranged attacks
+    take no Cover modifier (p.31: +2) and the opposing player may not nominate a new target
+    (no interception, step 1d): the same shot without it waits for an interceptor and its
+    target number counts the Cover."""
+    g = _dead_eye_game()
+    g.push(Action("shoot", "archer", target="near"))
+    assert g.state.interception is not None  # Guard may intercept
+    g.push(Action("intercept"))
+    assert any("target in Cover" in line for line in g.log() if "target number" in line)
+    g = _dead_eye_game()
+    g.push(Action("feat", "archer", feat="Dead Eye"))
+    n = len(g.events)
+    g.push(Action("shoot", "archer", target="near"))
+    assert g.state.interception is None
+    tn = [line for line in g.log()[n:] if "target number" in line]
+    assert tn and "Cover" not in tn[0]
+    assert not any(k.startswith("feat_shots:") for k in g.state.models["archer"].conditions)  # the activation ended

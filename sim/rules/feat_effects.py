@@ -80,7 +80,7 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
-       "assist", "assist_bonus", "activation", "pool_penalties",  # round 6 (F1)
+       "assist", "assist_bonus", "activation", "pool_penalties", "shots",  # round 6 (F1)
        "swap")  # round 6 (F3)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -90,7 +90,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
-    "assist", "assist_bonus", "activation", "pool_penalties",  # round 6 (F1: sim.rules.game.feat_assists, feat_order)
+    "assist", "assist_bonus", "activation", "pool_penalties", "shots",  # round 6 (F1: feat_assists, feat_order ...)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
 })
 
@@ -387,6 +387,18 @@ class PoolPenaltiesOp(_Strict):
     until: Until = "exchange"
 
 
+class ShotsOp(_Strict):
+    """Round 6 (F1): until ``until`` the affected model's ranged attacks ignore the target
+    number modifiers named in ``ignore`` (``cover``: +2 for Cover; ``tiny``: the Tiny size
+    modifier, p.31); ``no_intercept``: the opposing player may not nominate a new target
+    (no interception, step 1d, p.30) (Dead Eye)."""
+
+    op: Literal["shots"]
+    ignore: list[Literal["cover", "tiny"]] = []
+    no_intercept: bool = False
+    until: Until = "activation"
+
+
 class ActivationOp(_Strict):
     """Round 6 (F1): the order of activations (p.20-21). ``rule``: ``next`` -- the affected
     model's player must choose it as its next activating model, ignoring Impetuous markers
@@ -496,7 +508,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     PoolPenaltiesOp, ActivationOp, SwapOp],
+                     PoolPenaltiesOp, ShotsOp, ActivationOp, SwapOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

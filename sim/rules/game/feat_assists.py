@@ -43,6 +43,8 @@ ASSIST_MARK = "feat_assist:"
 POOL_MARK = "feat_pool:"
 #: The condition markers whose melee pool penalty (-1 each, p.36) ``pool_penalties`` cancels.
 PENALTY_CONDITIONS = ("prone", "blind", "stunned", "frightened", "immobilised", "held")
+#: The mark of a ``shots`` op on a model: ``feat_shots:<feat>`` (JSON ``{"until", "ignore", "no_intercept"}``).
+SHOTS_MARK = "feat_shots:"
 #: The mark of a ``once_per_exchange`` feat used in the exchange under way.
 ONCE_EXCHANGE_MARK = "feat_used_exchange:"
 
@@ -100,6 +102,19 @@ class FeatAssists(GamePart):
         view = view_of(self.profile(mid), friendly=m.player == st.models[seen_by].player, conditions=m.conditions)
         return bool(keyword_matches(", ".join(keywords), view))
 
+    def shot_rules(self, mid: str) -> dict[str, bool]:
+        """The rules Ki feats give ``mid``'s ranged attacks now (``shots`` marks): ``cover``,
+        ``tiny`` (modifiers ignored), ``no_intercept``; ``{}`` when none."""
+        m = self.state.models.get(mid)
+        out: dict[str, bool] = {}
+        for key, v in (m.conditions.items() if m is not None else ()):
+            if key.startswith(SHOTS_MARK):
+                data = json.loads(str(v))
+                out.update({i: True for i in data.get("ignore", ())})
+                if data.get("no_intercept"):
+                    out["no_intercept"] = True
+        return out
+
     def exchange_opponent(self, mid: str) -> str | None:
         """The model ``mid`` fights in the exchange waiting for allocations, or None."""
         ex = self.state.exchange
@@ -151,6 +166,14 @@ class FeatAssists(GamePart):
         """The ``assist`` op on ``mid``: the mark read by :meth:`assist_feat_modifiers`;
         the ``assist_bonus`` op: the statistic changes times the models assisting against
         ``mid`` in its exchange now."""
+        if op.op == "shots":
+            value = json.dumps({"until": op.until, "ignore": list(op.ignore), "no_intercept": op.no_intercept},
+                               sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": SHOTS_MARK + f.name, "on": True, "value": value}))
+            what = [f"no {i.title()} modifier" for i in op.ignore] + (["no interception"] if op.no_intercept else [])
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s ranged attacks: {', '.join(what)} until "
+                                              f"{op.until.replace('_', ' ')} (p.30-31)"}))
+            return
         if op.op == "pool_penalties":
             value = json.dumps({"until": op.until, "ignore": op.ignore}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": POOL_MARK + f.name, "on": True, "value": value}))
@@ -185,7 +208,7 @@ class FeatAssists(GamePart):
                 if key.startswith(ASSIST_MARK):  # "until the exchange": used before one, gone with the activation
                     lasts = json.loads(str(v)).get("until")
                     done = lasts == until or (lasts == "exchange" and until == "activation")
-                elif key.startswith(POOL_MARK):
+                elif key.startswith(POOL_MARK) or key.startswith(SHOTS_MARK):
                     done = json.loads(str(v)).get("until") == until
                 elif key.startswith(ONCE_EXCHANGE_MARK):
                     done = until == "exchange"

@@ -214,6 +214,8 @@ class ShootingStep(GamePart):
         ignore = list(ignore)
         if interceptor is None and "friends" in ignore and self.state.models[target].player == _player_of(self, mid):
             interceptor = ""  # a friend shot by a feat: no interception (reading, rulings_H19.md)
+        if interceptor is None and self.shot_rules(mid).get("no_intercept"):
+            interceptor = ""  # a Ki feat: no new target may be nominated (Dead Eye, feat_shots)
         if interceptor is None and w is not None:
             try:
                 friends = [x.id for x in self.state.alive(self.state.models[target].player)]
@@ -356,6 +358,11 @@ def _ignore_kwargs(game, mid: str, target: str, ignore) -> dict:
         out["enemies"] = frozenset(x.id for x in game.state.alive(3 - game.state.models[mid].player)) | {target}
     if "los" in ignore:  # round 6 (F1): a feat's shot that needs no LoS
         out["ignore_los"] = True
+    rules = game.shot_rules(mid)  # round 6 (F1): a Ki feat's rules for its shots (Dead Eye, feat_shots)
+    if rules.get("cover"):
+        out["ignore_cover"] = True
+    if rules.get("tiny"):
+        out["ignore_tiny"] = True
     band = next((i.split(":", 1)[1] for i in ignore if isinstance(i, str) and i.startswith("band:")), None)
     if band:  # round 6 (F1): the feat's shot counts as in this band ("band:medium")
         out["band_override"] = RangeBand(band)

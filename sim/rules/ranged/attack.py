@@ -7,11 +7,11 @@ the game applies it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Collection, Mapping
 
 from models.traits import has_trait
-from sim.geometry import Scene
+from sim.geometry import Scene, Size
 from sim.rules.dice import ChallengeResult, Dice, Rerolls, RollKind, RollOptions, RollPurpose, challenge_test
 from sim.rules.ranged.contact import BtbTargeting, resolve_btb_targeting
 from sim.rules.ranged.declaration import ILLEGAL_CODES, can_shoot
@@ -103,7 +103,8 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
                           damage_modifier: int = 0,
                           options: RollOptions = RollOptions(), rerolls: Rerolls | None = None,
                           special: str | None = None, damage_cancelled: str = "",
-                          ignore_los: bool = False, band_override: RangeBand | None = None) -> RangedResult:
+                          ignore_los: bool = False, band_override: RangeBand | None = None,
+                          ignore_cover: bool = False, ignore_tiny: bool = False) -> RangedResult:
     """Resolve one ranged attack, steps 1a-7a (p.30-32), as far as geometry and dice go.
 
     1a ``weapon`` is the chosen ranged weapon. 1b ``target_id`` (an enemy in LoS; the
@@ -128,6 +129,9 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     ``ignore_los``: no LoS is needed to the target (a Ki feat's shot); ``band_override``:
     the shot is made in that range band whatever the distance, also when intercepted (a Ki
     feat's shot "considered to be in the Medium Range Band": Raijin's Rage).
+
+    ``ignore_cover`` / ``ignore_tiny``: the target number takes no Cover modifier / no Tiny
+    size modifier (a Ki feat: Dead Eye).
 
     ``damage_cancelled``: why the hit model takes no damage roll (a friend removed by
     Sacrifice [K] (X") p.57 or Protected [K] (X") p.56); step 5 is then logged, not rolled.
@@ -198,6 +202,10 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     # 1f target number
     mods = modifiers if modifiers is not None else modifiers_from_geometry(
         scene, attacker_id, target, moved=moved, ran=ran, shot_this_turn=shot_this_turn, weapon=weapon, target=info)
+    if ignore_cover and mods.target_in_cover:
+        mods = replace(mods, target_in_cover=False)
+    if ignore_tiny and mods.target_size == Size.TINY:
+        mods = replace(mods, target_size=Size.SMALL)
     tn = target_number(band, mods)
     contributions = mods.explain(band)
     steps.append(Step("1f target number", " ".join(f"{c.value:+d} ({c.label})" for c in contributions) + f" = {tn}"))
