@@ -365,8 +365,9 @@ class RemoteSession:
         self.setup_screen = None
         self.window: RemoteWindow | None = None
         if client.mirror.game is None:
-            from .remote_setup import RemoteSetup, RemoteSetupScreen
+            from .remote_setup import RemoteSetup, RemoteSetupScreen, preload_catalogues
 
+            preload_catalogues()  # the game that comes at the end names their profiles
             self.setup_screen = RemoteSetupScreen(base, RemoteSetup(client), self._start, status=self.status_lines)
         else:
             self._start()

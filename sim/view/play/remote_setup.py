@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -49,6 +50,29 @@ from .setup_flow import ROTATE_STEP, SNAP, Ghost
 #: The set-up phases in words.
 PHASE_WORDS = {"roll_off": "roll-off", "terrain": "terrain", "zone": "deployment zone", "first": "who deploys first",
                "deploy": "deployment", "scouts": "Scout deployment", "done": "done"}
+
+
+def preload_catalogues() -> threading.Thread | None:
+    """Load the BattleScribe catalogues (:func:`sim.rules.setup.default_catalogue_dir`)
+    on a thread of their own while the set-up is played, so that the game the server
+    sends at its end (whose models name catalogue profiles) is read without a pause on
+    the render thread (:func:`sim.net.client.mirror_game` would load them then). Returns
+    the thread, or None without catalogues."""
+    from sim.rules.setup import SetupError, catalogues, default_catalogue_dir
+
+    data = default_catalogue_dir()
+    if data is None:
+        return None
+
+    def load() -> None:
+        try:
+            catalogues(data)
+        except SetupError:
+            pass  # mirror_game says so when the game comes
+
+    th = threading.Thread(target=load, name="bushido-catalogues", daemon=True)
+    th.start()
+    return th
 
 
 def snap_point(zone: DeploymentZone | None, point, radius: float, width: float, depth: float,
@@ -1074,4 +1098,4 @@ class RemoteSetupScreen:
             self.roll()
 
 
-__all__ = ["PHASE_WORDS", "RemoteSetup", "RemoteSetupScreen", "snap_point", "step_words"]
+__all__ = ["PHASE_WORDS", "RemoteSetup", "RemoteSetupScreen", "preload_catalogues", "snap_point", "step_words"]
