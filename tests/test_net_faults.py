@@ -7,6 +7,9 @@
   store: both bot clients reconnect and finish; no event lost or doubled (the final log
   equals local play; the store holds one input per action, and the events of the inputs
   are exactly the game's).
+- An allocation sent before the engine asks for it (held by the server, stored as
+  ``pending``) survives a ``kill -9`` of the server: its seat gets it back on reconnecting,
+  the other seat does not see it, and it is declared once when the engine asks.
 - A client that sends garbage (not JSON, a binary frame, a JSON list, an unknown type,
   malformed actions), an oversized frame (closed, 1009), an oversized message (refused,
   the connection kept), another seat's token, a wrong or missing token, an action out of
@@ -341,6 +344,89 @@ def test_an_action_naming_no_model_is_refused_not_a_crash_and_changes_nothing():
             assert out.error is not None and out.error["code"] == "illegal", (doc, out)
             assert out.error["message"]
     assert json.dumps(g.to_json()) == before and h.by == []
+
+
+async def _sync(client: GameClient, n: int) -> None:
+    """Read ``client``'s stream until its mirror holds ``n`` actions."""
+    while len(client.game.actions) < n:
+        await asyncio.wait_for(client.recv(), 30)
+
+
+def test_an_allocation_held_by_the_server_survives_its_kill_and_is_declared_once(tmp_path):
+    """The allocation stage across a crash: the seat that may allocate before the engine
+    asks sends its allocation (held by the server, stored as ``pending``); the server is
+    killed with ``kill -9`` and restarted; the seat's welcome gives it back its held
+    allocation (the other seat's does not), and when the other seat allocates both are
+    declared, once; the game ends as at one screen."""
+    seed = 3
+    want = local_game(seed)
+    store = tmp_path / "games.db"
+    servers: list[subprocess.Popen] = []
+
+    async def start(port: int) -> str:
+        servers.append(_start_server(port, store))
+        return (await _line(servers[-1], "serving on", 30)).split()[2]
+
+    async def body():
+        url = await start(0)
+        made = await create_game(url, _table_text(), seed=seed)
+        b = {s: bots.GreedyBot(seed + s - 1) for s in (1, 2)}
+        c = {s: GameClient(made["invites"][str(s)]) for s in (1, 2)}
+        for s in (1, 2):
+            await c[s].connect()
+            b[s].player = s
+        while True:  # the engine's order, until the seat not to move may allocate
+            await _sync(c[2], len(c[1].game.actions))
+            await _sync(c[1], len(c[2].game.actions))
+            st = c[1].mirror.status
+            p = st["to_move"]
+            q = 3 - p
+            if q in st["may_allocate"]:
+                break
+            await c[p].act(b[p].choose(c[p].game), declare=True)
+        n = len(c[q].game.actions)
+        early = b[q].choose(c[q].game)
+        assert early.kind == "allocate"
+        held = await c[q].act(early)
+        assert held["type"] == "held" and held["action"] == early.to_json()
+        os.kill(servers[-1].pid, signal.SIGKILL)
+        servers[-1].wait(10)
+        for s in (1, 2):
+            c[s].ws = None  # the connection died with the server
+        await start(int(url.rsplit(":", 1)[1]))
+        again = {s: GameClient(made["invites"][str(s)]) for s in (1, 2)}
+        for s in (1, 2):
+            await again[s].connect()
+        assert again[q].mirror.held == early.to_json()  # the held allocation came back from the store
+        assert again[p].mirror.held is None and len(again[p].game.actions) == n
+        assert q in again[p].mirror.status["allocated"]  # that it is in is public, not what it is
+        assert json.dumps(early.to_json()) not in json.dumps(again[p].mirror.log())
+        for s in (1, 2):
+            await again[s].close()
+        stats: tuple[dict, dict] = ({"actions": 0}, {"actions": 0})
+        await asyncio.wait_for(asyncio.gather(*(_resilient_bot(made["invites"][str(s)], b[s], stats[s - 1])
+                                                for s in (1, 2))), 60)
+        save = await export_game(url, made["game"])
+        return made["game"], q, early, save
+
+    try:
+        gid, q, early, save = asyncio.run(asyncio.wait_for(body(), TIMEOUT))
+    finally:
+        for proc in servers:
+            _kill(proc)
+    g = Game.from_save(save["save"])
+    assert g.verified and g.log() == want.log()
+    db = Store(store)
+    try:
+        rows = db.inputs(gid)
+    finally:
+        db.close()
+    kinds = [r.kind for r in rows]
+    assert kinds.count("pending") == 1 and kinds.count("action") == len(want.actions)
+    k = kinds.index("pending")
+    assert rows[k].seat == q and rows[k].payload["action"] == early.to_json()
+    later = [r for r in rows[k + 1:] if r.kind == "action" and r.seat == q]
+    assert later[0].payload["action"] == early.to_json()  # declared once, when the engine asked
 
 
 # ------------------------------------------------------------------ garbage, floods, other seats
