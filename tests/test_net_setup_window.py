@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import re
 import threading
 import time
 from contextlib import contextmanager
@@ -611,3 +612,41 @@ def test_png_of_the_deployment_screen_of_a_loopback_game_then_the_game_starts(ba
     assert np.linalg.norm(zone2 - blue) < np.linalg.norm(zone2 - red)
     assert np.abs(patch(placed_px, 2) - zone1).max() > 20  # the model deployed stands on it
     assert patch(ghost_px, 1).min() > zone1.min() + 60  # the pointer's base (legal: white) over the zone
+
+
+# ------------------------------------------------------------------ the terminal
+def test_the_terminal_rolls_off_with_roll_and_prints_the_set_up_after_each_step(tmp_path):
+    """``main.py join INVITE --text`` during a networked set-up: ``roll`` starts the
+    roll-off, a refused ``deploy`` shows the server's reasons, each step is followed by
+    the set-up in a line, ``auto`` plays the rest and the game starts."""
+    import io
+
+    from sim.net.client import create_game, run_bot
+    from sim.net.text import play_text
+    from sim.rules.bots import GreedyBot
+
+    with loopback_server(tmp_path) as (url, loop):
+        def on(coro):
+            return asyncio.run_coroutine_threadsafe(coro, loop)
+
+        made = on(create_game(url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=SEED, warbands=WARBANDS,
+                              setup=True)).result(TIMEOUT)
+        out = io.StringIO()
+        script = ["roll", "deploy nobody 12 12"] + ["auto"] * 40 + ["quit"]
+        box: dict = {}
+        seat = threading.Thread(target=lambda: box.update(rc=play_text(made["invites"]["1"], io.StringIO(
+            "\n".join(script) + "\n"), out, timeout=TIMEOUT)), daemon=True)
+        seat.start()  # alone at first: its roll is the first step
+        deadline = time.monotonic() + 20
+        while "Set-up: the roll-off" not in out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        bot = on(run_bot(made["invites"]["2"], GreedyBot(SEED + 1)))
+        seat.join(TIMEOUT)
+        bot.cancel()
+    text = out.getvalue()
+    assert box.get("rc") == 0, text[-3000:]
+    assert "Set-up: the roll-off: roll_off dice=" in text
+    assert "Set-up now: zone, player " in text  # the set-up after the roll-off
+    assert re.search(r"Set-up now: deploy, player \d to act; player 1 \((south|north)\): \d placed", text)
+    assert "no model 'nobody' to deploy" in text or re.search(r"Refused by the server: .*", text)
+    assert "=== Turn 1 ===" in text

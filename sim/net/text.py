@@ -350,6 +350,8 @@ class TextTable:
             step = msg.get("step") or {}
             self.setup_seen += 1
             self.write(f"Set-up: {_step_who(step)}: {_step_text(step)}")
+            if msg.get("setup"):
+                self.write(setup_summary(msg["setup"]))
         elif kind == "error":
             self.awaiting = False
             self._error(msg)
@@ -849,14 +851,49 @@ def _step_text(step: dict) -> str:
     return " ".join(words)
 
 
+def setup_summary(view: dict | None) -> str:
+    """The set-up as a seat sees it (``SetupStage.view``) in one line: its phase, who
+    acts, and each player's zone, models placed, held back to Flank and waiting.
+
+    >>> lines = setup_summary({"phase": "deploy", "to_act": 2, "zones": {"1": {"id": "south"}, "2": {"id": "north"}},
+    ...                "table": {"models": [{"player": 1}]}, "recruits": [{"id": "a", "player": 1},
+    ...                {"id": "b", "player": 2}, {"id": "c", "player": 2}], "flanking": {"c": {}},
+    ...                "waiting": {"1": [], "2": ["b"]}, "finished": [1]}).split("; ")
+    >>> for line in lines:
+    ...     print(line)
+    Set-up now: deploy, player 2 to act
+    player 1 (south): 1 placed, 0 waiting, finished
+    player 2 (north): 0 placed, 1 held back to Flank, 1 waiting
+    """
+    if not view:
+        return "Set-up now: done"
+    who = view.get("to_act")
+    out = [f"Set-up now: {str(view.get('phase', '')).replace('_', '-')}" + (f", player {who} to act" if who else "")]
+    owners = {r.get("id"): r.get("player") for r in view.get("recruits") or []}
+    for p in (1, 2):
+        zone = (view.get("zones") or {}).get(str(p))
+        placed = sum(1 for m in (view.get("table") or {}).get("models") or [] if m.get("player") == p)
+        words = [f"player {p}" + (f" ({zone['id']})" if zone else "") + f": {placed} placed"]
+        flank = sum(1 for mid in view.get("flanking") or {} if owners.get(mid) == p)
+        if flank:
+            words.append(f"{flank} held back to Flank")
+        words.append(f"{len((view.get('waiting') or {}).get(str(p)) or [])} waiting")
+        if p in (view.get("finished") or []):
+            words.append("finished")
+        out.append(", ".join(words))
+    return "; ".join(out)
+
+
 def parse_step(text: str, seat: int) -> dict:
-    """A typed set-up step as ``Step.to_dict()`` JSON for ``seat``: ``roll_off``,
-    ``zone ID``, ``first P``, ``deploy MODEL X Y [FACING]``, ``flank MODEL TURN EDGE``,
-    ``terrain PRESET X Y [ROTATION]``, ``stop_terrain``, ``done``. Not judged: the server
-    judges it with every reason.
+    """A typed set-up step as ``Step.to_dict()`` JSON for ``seat``: ``roll_off`` (or
+    ``roll``), ``zone ID``, ``first P``, ``deploy MODEL X Y [FACING]``, ``flank MODEL TURN
+    EDGE``, ``terrain PRESET X Y [ROTATION]``, ``stop_terrain`` (or ``stop``), ``done``.
+    Not judged: the server judges it with every reason.
 
     >>> parse_step("deploy akira 4 5.5 90", 1)
     {'kind': 'deploy', 'player': 1, 'model': 'akira', 'point': [4.0, 5.5], 'facing': 90.0}
+    >>> parse_step("roll", 2)
+    {'kind': 'roll_off', 'player': 0}
 
     Raises:
         ValueError: an unknown step or missing or unreadable words.
@@ -865,6 +902,7 @@ def parse_step(text: str, seat: int) -> dict:
     if not words:
         raise ValueError("nothing typed")
     kind = words[0].lower().replace("-", "_")
+    kind = {"roll": "roll_off", "stop": "stop_terrain"}.get(kind, kind)
     args = words[1:]
 
     def num(w: str, what: str) -> float:
