@@ -39,7 +39,7 @@ Measured (2 shared cores, load average 1-2.2 from other work; ``--games 200 --se
 p50 6.4 ms, p99 196 ms (server's own p99 81 ms; 8 full collections of up to 315 ms);
 think 5 s: 40 actions/s, p50 5.3 ms, p99 26 ms; think 15 s: 12.6 actions/s, p50 7.1 ms,
 p99 47 ms. While 200 games are being created the p99 is 0.06-1.2 s (a ``create`` holds
-the loop 17-50 ms). No event lost or doubled (17 195 actions, 800 seat copies).
+the loop 17-50 ms). No event lost or doubled (17 195 actions, 1 200 seat copies).
 RSS about 0.4 MiB a game plus ~26 KiB an action (1.9 MiB at 57 actions): mostly the
 dice state the engine snapshots per action for undo (a list of 625 ints).
 """
