@@ -95,6 +95,10 @@ feats:
     {cost: 3, timing: active, area: personal, when: shot, affects: self,
      effects: [{op: shots, ignore: [cover, tiny], no_intercept: true, until: activation}],
      summary: "no Cover or Tiny modifier, no interception"}
+  Passing Strike:
+    {cost: 1, timing: active, area: personal, when: exchange, affects: self, moved_into_melee: true,
+     effects: [{op: special_damage, specials: [sidestep-attack], until: exchange}],
+     summary: its Sidestep Attack also rolls damage}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -645,3 +649,58 @@ def test_dead_eye_shoots_without_cover_and_without_interception():
     tn = [line for line in g.log()[n:] if "target number" in line]
     assert tn and "Cover" not in tn[0]
     assert not any(k.startswith("feat_shots:") for k in g.state.models["archer"].conditions)  # the activation ended
+
+
+def _sidestepper(seed: int, feat: bool, places: dict) -> list[str]:
+    """Hero (a Katana with Sidestep Attack (0), Passing Strike) makes a Melee at Foe, uses the
+    feat (``feat``) and puts every die into a Sidestep Attack; Foe defends with all its dice.
+    The exchange's log lines."""
+    akira = get_profile("takashi-akira")
+    katana = replace(akira.weapons[0], special_attacks=("Sidestep Attack (0)",))
+    card = replace(akira, id="f1-side", name="Sider", bs_id="test-f1-side", feats=("Passing Strike",),
+                   weapons=(katana,))
+    add_profile_source({card.id: card})
+    y = YAML.replace("HERO", card.id).replace("MATE", akira.id).replace("FOE", "ito-masunagi")
+    g = Game(parse_table(y, "<test>"), seed=seed, length=("fixed", 3))
+    for mid, (x, yy) in places.items():
+        set_model(g, mid, position=[x, yy])
+    set_active(g, 1)
+    set_model(g, "hero", ki=4)
+    g.push(Action("melee", "hero", target="foe"))
+    if feat:
+        g.push(Action("feat", "hero", feat="Passing Strike"))
+    n = len(g.events)
+    pool = g.exchange_pools()["hero"]
+    side = Action("allocate", "hero", attack=pool, defence=0, special="sidestep-attack")
+    ok, why = g.is_legal(side)
+    if not ok:
+        side = Action("allocate", "hero", attack=pool, defence=0, special="sidestep-attack", direction=0)
+    g.push(side)
+    while g.state.exchange is not None:
+        g.push(max(g.legal_actions(), key=lambda a: a.defence or 0))
+    return [line for e in g.events[n:] if e.kind == "exchange" for line in e.data.get("summary", [])]
+
+
+def test_passing_strike_makes_a_successful_sidestep_roll_damage_after_moving_into_melee():
+    """Passing Strike (Active, in the exchange): having moved into melee this activation, a
+    successful Sidestep Attack (no damage roll by its rule, p.40) makes a normal damage roll;
+    it is refused to a model that began the activation in contact."""
+    apart = {"hero": (16, 20), "foe": (20, 20)}
+    for seed in range(1, 40):
+        lines = _sidestepper(seed, True, apart)
+        text = " ".join(lines)
+        if "Sidestep Attack succeeds" in text:
+            assert "Sidestep Attack: no damage roll" not in text and "Damage: attack: hero rolls" in text
+            break
+    else:
+        pytest.fail("the Sidestep Attack never succeeded")
+    for seed in range(1, 40):
+        lines = _sidestepper(seed, False, apart)
+        text = " ".join(lines)
+        if "Sidestep Attack succeeds" in text:
+            assert "Sidestep Attack: no damage roll" in text
+            break
+    g = game(hero=("Passing Strike",), places={"hero": FIGHT["hero"]})
+    _pools_after_melee(g)  # Hero began in contact with Foe
+    ok, why = g.is_legal(Action("feat", "hero", feat="Passing Strike"))
+    assert not ok and "did not move into melee" in why

@@ -80,7 +80,7 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
-       "assist", "assist_bonus", "activation", "pool_penalties", "shots",  # round 6 (F1)
+       "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage",  # round 6 (F1)
        "swap")  # round 6 (F3)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -90,7 +90,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
-    "assist", "assist_bonus", "activation", "pool_penalties", "shots",  # round 6 (F1: feat_assists, feat_order ...)
+    "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage",  # round 6 (F1)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
 })
 
@@ -387,6 +387,17 @@ class PoolPenaltiesOp(_Strict):
     until: Until = "exchange"
 
 
+class SpecialDamageOp(_Strict):
+    """Round 6 (F1): until ``until`` the affected model's successful special attacks of
+    ``specials`` (keys: ``sidestep-attack`` ...) also make the normal damage roll their rule
+    leaves out (p.39-41) (Passing Strike)."""
+
+    op: Literal["special_damage"]
+    specials: Annotated[list[Literal["sidestep-attack", "push-attack", "drag-attack", "grapple-attack"]],
+                        Field(min_length=1)]
+    until: Until = "exchange"
+
+
 class ShotsOp(_Strict):
     """Round 6 (F1): until ``until`` the affected model's ranged attacks ignore the target
     number modifiers named in ``ignore`` (``cover``: +2 for Cover; ``tiny``: the Tiny size
@@ -508,7 +519,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     PoolPenaltiesOp, ShotsOp, ActivationOp, SwapOp],
+                     PoolPenaltiesOp, ShotsOp, SpecialDamageOp, ActivationOp, SwapOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
@@ -582,6 +593,9 @@ class FeatEffect(_Strict):
     # round 6 (F1): used only in an exchange where the user holds (``with``) / does not hold
     # (``without``) the Initiative (p.33; Nuki Do)
     initiative: Literal["with", "without"] | None = None
+    # round 6 (F1): used only in an exchange opened by the user's own Charge or Melee that moved
+    # it into base contact this activation (it was in contact with no enemy when it began; Passing Strike)
+    moved_into_melee: bool = False
     # round 6 (F3): the enemy moments a ``trigger:targeted`` feat interrupts (default: a Charge,
     # Melee or Shoot declared at the user): ``contact`` -- an enemy Charge or Melee whose move
     # brought it into base contact with the user, before its exchange opens; ``feat`` -- an enemy

@@ -45,6 +45,8 @@ POOL_MARK = "feat_pool:"
 PENALTY_CONDITIONS = ("prone", "blind", "stunned", "frightened", "immobilised", "held")
 #: The mark of a ``shots`` op on a model: ``feat_shots:<feat>`` (JSON ``{"until", "ignore", "no_intercept"}``).
 SHOTS_MARK = "feat_shots:"
+#: The mark of a ``special_damage`` op: ``feat_special_damage:<feat>`` (JSON ``{"until", "specials"}``).
+SPECIAL_DAMAGE_MARK = "feat_special_damage:"
 #: The mark of a ``once_per_exchange`` feat used in the exchange under way.
 ONCE_EXCHANGE_MARK = "feat_used_exchange:"
 
@@ -102,6 +104,16 @@ class FeatAssists(GamePart):
         view = view_of(self.profile(mid), friendly=m.player == st.models[seen_by].player, conditions=m.conditions)
         return bool(keyword_matches(", ".join(keywords), view))
 
+    def feat_combatant_fields(self, mid: str) -> dict[str, Any]:
+        """Fields a Ki feat sets on ``mid``'s melee combatant now (``special_damage`` marks:
+        ``damaging_specials``); ``{}`` when none."""
+        m = self.state.models.get(mid)
+        keys: set[str] = set()
+        for key, v in (m.conditions.items() if m is not None else ()):
+            if key.startswith(SPECIAL_DAMAGE_MARK):
+                keys.update(json.loads(str(v)).get("specials", ()))
+        return {"damaging_specials": frozenset(keys)} if keys else {}
+
     def shot_rules(self, mid: str) -> dict[str, bool]:
         """The rules Ki feats give ``mid``'s ranged attacks now (``shots`` marks): ``cover``,
         ``tiny`` (modifiers ignored), ``no_intercept``; ``{}`` when none."""
@@ -137,6 +149,12 @@ class FeatAssists(GamePart):
                 return f"no model of {m.id}'s side gives {opp} a Melee Assist penalty (p.36)"
         if "once_per_exchange" in entry.limits and ONCE_EXCHANGE_MARK + f.name in m.conditions:
             return f"{f.name} is used once per melee exchange"
+        if entry.moved_into_melee:  # Passing Strike: its own Charge / Melee moved it into contact
+            ex = self.state.exchange
+            if ex is None or ex.get("attacker") != m.id or m.player != self.state.active:
+                return f"{f.name} is used in the exchange of {m.id}'s own Charge or Melee"
+            if not self._moved_into_melee(m.id):
+                return f"{m.id} did not move into melee this activation (it began in contact)"
         if entry.initiative is not None:  # Nuki Do: only without the Initiative (p.33)
             holder = self.initiative_holder()
             if holder is None or self.exchange_opponent(m.id) is None:
@@ -145,6 +163,17 @@ class FeatAssists(GamePart):
                 return (f"{f.name} is used only when {m.id} "
                         f"{'holds' if entry.initiative == 'with' else 'does not hold'} the Initiative (p.33)")
         return None
+
+    def _moved_into_melee(self, mid: str) -> bool:
+        """Whether ``mid``'s Charge or Melee moved it this activation (a ``move`` event of kind
+        charge / melee with a distance, after the ``activate`` event of its activation)."""
+        for ev in reversed(self.events):
+            if ev.kind == "activate":
+                return False
+            if ev.kind == "move" and ev.data.get("model") == mid and ev.data.get("move") in ("charge", "melee") \
+                    and float(ev.data.get("cost") or 0) > 0:
+                return True
+        return False
 
     def initiative_holder(self) -> str | None:
         """The model holding the Initiative in the exchange waiting for allocations (p.33:
@@ -166,6 +195,13 @@ class FeatAssists(GamePart):
         """The ``assist`` op on ``mid``: the mark read by :meth:`assist_feat_modifiers`;
         the ``assist_bonus`` op: the statistic changes times the models assisting against
         ``mid`` in its exchange now."""
+        if op.op == "special_damage":
+            value = json.dumps({"until": op.until, "specials": list(op.specials)}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": SPECIAL_DAMAGE_MARK + f.name, "on": True,
+                                           "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: a successful {', '.join(op.specials)} of {mid} also makes "
+                                              f"its damage roll until {op.until.replace('_', ' ')} (p.39-41)"}))
+            return
         if op.op == "shots":
             value = json.dumps({"until": op.until, "ignore": list(op.ignore), "no_intercept": op.no_intercept},
                                sort_keys=True)
@@ -208,7 +244,7 @@ class FeatAssists(GamePart):
                 if key.startswith(ASSIST_MARK):  # "until the exchange": used before one, gone with the activation
                     lasts = json.loads(str(v)).get("until")
                     done = lasts == until or (lasts == "exchange" and until == "activation")
-                elif key.startswith(POOL_MARK) or key.startswith(SHOTS_MARK):
+                elif key.startswith((POOL_MARK, SHOTS_MARK, SPECIAL_DAMAGE_MARK)):
                     done = json.loads(str(v)).get("until") == until
                 elif key.startswith(ONCE_EXCHANGE_MARK):
                     done = until == "exchange"

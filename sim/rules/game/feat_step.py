@@ -636,7 +636,7 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
         elif kind == "attack":  # round 5: one ranged attack now at the target / named model (p.30-32)
             self.volley_marks(m, f, op)  # round 6 (F1): friends that may shoot too (feat_shots)
             self.feat_attack(m, f, op, mid, action)
-        elif kind in ("assist", "assist_bonus", "pool_penalties", "shots"):  # round 6 (F1): feat_assists
+        elif kind in ("assist", "assist_bonus", "pool_penalties", "shots", "special_damage"):  # round 6 (F1)
             self.apply_assist_op(m, f, op, mid)
         elif kind == "activation":  # round 6 (F1): the order of activations (feat_order)
             self.apply_activation_op(m, f, op, mid)

@@ -216,7 +216,9 @@ class Combatant:
     Protected [K] (X") p.56; empty: rolls as usual); ``insignificant``, ``soulless``: the
     card's Insignificant and Soulless (Ivory Prison Attack does not remove it, p.41);
     ``gokusatsu``: one of the card's weapons has Gokusatsu Attack (an enemy's Gokusatsu
-    Attack does nothing to either model, p.41).
+    Attack does nothing to either model, p.41); ``damaging_specials``: keys of special
+    attacks that make no damage roll by their rule (Sidestep ...) but do for this model (a Ki
+    feat: Passing Strike).
     """
 
     id: str
@@ -264,6 +266,7 @@ class Combatant:
     insignificant: bool = False
     soulless: bool = False
     gokusatsu: bool = False
+    damaging_specials: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:

@@ -239,7 +239,7 @@ class _Exchange:
             self.enemy_effects(rule, att, dfn, D.id, alloc.direction)
             if rule.enemy_condition and rule.key == "grapple-attack":
                 self.no_attack.add(dfn)
-            no_damage = no_damage or rule.no_damage
+            no_damage = no_damage or (rule.no_damage and rule.key not in A.damaging_specials)
             powerful = rule.key == "powerful-attack"
             halved = rule.halves and D.id not in self.halving_blocked
             critical = rule.key == "critical-attack"
