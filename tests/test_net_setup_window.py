@@ -57,7 +57,17 @@ class FakeServer:
         self.clients.append(r)
         self.h.join(seat)
         r.inbox.append(_wire({"type": "welcome", **self.h.view(seat)}))
+        for other in self.clients:
+            if other is not r:
+                other.inbox.append(_wire({"type": "status", "status": self.h.status()}))
         return r
+
+    def leave(self, seat: int) -> None:
+        """``seat``'s connection dropped: every other viewer is told the status."""
+        self.h.leave(seat)
+        for c in self.clients:
+            if c.mirror.seat != seat:
+                c.inbox.append(_wire({"type": "status", "status": self.h.status()}))
 
     def deliver(self) -> int:
         """Judge every message the clients sent, in order; returns how many."""
@@ -371,12 +381,20 @@ def test_the_screen_shows_the_buttons_of_the_step_and_the_game_window_takes_over
     r1, r2, rs = srv.join(1), srv.join(2), srv.join(None)
     for r in (r1, r2, rs):
         r.poll()
-    s1 = RemoteSession(base, r1, animate=False)
+    now = [100.0]
+    s1 = RemoteSession(base, r1, animate=False, clock=lambda: now[0])
     try:
         scr = s1.setup_screen
         assert scr is not None and s1.window is None
         assert "roll" in scr.buttons and "auto" in scr.buttons
-        assert any("You are player 1" in ln for ln in scr.lines)
+        assert any("You are player 1" in ln and "player 2 connected" in ln for ln in scr.lines)
+        srv.leave(2)  # player 2's connection drops: the time away counts on, once a second
+        s1.tick()
+        assert any("waiting for player 2 (away 0:00)" in ln for ln in scr.lines)
+        now[0] += 65.2
+        s1.tick()
+        assert any("waiting for player 2 (away 1:05)" in ln for ln in scr.lines)
+        srv.h.join(2)
         _press(scr.buttons["roll"])  # the Roll off button
         assert r1.outbox[0]["step"] == {"kind": "roll_off", "player": 0}
         c2 = RemoteSetup(r2)

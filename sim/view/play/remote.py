@@ -368,14 +368,17 @@ class RemoteSession:
             from .remote_setup import RemoteSetup, RemoteSetupScreen, preload_catalogues
 
             preload_catalogues()  # the game that comes at the end names their profiles
-            self.setup_screen = RemoteSetupScreen(base, RemoteSetup(client), self._start, status=self.status_lines)
+            self.setup_screen = RemoteSetupScreen(base, RemoteSetup(client), self._start, status=self.status_lines,
+                                                  clock=clock)
         else:
             self._start()
 
-    def status_lines(self, _setup=None) -> list[str]:
-        """Who you are and who is connected ("waiting for player 2"), the clocks
-        (:func:`net_lines`' first line)."""
-        return net_lines(self.client.mirror, connected=bool(getattr(self.client, "connected", True)))[:1]
+    def status_lines(self, _setup=None, elapsed: float = 0.0) -> list[str]:
+        """Who you are and who is connected ("waiting for player 2", how long away),
+        the clocks ``elapsed`` seconds after the last status (:func:`net_lines`' first
+        line)."""
+        return net_lines(self.client.mirror, connected=bool(getattr(self.client, "connected", True)),
+                         elapsed=elapsed)[:1]
 
     def _start(self) -> None:
         """The game has come: the set-up screen goes, the game window opens."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -543,7 +544,9 @@ class RemoteSetup:
             if kind in ("welcome", "state", "disconnected"):
                 self.sent = None
                 if kind == "disconnected":
-                    self.refusal = f"connection lost ({msg.get('message', '')}): reconnecting"
+                    self.note = f"connection lost ({msg.get('message', '')}): reconnecting"
+                elif kind == "welcome" and self.note.startswith("connection lost"):
+                    self.note = "connected again: the set-up as the server has it"
             elif kind == "setup_update":
                 step = msg.get("step") or {}
                 mine = step.get("player") == self.seat or (step.get("kind") == "roll_off" and self.sent is not None
@@ -640,8 +643,10 @@ class RemoteSetupScreen:
         base: a ShowBase (:func:`sim.view.play.shell.get_base`).
         setup: the :class:`RemoteSetup` of the client.
         on_done: called once (no arguments) when the game has come (the set-up done).
-        status: ``f(setup) -> list[str]``: the connection lines shown first (who you are,
-            who is connected: :func:`sim.view.play.remote.net_lines`), or None.
+        status: ``f(setup, elapsed) -> list[str]``: the connection lines shown first (who
+            you are, who is connected, the clocks ``elapsed`` seconds after the last
+            status: :func:`sim.view.play.remote.net_lines`), or None.
+        clock: the clock of the time away and the chess clocks (seconds).
 
     Attributes:
         scene: the :class:`~sim.view.scene3d.TableScene` drawn.
@@ -653,7 +658,8 @@ class RemoteSetupScreen:
     """
 
     def __init__(self, base, setup: RemoteSetup, on_done: Callable[[], None],
-                 status: Callable[[RemoteSetup], list[str]] | None = None) -> None:
+                 status: Callable[[RemoteSetup, float], list[str]] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         from direct.gui.DirectGui import DirectFrame, DirectLabel
         from direct.showbase.DirectObject import DirectObject
         from panda3d.core import TextNode
@@ -664,6 +670,10 @@ class RemoteSetupScreen:
         self.setup = setup
         self.on_done = on_done
         self.status = status
+        self.clock = clock
+        #: when (``clock()``) the last message from the server came
+        self.status_at = clock()
+        self._second: object = None
         self.software = bool(getattr(base, "bushido_offscreen", False))
         self.font = P.gui_font(base)
         self.small = P.gui_font(base, P.SMALL_SCALE)
@@ -719,11 +729,16 @@ class RemoteSetupScreen:
         to ``on_done`` once the game has come."""
         if self._closed:
             return
-        self.setup.sync()
+        if self.setup.sync():
+            self.status_at = self.clock()
         if self.setup.started:
             self._finish()
             return
-        self.refresh()
+        st = self.setup.mirror.status or {}
+        counting = st.get("clocks") or not all((st.get("connected") or {}).values())
+        second = int(self.clock() - self.status_at) if counting else None
+        self.refresh(force=second != self._second)  # the time away and the clocks count on
+        self._second = second
 
     def _finish(self) -> None:
         if not self._finished:
@@ -898,7 +913,7 @@ class RemoteSetupScreen:
         x, w = l + 0.03, r - l - 0.06
         z = self._label([f"Set-up: {PHASE_WORDS.get(s.phase, s.phase)}"], x, 0.97, P.TITLE, P.TEXT_SCALE * 1.2, w)
         if self.status is not None:
-            z = self._label(self.status(s), x, z, P.DIM, P.SMALL_SCALE, w)
+            z = self._label(self.status(s, self.clock() - self.status_at), x, z, P.DIM, P.SMALL_SCALE, w)
         who = s.to_act
         z = self._label([s.turn_line()], x, z, P.PLAYER.get(who, P.TEXT) if who else P.TEXT, P.TEXT_SCALE, w)
         roll = s.view.get("roll")
