@@ -99,6 +99,11 @@ feats:
     {cost: 1, timing: active, area: personal, when: exchange, affects: self, moved_into_melee: true,
      effects: [{op: special_damage, specials: [sidestep-attack], until: exchange}],
      summary: its Sidestep Attack also rolls damage}
+  Choke Hold:
+    {cost: 2, timing: instant, area: personal, when: any, affects: self,
+     effects: [{op: grant_weapon, traits: [Grapple Attack (0), Grapple Defence (0)], weapon: melee, until: activation},
+               {op: special_damage, specials: [grapple-attack, grapple-defence], wound: true, until: activation}],
+     summary: grapples that wound}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -704,3 +709,24 @@ def test_passing_strike_makes_a_successful_sidestep_roll_damage_after_moving_int
     _pools_after_melee(g)  # Hero began in contact with Foe
     ok, why = g.is_legal(Action("feat", "hero", feat="Passing Strike"))
     assert not ok and "did not move into melee" in why
+
+
+def test_choke_hold_a_successful_grapple_also_wounds_the_enemy():
+    """Choke Hold (Instant): Grapple Attack (0) and Grapple Defence (0) until the end of the
+    activation; when it applies one successfully the enemy suffers one wound (Grapple Attack
+    itself makes no damage roll, p.40)."""
+    for seed in range(1, 40):
+        g = game(hero=("Choke Hold",), places={"hero": (16, 20)}, seed=seed)
+        g.push(Action("feat", "hero", feat="Choke Hold"))
+        g.push(Action("melee", "hero", target="foe"))
+        n = len(g.events)
+        pool = g.exchange_pools()["hero"]
+        g.push(Action("allocate", "hero", attack=pool, defence=0, special="grapple-attack"))
+        while g.state.exchange is not None:
+            g.push(max(g.legal_actions(), key=lambda a: a.defence or 0))
+        lines = [line for e in g.events[n:] if e.kind == "exchange" for line in e.data.get("summary", [])]
+        if any("Grapple Attack succeeds" in line for line in lines):
+            assert any("Grapple Attack applied by hero: foe takes 1 wound(s)" in line for line in lines)
+            assert g.state.models["foe"].damage >= 1
+            return
+    pytest.fail("the Grapple Attack never succeeded")

@@ -390,12 +390,21 @@ class PoolPenaltiesOp(_Strict):
 class SpecialDamageOp(_Strict):
     """Round 6 (F1): until ``until`` the affected model's successful special attacks of
     ``specials`` (keys: ``sidestep-attack`` ...) also make the normal damage roll their rule
-    leaves out (p.39-41) (Passing Strike)."""
+    leaves out (p.39-41) (Passing Strike); with ``wound: true`` each special of ``specials``
+    (attacks or defences) it applies successfully gives the enemy one wound instead (Choke
+    Hold; Tough and Durable apply)."""
 
     op: Literal["special_damage"]
-    specials: Annotated[list[Literal["sidestep-attack", "push-attack", "drag-attack", "grapple-attack"]],
-                        Field(min_length=1)]
+    specials: Annotated[list[Literal["sidestep-attack", "push-attack", "drag-attack", "grapple-attack",
+                                     "grapple-defence"]], Field(min_length=1)]
     until: Until = "exchange"
+    wound: bool = False
+
+    @model_validator(mode="after")
+    def _damage_roll(self) -> "SpecialDamageOp":
+        if not self.wound and "grapple-defence" in self.specials:
+            raise ValueError("a defence makes no damage roll to restore: use wound: true")
+        return self
 
 
 class ShotsOp(_Strict):

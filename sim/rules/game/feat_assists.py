@@ -109,10 +109,13 @@ class FeatAssists(GamePart):
         ``damaging_specials``); ``{}`` when none."""
         m = self.state.models.get(mid)
         keys: set[str] = set()
+        wounds: set[str] = set()
         for key, v in (m.conditions.items() if m is not None else ()):
             if key.startswith(SPECIAL_DAMAGE_MARK):
-                keys.update(json.loads(str(v)).get("specials", ()))
-        return {"damaging_specials": frozenset(keys)} if keys else {}
+                data = json.loads(str(v))
+                (wounds if data.get("wound") else keys).update(data.get("specials", ()))
+        out: dict[str, Any] = {"damaging_specials": frozenset(keys)} if keys else {}
+        return {**out, "special_wounds": frozenset(wounds)} if wounds else out
 
     def shot_rules(self, mid: str) -> dict[str, bool]:
         """The rules Ki feats give ``mid``'s ranged attacks now (``shots`` marks): ``cover``,
@@ -196,18 +199,19 @@ class FeatAssists(GamePart):
         the ``assist_bonus`` op: the statistic changes times the models assisting against
         ``mid`` in its exchange now."""
         if op.op == "special_damage":
-            value = json.dumps({"until": op.until, "specials": list(op.specials)}, sort_keys=True)
+            value = json.dumps({"until": op.until, "specials": list(op.specials), "wound": op.wound}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": SPECIAL_DAMAGE_MARK + f.name, "on": True,
                                            "value": value}))
-            self._emit(Event("note", {"text": f"{f.name}: a successful {', '.join(op.specials)} of {mid} also makes "
-                                              f"its damage roll until {op.until.replace('_', ' ')} (p.39-41)"}))
+            what = "gives the enemy one wound" if op.wound else "also makes its damage roll"
+            self._emit(Event("note", {"text": f"{f.name}: a successful {', '.join(op.specials)} of {mid} {what} "
+                                              f"until {op.until.replace('_', ' ')} (p.39-41)"}))
             return
         if op.op == "shots":
             value = json.dumps({"until": op.until, "ignore": list(op.ignore), "no_intercept": op.no_intercept},
                                sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": SHOTS_MARK + f.name, "on": True, "value": value}))
-            what = [f"no {i.title()} modifier" for i in op.ignore] + (["no interception"] if op.no_intercept else [])
-            self._emit(Event("note", {"text": f"{f.name}: {mid}'s ranged attacks: {', '.join(what)} until "
+            rules = [f"no {i.title()} modifier" for i in op.ignore] + (["no interception"] if op.no_intercept else [])
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s ranged attacks: {', '.join(rules)} until "
                                               f"{op.until.replace('_', ' ')} (p.30-31)"}))
             return
         if op.op == "pool_penalties":

@@ -218,7 +218,9 @@ class Combatant:
     ``gokusatsu``: one of the card's weapons has Gokusatsu Attack (an enemy's Gokusatsu
     Attack does nothing to either model, p.41); ``damaging_specials``: keys of special
     attacks that make no damage roll by their rule (Sidestep ...) but do for this model (a Ki
-    feat: Passing Strike).
+    feat: Passing Strike); ``special_wounds``: keys of special attacks / defences that, when
+    this model applies them successfully, give the enemy one wound (Tough and Durable apply;
+    a Ki feat: Choke Hold).
     """
 
     id: str
@@ -267,6 +269,7 @@ class Combatant:
     soulless: bool = False
     gokusatsu: bool = False
     damaging_specials: frozenset[str] = frozenset()
+    special_wounds: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:

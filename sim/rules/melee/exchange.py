@@ -56,7 +56,7 @@ from sim.rules.melee.results import (
 from sim.rules.melee.sides import SIDES, MeleeError, Side, other_side
 from sim.rules.melee.specials import SpecialOption, SpecialRule
 from sim.rules.special import special_move
-from sim.rules.wounds import resolve_damage
+from sim.rules.wounds import apply_wounds, resolve_damage
 
 # --------------------------------------------------------------------------- resolution
 
@@ -161,6 +161,24 @@ class _Exchange:
         self.add(12, detail)
         return ev
 
+    def special_wound(self, by: Side, rule: SpecialRule) -> None:
+        """One wound on ``by``'s enemy because ``by`` applied special ``rule`` successfully (a
+        Ki feat's rider on its special: Choke Hold); Tough and Durable apply (p.51, p.58)."""
+        target = self.c[other_side(by)]
+        if target.id in self.removed:
+            return
+        n = apply_wounds(1, tough=target.tough, durable=target.durable)
+        self.wounds[target.id] += n
+        detail = f"{rule.name} applied by {self.c[by].id}: {target.id} takes {n} wound(s)"
+        left = self.wounds_left[other_side(by)]
+        if left is not None:
+            left -= n
+            self.wounds_left[other_side(by)] = left
+            if left <= 0:
+                self.removed[target.id] = "killed"
+                detail += f"; {target.id} is Killed"
+        self.add(12, detail)
+
     # -- moves ---------------------------------------------------------------------------
     def play_move(self, rule: SpecialRule, att: Side, dfn: Side, direction: float | None) -> None:
         A, D = self.c[att], self.c[dfn]
@@ -237,6 +255,8 @@ class _Exchange:
                     self.removed.setdefault(D.id, "gokusatsu")
                     self.add(10, f"both {A.id} and {D.id} are removed from play (Gokusatsu)")
             self.enemy_effects(rule, att, dfn, D.id, alloc.direction)
+            if rule.key in A.special_wounds:  # a Ki feat: one wound when it applies the special (Choke Hold)
+                self.special_wound(att, rule)
             if rule.enemy_condition and rule.key == "grapple-attack":
                 self.no_attack.add(dfn)
             no_damage = no_damage or (rule.no_damage and rule.key not in A.damaging_specials)
@@ -296,6 +316,8 @@ class _Exchange:
                     self.moves.append(PendingMove("web-defence", A.id, D.id))
                     self.add(10, f"{A.id} may not move until the end of the current activation")
                 self.enemy_effects(rule, att, dfn, A.id, allocs[dfn].direction)
+                if rule.key in D.special_wounds:  # a Ki feat: one wound when it applies the special (Choke Hold)
+                    self.special_wound(dfn, rule)
         return self._goes_on(dfn)
 
     def enemy_effects(self, rule, att: Side, dfn: Side, victim: str, direction: float | None) -> None:
