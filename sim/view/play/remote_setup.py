@@ -674,6 +674,7 @@ class RemoteSetupScreen:
         #: when (``clock()``) the last message from the server came
         self.status_at = clock()
         self._second: object = None
+        self._hover: object = None
         self.software = bool(getattr(base, "bushido_offscreen", False))
         self.font = P.gui_font(base)
         self.small = P.gui_font(base, P.SMALL_SCALE)
@@ -1077,6 +1078,10 @@ class RemoteSetupScreen:
         """The pointer is at ``(x, y)``: the ghost of what a click would send."""
         if self._closed:
             return
+        key = (x, y, self.setup.version, id(self.setup.view))
+        if key == self._hover:  # the pointer did not move and nothing changed: judged already
+            return
+        self._hover = key
         pt = self.table_point(x, y)
         g = self.setup.ghost(pt) if pt is not None else None
         if g != self.ghost:
