@@ -104,6 +104,9 @@ feats:
      effects: [{op: grant_weapon, traits: [Grapple Attack (0), Grapple Defence (0)], weapon: melee, until: activation},
                {op: special_damage, specials: [grapple-attack, grapple-defence], wound: true, until: activation}],
      summary: grapples that wound}
+  Prediction:
+    {cost: 2, timing: active, area: special, when: action, affects: self,
+     effects: [{op: activation, rule: declare}], summary: the opponent names its next model}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -730,3 +733,24 @@ def test_choke_hold_a_successful_grapple_also_wounds_the_enemy():
             assert g.state.models["foe"].damage >= 1
             return
     pytest.fail("the Grapple Attack never succeeded")
+
+
+def test_prediction_makes_the_opponent_name_its_next_activating_model_now():
+    """Prediction (Active): the opposing player must declare now which model it will choose
+    as its next activating model (its choice, offered per model, no refusal); that model is
+    then the only one it may activate (a pass token stays allowed); if it becomes ineligible
+    first, any model may be chosen."""
+    g = game(hero=("Prediction",))
+    g.push(Action("feat", "hero", feat="Prediction"))
+    assert g.to_move() == 2
+    offers = g.legal_actions()
+    assert {a.target for a in offers} == {"foe", "foe2"} and all(a.kind == "feat_later" for a in offers)
+    assert not g.is_legal(Action("decline_feat", offers[0].model, feat="Prediction"))[0]
+    g.push(next(a for a in offers if a.target == "foe2"))
+    assert g.to_move() == 1 and g.state.active == 1  # the user's player goes on with its activation
+    g.push(Action("wait", "hero"))
+    assert {a.model for a in g.legal_actions() if a.model} == {"foe2"}
+    ok, why = g.is_legal(Action("wait", "foe"))
+    assert not ok and "Prediction" in why
+    set_model(g, "foe2", counters=0)  # ineligible: no restriction
+    assert g.is_legal(Action("wait", "foe"))[0]

@@ -430,7 +430,10 @@ class ActivationOp(_Strict):
     with its full Move (any action when it cannot Walk; a target in base contact with a model
     of the user's side is refused: Lure); ``only`` -- until ``until`` it may declare only the
     ``actions`` kinds (Cower: disengage, stand_up, wait; Instant and Active feats are no
-    actions). ``no_pass``: its player may not use a pass token in its next activation
+    actions); ``declare`` -- the opposing player of the affected model must name now the model
+    it will activate next (a choice of that player; the named model is then bound as by
+    ``next``, Impetuous markers not ignored, until it becomes ineligible: Prediction).
+    ``no_pass``: its player may not use a pass token in its next activation
     (``now`` always). ``traits`` (with ``next``): it has them until the end of its next
     activation (The Oppressed: Insignificant). ``at: end_activation`` (with ``now``): offered
     as a free choice when the user's activation ends, if it still has a counter (Focus
@@ -438,7 +441,7 @@ class ActivationOp(_Strict):
     ``next`` yes, with ``now`` no)."""
 
     op: Literal["activation"]
-    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only"]
+    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only", "declare"]
     no_pass: bool = False
     actions: list[Literal["walk", "run", "charge", "melee", "shoot", "disengage", "stand_up", "wait", "focus",
                           "scenario", "ki_feat"]] = []

@@ -39,13 +39,15 @@ from sim.rules.feat_effects import entry_status, feat_effect
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_moves import FeatMoves
-from sim.rules.game.feat_triggers import LATER_MARK, OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
+from sim.rules.game.feat_triggers import LATER, LATER_MARK, OWN_ACTIVATION, TRIGGER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 
 #: The prefix of the activation-order marks (``feat_order:next`` / ``last`` / ``no_pass``).
 ORDER_MARK = "feat_order:"
 #: The moment a friend's activation ended.
 FRIEND_END = "trigger:friend_activation_end"
+#: Noted in the trigger mark of a declaration the opposing player must make (Prediction).
+DECLARE = "[declare]"
 #: The step (inches) of the search for a forced Walk's end, and how far a declared point may lie from it.
 _WALK_AT_STEP = 0.1
 _WALK_AT_SLACK = 0.05
@@ -90,6 +92,14 @@ class FeatOrder(FeatTriggers, FeatMoves):
         t = st.models[mid]
         if op.rule in ("next", "now") and t.exhausted:
             self._emit(Event("note", {"text": f"{f.name}: {mid} is Exhausted: no activation to bind"}))
+            return
+        if op.rule == "declare":  # Prediction: the opposing player names its next activating model now
+            names = self._declarable(3 - t.player)
+            if not names:
+                self._emit(Event("note", {"text": f"{f.name}: player {3 - t.player} has no model to activate"}))
+                return
+            self._emit(Event("condition", {"model": names[0], "name": TRIGGER_MARK + f.name, "on": True,
+                                           "value": f"names its next activating model ({f.name}) {DECLARE} {LATER}"}))
             return
         if op.rule == "walk_at_user":
             self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "walk_at", "on": True,
@@ -148,7 +158,7 @@ class FeatOrder(FeatTriggers, FeatMoves):
         st = self.state
         mine = [x for x in st.alive(m.player) if x.id != m.id and not x.exhausted]
         for x in mine:
-            if ORDER_MARK + "next" in x.conditions:
+            if ORDER_MARK + "next" in x.conditions and not st.impetuous_blocks(x):  # an ineligible one binds no more
                 feat = json.loads(str(x.conditions[ORDER_MARK + "next"])).get("feat", "a Ki feat")
                 return f"{feat}: {x.id} must be the next activating model"
         if ORDER_MARK + "last" in m.conditions and ORDER_MARK + "next" not in m.conditions:
@@ -217,6 +227,32 @@ class FeatOrder(FeatTriggers, FeatMoves):
                 if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
 
+    # ------------------------------------------------------------ a declaration by the opponent (Prediction)
+    def _declarable(self, player: int) -> list[str]:
+        """The models ``player`` could choose as its activating model now (counters, not
+        stopped by Impetuous, p.20-21, p.44), in table order."""
+        st = self.state
+        return [x.id for x in st.alive(player) if not x.exhausted and not st.impetuous_blocks(x)]
+
+    def _declaring(self, mid: str, feat: str) -> bool:
+        """Whether ``mid``'s waiting trigger mark of ``feat`` is a declaration (``declare``)."""
+        return DECLARE in str(self.state.models[mid].conditions.get(TRIGGER_MARK + feat, ""))
+
+    def decline_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why ``decline_feat`` may not answer ``m``'s waiting mark: a declaration the
+        opponent must make (Prediction) cannot be declined."""
+        if action.feat and self._declaring(m.id, action.feat):
+            return f"{action.feat}: player {m.player} must name its next activating model"
+        return None
+
+    def trigger_actions(self) -> list[Action]:
+        """The choices while a trigger waits; a declaration (Prediction): one per model its
+        player may name, and no refusal."""
+        got = self.triggers_pending()
+        if got and self._declaring(got[0][0], got[0][1]):
+            return self.later_offers(got[0][0], got[0][1])
+        return super().trigger_actions()
+
     # ------------------------------------------------------------ a re-activation when the activation ends
     def _later_activation(self, feat: str) -> Any:
         """The ``activation`` op with ``at`` of feat ``feat``'s entry (Focus Frenzy), or None."""
@@ -228,20 +264,37 @@ class FeatOrder(FeatTriggers, FeatMoves):
 
     def later_offers(self, mid: str, feat: str) -> list[Action]:
         """A waiting re-activation (``activation`` ``now`` with ``at``): offered while the
-        model has a counter; other delayed steps as :class:`~sim.rules.game.feat_moves.FeatMoves` says."""
+        model has a counter; a declaration: one per model its player may name; other
+        delayed steps as :class:`~sim.rules.game.feat_moves.FeatMoves` says."""
+        if self._declaring(mid, feat):
+            player = self.state.models[mid].player
+            return [Action("feat_later", mid, feat=feat, target=x) for x in self._declarable(player)]
         if self._later_activation(feat) is None:
             return super().later_offers(mid, feat)
         return [] if self.state.models[mid].exhausted else [Action("feat_later", mid, feat=feat)]
 
     def later_refusal(self, m: ModelState, action: Action) -> str | None:
-        """Why a waiting re-activation may not be taken (the model has no counter left)."""
+        """Why a waiting re-activation may not be taken (the model has no counter left), or
+        a declaration names no model its player may activate."""
+        if self._declaring(m.id, action.feat or ""):
+            if action.target not in self._declarable(m.player):
+                return f"name a model of player {m.player} that may activate now (target)"
+            return None
         if self._later_activation(action.feat or "") is None:
             return super().later_refusal(m, action)
         return f"{m.id} has no activation counter left" if m.exhausted else None
 
     def resolve_later(self, action: Action) -> None:
         """Take a waiting re-activation: its player becomes the active player again and the
-        model begins the next activation (no Ki is paid again)."""
+        model begins the next activation (no Ki is paid again); a declaration: the named model
+        must be its player's next activating model."""
+        if action.model and action.feat and self._declaring(action.model, action.feat):
+            assert action.target is not None  # judged legal
+            self._mark(action.target, "next", action.feat, False, impetuous=False)
+            self._emit(Event("note", {"text": f"{action.feat}: player {self.state.models[action.model].player} "
+                                              f"names {action.target} as its next activating model"}))
+            self.trigger_done(action.model, action.feat)
+            return
         op = self._later_activation(action.feat or "")
         if op is None:
             super().resolve_later(action)

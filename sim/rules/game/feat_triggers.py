@@ -583,7 +583,8 @@ def _legal_decline(game: FeatTriggers, m: ModelState | None, action: Action) -> 
     got = game.triggers_pending()
     if m is None or not got or got[0][:2] != (m.id, action.feat):
         return False, f"no triggered feat {action.feat!r} of {action.model!r} waits"
-    return True, ""
+    why = game.decline_refusal(m, action)  # round 6 (F1): a declaration the opponent must make (feat_order)
+    return (False, why) if why else (True, "")
 
 
 register(ActionKind("decline_feat", _legal_decline, lambda game, action: game.decline_trigger(action)))
