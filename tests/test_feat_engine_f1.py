@@ -107,6 +107,13 @@ feats:
   Prediction:
     {cost: 2, timing: active, area: special, when: action, affects: self,
      effects: [{op: activation, rule: declare}], summary: the opponent names its next model}
+  Instil Sloth:
+    {cost: 2, timing: simple, area: target, range: 12, opposed: false, when: action, affects: target_enemy,
+     effects: [{op: grant, traits: [Slow], until: end_phase}, {op: activation, rule: no_action_walk, until: end_phase}],
+     summary: Slow and no walk with attacks}
+  Tide Master:
+    {cost: 2, timing: active, area: personal, when: shot, affects: self,
+     effects: [{op: shots, ignore: [los, cover], until: action}], summary: no LoS needed and no Cover}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -754,3 +761,52 @@ def test_prediction_makes_the_opponent_name_its_next_activating_model_now():
     assert not ok and "Prediction" in why
     set_model(g, "foe2", counters=0)  # ineligible: no restriction
     assert g.is_legal(Action("wait", "foe"))[0]
+
+
+def test_instil_sloth_takes_the_walk_out_of_its_attack_actions():
+    """Instil Sloth: until the End phase the target is Slow and its Ranged Attack and Melee
+    actions come without their usual Walk: a Melee only at an enemy already in contact."""
+    g = game(hero=("Instil Sloth",), places={"foe": (14, 10)})
+    g.push(Action("ki_feat", "hero", feat="Instil Sloth", target="foe"))
+    assert g.profile("foe").trait("slow") is not None
+    assert g.state.active == 2
+    ok, why = g.is_legal(Action("melee", "foe", target="hero"))
+    assert not ok and "Instil Sloth" in why
+    assert not any(a.kind == "melee" and a.model == "foe" for a in g.legal_actions())
+    g2 = game(hero=("Instil Sloth",), places={"foe": (10 + TOUCH, 10)})
+    g2.push(Action("ki_feat", "hero", feat="Instil Sloth", target="foe"))
+    assert g2.is_legal(Action("melee", "foe", target="hero"))[0]  # already in contact: no move needed
+
+
+TIDE = """
+format: bushido-table/1
+name: feats-f1-tide
+table: {width: 36, depth: 36}
+terrain:
+  - {id: wall, rect: {center: [10, 14], width: 4, depth: 0.5}, passage: impassable, visibility: blocking, size: huge}
+models:
+  - {id: archer, player: 1, profile: ARCHER, position: [10, 10], facing: 90}
+  - {id: near, player: 2, profile: FOE, position: [10, 17], facing: 270}
+"""
+
+
+def test_tide_master_shoots_without_line_of_sight():
+    """Tide Master (Active, before its shot), option 2: until the Ranged Attack is resolved it
+    needs no LoS and ignores Cover -- a target behind a wall may be shot."""
+    ishi = get_profile("ishi")
+    bow = replace(ishi.weapons[0], traits=("Lightweight",))
+    archer = replace(ishi, id="f1-tide-archer", name="Archer", bs_id="test-f1-tide-archer", feats=("Tide Master",),
+                     weapons=(bow,) + ishi.weapons[1:])
+    foe = replace(get_profile("ito-masunagi"), id="f1-tide-foe", name="Foe", bs_id="test-f1-tide-foe", feats=())
+    add_profile_source({p.id: p for p in (archer, foe)})
+    g = Game(parse_table(TIDE.replace("ARCHER", archer.id).replace("FOE", foe.id), "<test>"), seed=1,
+             length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "archer", ki=4)
+    ok, why = g.is_legal(Action("shoot", "archer", target="near"))
+    assert not ok and "LoS" in why
+    g.push(Action("feat", "archer", feat="Tide Master"))
+    assert g.is_legal(Action("shoot", "archer", target="near"))[0]
+    n = len(g.events)
+    g.push(Action("shoot", "archer", target="near"))
+    assert any(e.kind == "shot" for e in g.events[n:])

@@ -410,11 +410,12 @@ class SpecialDamageOp(_Strict):
 class ShotsOp(_Strict):
     """Round 6 (F1): until ``until`` the affected model's ranged attacks ignore the target
     number modifiers named in ``ignore`` (``cover``: +2 for Cover; ``tiny``: the Tiny size
-    modifier, p.31); ``no_intercept``: the opposing player may not nominate a new target
-    (no interception, step 1d, p.30) (Dead Eye)."""
+    modifier, p.31; ``los``: it needs no LoS to its target); ``no_intercept``: the opposing
+    player may not nominate a new target (no interception, step 1d, p.30) (Dead Eye, Tide
+    Master)."""
 
     op: Literal["shots"]
-    ignore: list[Literal["cover", "tiny"]] = []
+    ignore: list[Literal["cover", "tiny", "los"]] = []
     no_intercept: bool = False
     until: Until = "activation"
 
@@ -432,7 +433,10 @@ class ActivationOp(_Strict):
     ``actions`` kinds (Cower: disengage, stand_up, wait; Instant and Active feats are no
     actions); ``declare`` -- the opposing player of the affected model must name now the model
     it will activate next (a choice of that player; the named model is then bound as by
-    ``next``, Impetuous markers not ignored, until it becomes ineligible: Prediction).
+    ``next``, Impetuous markers not ignored, until it becomes ineligible: Prediction);
+    ``no_action_walk`` -- until ``until`` its Ranged Attack and Melee actions come without
+    their usual Walk (no Walk before / after a Shoot; a Melee only at an enemy in base
+    contact: Instil Sloth).
     ``no_pass``: its player may not use a pass token in its next activation
     (``now`` always). ``traits`` (with ``next``): it has them until the end of its next
     activation (The Oppressed: Insignificant). ``at: end_activation`` (with ``now``): offered
@@ -441,7 +445,7 @@ class ActivationOp(_Strict):
     ``next`` yes, with ``now`` no)."""
 
     op: Literal["activation"]
-    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only", "declare"]
+    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only", "declare", "no_action_walk"]
     no_pass: bool = False
     actions: list[Literal["walk", "run", "charge", "melee", "shoot", "disengage", "stand_up", "wait", "focus",
                           "scenario", "ki_feat"]] = []

@@ -210,7 +210,8 @@ class FeatAssists(GamePart):
             value = json.dumps({"until": op.until, "ignore": list(op.ignore), "no_intercept": op.no_intercept},
                                sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": SHOTS_MARK + f.name, "on": True, "value": value}))
-            rules = [f"no {i.title()} modifier" for i in op.ignore] + (["no interception"] if op.no_intercept else [])
+            rules = [("no LoS needed" if i == "los" else f"no {i.title()} modifier") for i in op.ignore] \
+                + (["no interception"] if op.no_intercept else [])
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s ranged attacks: {', '.join(rules)} until "
                                               f"{op.until.replace('_', ' ')} (p.30-31)"}))
             return

@@ -107,6 +107,13 @@ class FeatOrder(FeatTriggers, FeatMoves):
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s next activation is a Walk straight at {m.id} "
                                               "with its full Move (any action if it cannot Walk)"}))
             return
+        if op.rule == "no_action_walk":
+            until = op.until or "end_phase"
+            self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "no_action_walk", "on": True,
+                                           "value": json.dumps({"feat": f.name, "until": until}, sort_keys=True)}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s Ranged Attack and Melee actions come without their "
+                                              f"Walk until {until.replace('_', ' ')}"}))
+            return
         if op.rule == "only":
             until = op.until or "end_phase"
             self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "only", "on": True,
@@ -223,7 +230,8 @@ class FeatOrder(FeatTriggers, FeatMoves):
             for key, v in list(x.conditions.items()):
                 if not key.startswith(ORDER_MARK) or key == ORDER_MARK + "walk_at":  # walk_at: its next activation
                     continue
-                lasts = json.loads(str(v)).get("until") if key == ORDER_MARK + "only" else "turn"
+                lasts = (json.loads(str(v)).get("until") if key in (ORDER_MARK + "only", ORDER_MARK + "no_action_walk")
+                         else "turn")
                 if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
 
@@ -320,6 +328,13 @@ class FeatOrder(FeatTriggers, FeatMoves):
             base = {"complex_ki_feat": "ki_feat", "complex_scenario": "scenario"}.get(action.kind, action.kind)
             if base not in data["actions"]:
                 return f"{data['feat']}: {mid} may declare only {', '.join(data['actions'])}"
+        v = m.conditions.get(ORDER_MARK + "no_action_walk")
+        if v is not None:  # Instil Sloth: no Walk with a Shoot, a Melee only from base contact
+            feat = json.loads(str(v))["feat"]
+            if action.kind == "shoot" and action.walk is not None:
+                return f"{feat}: {mid}'s Ranged Attack may not make its Walk"
+            if action.kind == "melee" and action.target not in self.enemies_in_contact(mid):
+                return f"{feat}: {mid}'s Melee may not make its move (only at an enemy in base contact)"
         v = m.conditions.get(ORDER_MARK + "walk_at")
         if v is not None:
             data = json.loads(str(v))

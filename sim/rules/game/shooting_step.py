@@ -174,6 +174,8 @@ class ShootingStep(GamePart):
             enemies = {x.id for x in self.state.alive(3 - self.state.models[mid].player)} | {target}
         ok, reasons = can_shoot(scene, mid, target, w, enemies=enemies)
         skip = {c for c, word in (("no-los", "los"), ("out-of-range", "range")) if word in ignore}
+        if self.shot_rules(mid).get("los"):  # a Ki feat: its ranged attacks need no LoS (Tide Master)
+            skip.add("no-los")
         if skip:  # a Ki feat's shot that ignores LoS / range (Raijin's Rage, round 6)
             reasons = tuple(r for r in reasons if getattr(r, "code", "") not in skip)
             ok = not reasons
@@ -363,6 +365,8 @@ def _ignore_kwargs(game, mid: str, target: str, ignore) -> dict:
         out["ignore_cover"] = True
     if rules.get("tiny"):
         out["ignore_tiny"] = True
+    if rules.get("los"):
+        out["ignore_los"] = True
     band = next((i.split(":", 1)[1] for i in ignore if isinstance(i, str) and i.startswith("band:")), None)
     if band:  # round 6 (F1): the feat's shot counts as in this band ("band:medium")
         out["band_override"] = RangeBand(band)
