@@ -114,6 +114,10 @@ feats:
   Tide Master:
     {cost: 2, timing: active, area: personal, when: shot, affects: self,
      effects: [{op: shots, ignore: [los, cover], until: action}], summary: no LoS needed and no Cover}
+  Sick Em!:
+    {cost: 2, timing: active, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_enemy,
+     effects: [{op: mark, keywords: [Animal], traits: [Bravery, "Co-ordinated Attack [Friendly]"], until: end_phase}],
+     summary: friendly Animals that target or fight it gain Bravery and Co-ordinated Attack}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -810,3 +814,19 @@ def test_tide_master_shoots_without_line_of_sight():
     n = len(g.events)
     g.push(Action("shoot", "archer", target="near"))
     assert any(e.kind == "shot" for e in g.events[n:])
+
+
+def test_sick_em_gives_animals_that_target_the_marked_enemy_bravery_and_coordinated_attack():
+    """Sick Em! (Active, a chosen enemy within 6"): friendly Animal models that target it (or
+    that it attacks in melee) gain Bravery and Co-ordinated Attack [Friendly] until the End
+    phase; a model that is no Animal gains nothing."""
+    g = game(hero=("Sick Em!",), places={"foe": (14, 10), "mate": (16, 14)}, types=("samurai", "animal"))
+    g.push(Action("feat", "hero", feat="Sick Em!", target="foe"))
+    assert g.profile("mate").trait("coordinated_attack") is None
+    g.push(Action("melee", "mate", target="foe"))
+    assert g.profile("mate").trait("coordinated_attack") is not None  # (Akira's card prints Bravery already)
+    assert any(e.get("source") == "Sick Em!" and "Bravery" in e.get("traits", ()) for e in g.state.models["mate"].effects)
+    g2 = game(hero=("Sick Em!",), places={"foe": (14, 10), "mate": (16, 14)})
+    g2.push(Action("feat", "hero", feat="Sick Em!", target="foe"))
+    g2.push(Action("melee", "mate", target="foe"))
+    assert g2.profile("mate").trait("coordinated_attack") is None  # an Akira card is no Animal

@@ -80,7 +80,7 @@ STATS = ("melee", "ranged", "move", "ki", "strength")
 OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition", "wound", "heal", "ki", "counter",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
-       "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage",  # round 6 (F1)
+       "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "swap")  # round 6 (F3)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -90,7 +90,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "pass_token", "facing", "move", "no_specials", "choice", "range_bands", "reroll", "tokens", "take_ki",
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
-    "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage",  # round 6 (F1)
+    "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
 })
 
@@ -407,6 +407,18 @@ class SpecialDamageOp(_Strict):
         return self
 
 
+class MarkOp(_Strict):
+    """Round 6 (F1): until ``until`` the affected (enemy) model is marked for the user's side:
+    a friendly model matching ``keywords`` that declares an action targeting it, or that it
+    declares a Melee or Charge at, gains ``traits`` until ``until`` (Sick Em!: Animals gain
+    Bravery and Co-ordinated Attack [Friendly])."""
+
+    op: Literal["mark"]
+    keywords: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1)]
+    traits: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=1)]
+    until: Until = "end_phase"
+
+
 class ShotsOp(_Strict):
     """Round 6 (F1): until ``until`` the affected model's ranged attacks ignore the target
     number modifiers named in ``ignore`` (``cover``: +2 for Cover; ``tiny``: the Tiny size
@@ -535,7 +547,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     PoolPenaltiesOp, ShotsOp, SpecialDamageOp, ActivationOp, SwapOp],
+                     PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp],
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

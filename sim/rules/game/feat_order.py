@@ -35,6 +35,7 @@ import math
 from typing import Any
 
 from sim.rules import ki, movement
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.feat_effects import entry_status, feat_effect
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
@@ -157,6 +158,42 @@ class FeatOrder(FeatTriggers, FeatMoves):
         self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + rule, "on": True,
                                        "value": json.dumps(data, sort_keys=True)}))
 
+    # ------------------------------------------------------------ marked enemies (Sick Em!)
+    def apply_mark_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """The ``mark`` op on ``mid``: the mark ``feat_order:mark:<feat>`` (JSON ``{"player",
+        "keywords", "traits", "until"}``), read when an action is declared."""
+        data = {"player": m.player, "keywords": list(op.keywords), "traits": list(op.traits), "until": op.until}
+        self._emit(Event("condition", {"model": mid, "name": f"{ORDER_MARK}mark:{f.name}", "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+        self._emit(Event("note", {"text": f"{f.name}: friendly {' or '.join(op.keywords)} models that target or fight "
+                                          f"{mid} gain {', '.join(op.traits)} until {op.until.replace('_', ' ')}"}))
+
+    def _marked_action(self, action: Action) -> None:
+        """``action`` was declared: a friendly model of a ``mark``'s keywords that targets the
+        marked model, or that the marked model declares a Melee or Charge at, gains the
+        mark's traits (once per feat and duration)."""
+        st = self.state
+        for x in list(st.models.values()):
+            for key, v in list(x.conditions.items()):
+                if not key.startswith(ORDER_MARK + "mark:"):
+                    continue
+                data = json.loads(str(v))
+                feat = key[len(ORDER_MARK + "mark:"):]
+                gainer = None
+                if action.target == x.id and action.model:
+                    gainer = action.model
+                elif action.model == x.id and action.kind in ("melee", "charge") and action.target:
+                    gainer = action.target
+                g = st.models.get(gainer or "")
+                if g is None or g.player != data["player"] or not g.alive:
+                    continue
+                if any(e.get("source") == feat for e in g.effects):
+                    continue  # it has them already
+                view = view_of(self.profile(g.id), friendly=True, conditions=g.conditions)
+                if not keyword_matches(", ".join(data["keywords"]), view):
+                    continue
+                self.grant(g.id, feat, data["until"], traits=list(data["traits"]))
+
     # ------------------------------------------------------------ locks
     def order_lock(self, m: ModelState) -> str | None:
         """Why ``m`` may not begin an activation now because of an activation-order mark
@@ -191,11 +228,14 @@ class FeatOrder(FeatTriggers, FeatMoves):
     def order_activated(self, mid: str | None) -> None:
         """A model began an activation: the ``no_pass`` marks of its side go (the ``next``
         mark stays until that activation ends: its declaration is judged with it,
-        :meth:`order_marks_expire`)."""
+        :meth:`order_marks_expire`); a ``mark`` op's traits reach the models its action
+        brings against a marked model (:meth:`_marked_action`)."""
         st = self.state
         m = st.models.get(mid or "")
         if m is None:
             return
+        if self._actions and self._actions[-1].model == m.id:
+            self._marked_action(self._actions[-1])
         for x in list(st.models.values()):
             if x.player == m.player and ORDER_MARK + "no_pass" in x.conditions:
                 self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "no_pass", "on": False}))
@@ -230,8 +270,8 @@ class FeatOrder(FeatTriggers, FeatMoves):
             for key, v in list(x.conditions.items()):
                 if not key.startswith(ORDER_MARK) or key == ORDER_MARK + "walk_at":  # walk_at: its next activation
                     continue
-                lasts = (json.loads(str(v)).get("until") if key in (ORDER_MARK + "only", ORDER_MARK + "no_action_walk")
-                         else "turn")
+                timed = key[len(ORDER_MARK):].split(":")[0] in ("only", "no_action_walk", "mark")
+                lasts = json.loads(str(v)).get("until") if timed else "turn"
                 if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
 

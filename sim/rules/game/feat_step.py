@@ -640,6 +640,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
             self.apply_assist_op(m, f, op, mid)
         elif kind == "activation":  # round 6 (F1): the order of activations (feat_order)
             self.apply_activation_op(m, f, op, mid)
+        elif kind == "mark":  # round 6 (F1): friends that target or fight the model gain traits (feat_order)
+            self.apply_mark_op(m, f, op, mid)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
