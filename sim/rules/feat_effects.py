@@ -81,7 +81,8 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
-       "swap")  # round 6 (F3)
+       "swap",  # round 6 (F3)
+       "form", "transfer")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -92,6 +93,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
+    "form", "transfer",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -223,10 +225,19 @@ class KiOp(_Strict):
 
 
 class CounterOp(_Strict):
-    """Gain (lose, negative) ``n`` activation counters."""
+    """Gain (lose, negative) ``n`` activation counters. Round 6 (F5): ``n: all`` -- it loses
+    every counter (Time Skip); ``up_to`` -- a gain stops when it has that many (Time Reversal:
+    "up to 2 ... to a maximum of 2")."""
 
     op: Literal["counter"]
-    n: int = 1
+    n: Union[int, Literal["all"]] = 1
+    up_to: int | None = Field(default=None, ge=1, le=6)
+
+    @model_validator(mode="after")
+    def _cap(self) -> "CounterOp":
+        if self.up_to is not None and not (isinstance(self.n, int) and self.n > 0):
+            raise ValueError("counter 'up_to' caps a gain (n > 0)")
+        return self
 
 
 class PassTokenOp(_Strict):
@@ -485,6 +496,50 @@ class SwapOp(_Strict):
     op: Literal["swap"]
 
 
+class FormOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): the affected model is replaced by its
+    other form: the card named as its own with the other of ``forms`` (``Kota - Human Form``
+    <-> ``Kota - Fox Form``) becomes its printed card for the rest of the game (statistics,
+    traits, weapons, feats, Size); it stays where it stands with its marked wounds, markers,
+    tokens, Ki, counters and effects (Shapeshift). Refused when no such card is known."""
+
+    op: Literal["form"]
+    forms: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=2, max_length=2)]
+
+
+class TransferOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): condition markers of ``names`` move
+    between models (p.43-45), each with its value (Bleed (2), the Fear TN of Frightened).
+    ``to: user`` -- those on the affected model go onto the feat's user (Whipping Boy);
+    ``to: affected`` -- those on every friendly model of the user within ``from_friends``
+    inches (edge to edge; the user itself included) go onto the affected model (Curse of
+    Retribution). ``n``: at most that many markers in all (``all``; ``X``: the paid X). A
+    marker the receiver is immune to leaves the giver and is not gained. ``wound_each``: the
+    receiver marks one wound box per marker it gained (no Armour, Tough or Durable)."""
+
+    op: Literal["transfer"]
+    names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=17)]
+    n: Union[int, Literal["all", "X"]] = "all"
+    to: Literal["user", "affected"] = "user"
+    from_friends: Annotated[float, Field(ge=0, le=24)] | None = None
+    wound_each: bool = False
+
+    @field_validator("names")
+    @classmethod
+    def _markers(cls, v: list[str]) -> list[str]:
+        bad = [n for n in v if conditions.canonical(n) is None]
+        if bad:
+            raise ValueError(f"not condition markers of p.43-45: {', '.join(bad)}")
+        return v
+
+    @model_validator(mode="after")
+    def _giver(self) -> "TransferOp":
+        if (self.to == "affected") != (self.from_friends is not None):
+            raise ValueError("transfer to: affected takes the markers of friends within 'from_friends' inches "
+                             "(and only it)")
+        return self
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -547,7 +602,8 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp],
+                     PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
+                     FormOp, TransferOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

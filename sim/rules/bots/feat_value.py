@@ -66,11 +66,22 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
         n = x if op.n == "X" else (killed_ki if op.n == "target_ki" else int(op.n))
         v = 0.8 * min(max(n, 0), m.ki_limit - m.ki) if n > 0 else 0.8 * n
         return v if friend else -v
-    if kind == "counter":
-        v = (2.5 if m.counters < 2 else 1.0) * op.n
+    if kind == "counter":  # round 6 (F5): n all (every counter lost), up_to (a gain up to that many)
+        n = -m.counters if op.n == "all" else min(op.n, max(0, op.up_to - m.counters)) if op.up_to else op.n
+        v = (2.5 if m.counters < 2 else 1.0) * n
         return v if friend else -v
     if kind == "pass_token":
         return 1.0 * op.n if friend else -1.0
+    if kind == "transfer":  # round 6 (F5): markers leave their givers and land on the receiver
+        recv = st.models[user if op.to == "user" else mid]
+        moved = [(g, name, game.marker_count(g, name)) for g in game.transfer_givers(user, op, mid)
+                 for name in op.names]
+        v = sum(_BAD.get(name, 1.0) * k * (1 if st.models[g].player == me.player else -1) for g, name, k in moved)
+        got = sum(_BAD.get(name, 1.0) * k for _, name, k in moved)
+        v += -got if recv.player == me.player else got
+        if op.wound_each:
+            v += (-2.0 if recv.player == me.player else 2.0) * sum(k for _, _, k in moved)
+        return v
     if kind == "facing":
         return 0.0 if friend else 1.0
     if kind == "move":  # a friend carried toward the enemy (a point chosen), an enemy pushed off

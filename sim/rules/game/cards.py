@@ -34,7 +34,7 @@ class Cards(GamePart):
         if prof is None or m is None or not (m.effects or extra):
             return prof
         effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)
-        key = (mid, json.dumps(effects, sort_keys=True))
+        key = (mid, self.form_key(mid), json.dumps(effects, sort_keys=True))  # form: round 6 (F5, feat_cards)
         got = self._effective_cards.get(key)
         if got is None:
             if len(self._effective_cards) > 512:
@@ -76,6 +76,9 @@ class Cards(GamePart):
         """The printed profile card (:class:`models.profiles.Profile`) of model ``mid``, or
         None for a model without one. Looked up once per game (cards do not change during
         a game)."""
+        form = self.form_card(mid)  # round 6 (F5): the other-form card a Shapeshift gave it (feat_cards)
+        if form is not None:
+            return form
         if mid in self._cards:
             return self._cards[mid]
         tm = self.table.model(mid)
@@ -92,9 +95,10 @@ class Cards(GamePart):
         """The Ki feats ``mid`` can use, by name (:func:`sim.rules.ki.model_feats`: its card's
         and those its table entry adds; and those its enhancement cards give,
         :func:`sim.rules.game.special_cards.card_feats`)."""
-        got = self._feats.get(mid)
+        key = (mid, self.form_key(mid))  # round 6 (F5): another form, other feats (feat_cards)
+        got = self._feats.get(key)
         if got is None:
-            got = self._feats[mid] = {**ki.model_feats(self.profile(mid), self.table.model(mid).feats),
+            got = self._feats[key] = {**ki.model_feats(self.profile(mid), self.table.model(mid).feats),
                                       **card_feats(self, mid)}  # enhancement cards' feats (p.17; special_cards)
         return got
 

@@ -300,6 +300,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             s = self.state.models[m.id]
             if not s.alive:
                 continue
+            m = self.form_table_model(m) if s.conditions else m  # round 6 (F5): Shapeshift's card (feat_cards)
             # Blind (LoS and ZoC only in BtB, p.43) and Disguised (its ZoC may be ignored, p.44) act
             # in the geometry and movement through the model's traits
             marks = tuple(c for c in ("blind", "disguised") if c in s.conditions and c not in m.traits)

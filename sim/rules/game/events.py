@@ -317,6 +317,16 @@ def _effects_end(state: GameState, d: dict) -> None:
             m.effects = [e for e in m.effects if e.get("until") != d["until"]]
 
 
+def _card_form(state: GameState, d: dict) -> None:
+    """Round 6 (F5, Shapeshift): the model's printed card becomes ``profile`` (kept in the mark
+    ``feat_form``, read by ``Game.printed_profile``), with its Ki statistic, Ki limit and wound
+    boxes; its Ki stays within the new limit (sim.rules.game.feat_cards)."""
+    m = state.models[d["model"]]
+    m.conditions["feat_form"] = d["profile"]
+    m.ki_stat, m.ki_limit, m.wounds = int(d["ki_stat"]), int(d["ki_limit"]), int(d["wounds"])
+    m.ki = min(m.ki, m.ki_limit)
+
+
 def _end_phase_reset(state: GameState, d: dict) -> None:
     state.auras = []
     for u in state.feat_usage.values():
@@ -579,6 +589,10 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("effects_end", ("until", "models?"), _effects_end,
               lambda d: f"  Effects lasting {d['until'].replace('_', ' ')} end",
               "effects with that duration end (p.46-48)"),
+    EventKind("card_form", ("model", "profile", "name", "ki_stat", "ki_limit", "wounds", "source?"), _card_form,
+              lambda d: f"  {d['model']} is replaced by its other form, {d['name']}"
+                        + (f" ({d['source']})" if d.get("source") else ""),
+              "a model replaced by its other form's card, keeping its wounds, markers and tokens (a Ki feat, p.46)"),
     EventKind("end_phase_reset", (), _end_phase_reset, lambda d: "  Once-per-turn boxes wiped; Auras end",
               "once-per-turn feat boxes wiped and Auras ended (End phase)"),
     # ---- Elsewhere and Flank arrivals (p.5, p.52)

@@ -24,6 +24,7 @@ from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_assists import FeatAssists
 from sim.rules.game.feat_auras import FeatAuras
+from sim.rules.game.feat_cards import FeatCards
 from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
@@ -47,7 +48,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
 
 
 class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
-               FeatAuras):
+               FeatAuras, FeatCards):  # FeatCards: round 6 (F5)
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -227,7 +228,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
             why = self.feat_reaches(m.id, entry, t.id)
             if why:
                 return why
-        why = self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
+        why = (self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
+               or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
         if why:
             return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
@@ -599,6 +601,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
             n = x if op.n == "X" else (self._killed_ki(m.id, f.name) if op.n == "target_ki" else int(op.n))
             if n:
                 self._emit(Event("ki_change", {"model": mid, "delta": n}))
+        elif kind == "counter" and (op.n == "all" or op.up_to is not None):  # round 6 (F5, feat_cards)
+            self.apply_counter_limits(f, op, mid)
         elif kind == "counter":
             if op.n > 0:
                 self._emit(Event("counters_gained", {"model": mid, "n": op.n, "source": f.name}))
@@ -644,6 +648,10 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
             self.apply_mark_op(m, f, op, mid)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
+        elif kind == "form":  # round 6 (F5): the model becomes its other form (feat_cards)
+            self.apply_form(f, op, mid)
+        elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)
+            self.apply_transfer(m, f, op, mid, action)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
                                sort_keys=True)

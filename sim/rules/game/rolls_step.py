@@ -136,7 +136,7 @@ class RollsStep(GamePart):
     def _size_roll(self, mid: str, tn: int, purpose: RollPurpose | None = None) -> TestOutcome:
         """A Size (``tn``) test of ``mid`` (p.28): dice by its Size, Strong +1, Weak -1,
         Swarm -1 (:func:`sim.rules.test_traits.size_terms`)."""
-        size = self.table.model(mid).size
+        size = self.form_table_model(self.table.model(mid)).size  # round 6 (F5): Shapeshift's card (feat_cards)
         terms = tt.size_terms(self._trait, mid, self._card_qualifier)
         adept = melee_traits.size_adept(self, mid)  # Adept [Size] (X) (p.48)
         res = size_test(size if size != Size.ZERO else Size.SMALL, tn, self._roller, strong=terms.strong,

@@ -1,0 +1,207 @@
+"""Ki feats that change a model's card, move its condition markers or its activation
+counters (round 6, helper F5; p.24, p.43-47): the ``form`` and ``transfer`` ops of the feat
+effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter``.
+
+* **form** (Shapeshift): the model is replaced by its other form -- the card named as its
+  own with the other of the op's two ``forms`` (``Kota - Human Form`` <-> ``Kota - Fox
+  Form``). The new card is the model's printed card from then on (a ``card_form`` event keeps
+  its id in the mark :data:`FORM_MARK` and sets the model's Ki statistic, Ki limit and wound
+  boxes from it): statistics, traits, weapons, Ki feats, Size and Move (its table model) are
+  the new card's. It stays where it stands, facing as it did, with its marked wounds, markers,
+  tokens, Ki (within the new Ki limit), activation counters and effects (the card: "transfer
+  marked wounds, state markers, enhancement and any tokens"; counters and effects are read
+  as staying with the model in play: docs/rulings-project.md, rulings_F5). The feat is
+  refused and not offered when no other-form card is known (``get_profile``) or when the two
+  cards' bases differ (the model would not fit where it stands).
+* **transfer** (Whipping Boy, Curse of Retribution): condition markers of the op's names move
+  from one model to another, each with its value; a marker the receiver is immune to leaves
+  the giver and is not gained; ``wound_each`` -- the receiver marks a wound box per marker
+  gained.
+* **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
+  at that many: Time Reversal).
+
+A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
+:class:`~sim.rules.game.Game`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from typing import Any
+
+from models.profiles import Profile, get_profile
+from sim.geometry import Size
+from sim.rules import conditions, ki
+from sim.rules.feat_effects import CounterOp, FeatEffect, FormOp, TransferOp
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+
+#: The mark (a key of ``ModelState.conditions``, no condition of p.43-45) that holds the id of
+#: the card a ``form`` op made the model's printed card.
+FORM_MARK = "feat_form"
+
+#: Conditions whose value is one number, not a count of markers (p.43-44).
+_VALUED = ("frightened", "disguised")
+
+
+class FeatCards(GamePart):
+    """The ``form`` and ``transfer`` ops, ``counter`` limits (see the module docstring)."""
+
+    # ------------------------------------------------------------ form (Shapeshift)
+    def form_card(self, mid: str) -> Profile | None:
+        """The card a ``form`` op made ``mid``'s printed card (None: its table card)."""
+        m = self.state.models.get(mid)
+        pid = m.conditions.get(FORM_MARK) if m is not None else None
+        if not isinstance(pid, str):
+            return None
+        key = (FORM_MARK, pid)
+        if key not in self._cards:
+            try:
+                self._cards[key] = get_profile(pid)
+            except KeyError:
+                self._cards[key] = None
+        return self._cards[key]
+
+    def form_key(self, mid: str) -> str:
+        """The id of ``mid``'s other-form card (``""``: its table card), for caches."""
+        m = self.state.models.get(mid)
+        pid = m.conditions.get(FORM_MARK) if m is not None else None
+        return pid if isinstance(pid, str) else ""
+
+    def form_table_model(self, tm: Any) -> Any:
+        """Table model ``tm`` as its other-form card makes it (Size, Move, trait keywords,
+        name, profile); ``tm`` itself without a form."""
+        card = self.form_card(tm.id)
+        if card is None:
+            return tm
+        return replace(tm, size=Size.parse(card.size), move=float(card.move) if card.move is not None else None,
+                       traits=tuple(sorted(card.trait_keywords)), name=card.name, profile=card.id)
+
+    def other_form(self, mid: str, op: FormOp) -> Profile | None:
+        """The card ``mid`` turns into with ``op``: its card's name with the other of
+        ``op.forms`` (``... - Human Form`` -> ``... - Fox Form``), or None."""
+        card = self.printed_profile(mid)
+        if card is None:
+            return None
+        for a, b in (tuple(op.forms), tuple(reversed(op.forms))):
+            m = re.match(rf"^(.*?)\s*-\s*{re.escape(a)}\s*$", card.name, flags=re.IGNORECASE)
+            if m is None:
+                continue
+            try:
+                return get_profile(f"{m.group(1)} - {b}")
+            except KeyError:
+                return None
+        return None
+
+    def cards_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
+        """Why ``action`` may not use ``entry``'s ``form`` op now (None when it may, or the
+        entry has none): an other-form card must be known, with the same base."""
+        for op in entry.effects:
+            if isinstance(op, FormOp):
+                for mid in self.feat_affected(m, f, entry, action):
+                    new = self.other_form(mid, op)
+                    old = self.printed_profile(mid)
+                    if new is None or old is None:
+                        return (f"{f.name}: no card of {mid}'s other form ({' / '.join(op.forms)}) is known "
+                                "(its catalogue's profiles are not loaded)")
+                    if new.base != old.base:
+                        return f"{f.name}: {new.name} has another base ({new.base} mm) than {old.name}"
+        return None
+
+    def apply_form(self, f: ki.Feat, op: FormOp, mid: str) -> None:
+        """``mid`` becomes its other form (a ``card_form`` event)."""
+        new = self.other_form(mid, op)
+        if new is None:
+            self._emit(Event("note", {"text": f"{f.name}: no other-form card for {mid}"}))
+            return
+        self._emit(Event("card_form", {"model": mid, "profile": new.id, "name": new.name,
+                                       "ki_stat": int(new.ki if new.ki is not None else 1),
+                                       "ki_limit": int(new.ki_limit if new.ki_limit is not None else 0),
+                                       "wounds": int(new.wounds), "source": f.name}))
+
+    # ------------------------------------------------------------ transfer
+    def transfer_givers(self, user: str, op: TransferOp, mid: str) -> list[str]:
+        """The models whose markers ``op`` moves: the affected model (``to: user``), or the
+        user's friendly models within ``from_friends`` inches of it, the user included, the
+        affected model left out (``to: affected``)."""
+        if op.to == "user":
+            return [mid] if mid != user else []
+        st = self.state
+        u = st.models[user]
+        out = []
+        for x in st.alive(u.player):
+            if x.id == mid:
+                continue
+            gap = 0.0 if x.id == user else (math.dist(x.position, u.position) - self.table.model(x.id).radius
+                                            - self.table.model(user).radius)
+            if gap <= float(op.from_friends or 0) + 1e-9:
+                out.append(x.id)
+        return out
+
+    def _units(self, mid: str, name: str) -> list[Any]:
+        """The markers of condition ``name`` on ``mid``: one entry per marker (its value for
+        Bleed / Poison / Fire, highest first; the number of Frightened / Disguised; None for a
+        counted marker)."""
+        key = conditions.canonical(name)
+        if key is None:
+            return []
+        m = self.state.models[mid]
+        if key in conditions.DAMAGING:
+            return sorted(m.markers.get(conditions.DAMAGING[key], []), reverse=True)
+        cur = conditions.from_model(m)
+        if key not in cur:
+            return []
+        if key in _VALUED:
+            return [conditions.value(cur, key)]
+        return [None] * conditions.count(cur, key)
+
+    def apply_transfer(self, m: ModelState, f: ki.Feat, op: TransferOp, mid: str, action: Action) -> None:
+        """Move the markers of ``op`` (see :class:`~sim.rules.feat_effects.TransferOp`)."""
+        x = int(action.x or 1)
+        cap = None if op.n == "all" else (x if op.n == "X" else int(op.n))
+        receiver = m.id if op.to == "user" else mid
+        moved = gained = 0
+        for giver in self.transfer_givers(m.id, op, mid):
+            for name in op.names:
+                units = self._units(giver, name)
+                if cap is not None:
+                    units = units[:max(0, cap - moved)]
+                if not units:
+                    continue
+                moved += len(units)
+                self.remove_markers(giver, name, len(units))
+                before = len(self._units(receiver, name))
+                key = conditions.canonical(name)
+                if key in conditions.DAMAGING:
+                    for v in units:
+                        self._gain(receiver, name, 1, value=v)
+                elif key in _VALUED:
+                    self._gain(receiver, name, 1, value=units[0])
+                else:
+                    self._gain(receiver, name, len(units))
+                got = len(self._units(receiver, name)) - before
+                gained += max(0, got)
+                self._emit(Event("note", {"text": f"{f.name}: {len(units)} {name} marker(s) move from {giver} to "
+                                                  f"{receiver}" + ("" if got >= len(units) else f" ({max(0, got)} "
+                                                                   "gained)")}))
+        if op.wound_each and gained > 0 and self.state.models[receiver].alive:
+            self._emit(Event("note", {"text": f"{f.name}: {receiver} marks {gained} wound box(es), one per marker "
+                                              "gained"}))
+            self._wound(receiver, gained)
+
+    # ------------------------------------------------------------ counters
+    def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:
+        """A ``counter`` op with ``n: all`` (every counter removed) or ``up_to`` (a gain
+        up to that many counters)."""
+        m = self.state.models[mid]
+        if op.n == "all":
+            if m.counters > 0:
+                self._emit(Event("counter", {"model": mid, "n": m.counters}))
+            return
+        n = min(int(op.n), max(0, int(op.up_to or 0) - m.counters))
+        if n > 0:
+            self._emit(Event("counters_gained", {"model": mid, "n": n, "source": f.name}))

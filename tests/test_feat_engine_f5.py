@@ -1,0 +1,252 @@
+"""Ki feats as data, round 6 (issue #13, helper F5): feats that change a model's card, move
+condition markers between models or change activation counters table-wide, through the
+Game's public API.
+
+The fixture entries copy the facts of the catalogue cards (Shapeshift: cost 1, Active,
+Special; Whipping Boy: cost 1, Active, Target [LoS]; Curse of Retribution: cost 2, Simple,
+Target 6", Opposed; Time Reversal and Time Skip: cost 3, Complex, Special, no BtB, no
+movement, once per game) and say their effect in the project's vocabulary
+(data/feats/curated/c10.yaml holds the same entries). p.43: "Состояния" are markers on the
+model; p.24: a model with no activation counter is Exhausted and cannot activate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from models.bsdata.traittext import parse_trait
+from models.profiles import add_profile_source, get_profile
+from sim.geometry import Size
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import feat_data, set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Shapeshift:
+    {cost: 1, timing: active, area: special, when: action, affects: self,
+     effects: [{op: form, forms: [Human Form, Fox Form]}], summary: the model becomes its other form}
+  Whipping Boy:
+    {cost: 1, timing: active, area: target, when: action, affects: target,
+     effects: [{op: transfer, names: [berserk, bleed, blind, controlled, death_sentence, diseased, frightened,
+                                      immobilised, impetuous, on_fire, poisoned, spirit_block, stunned],
+                n: all, to: user, wound_each: true}],
+     summary: "the target's markers move onto the user, a wound per marker"}
+  Curse of Retribution:
+    {cost: 2, timing: simple, area: target, range: 6, opposed: true, when: action, affects: target,
+     effects: [{op: transfer, names: [berserk, bleed, blind, on_fire, impetuous, poisoned, stunned], n: all,
+                to: affected, from_friends: 3}],
+     summary: markers of friends within 3 inches move onto the target}
+  Time Reversal:
+    {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
+     affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
+     summary: every other model gains counters up to 2}
+  Time Skip:
+    {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
+     affects: models_and_self, table: true, effects: [{op: counter, n: all}],
+     summary: every counter on the table is removed}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats-f5
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [10, 10], facing: 90}
+  - {id: pal, player: 1, profile: PAL, position: [12.5, 10], facing: 90}
+  - {id: away, player: 1, profile: PAL, position: [20, 10], facing: 90}
+  - {id: foe, player: 2, profile: FOE, position: [10, 15], facing: 270}
+  - {id: far, player: 2, profile: FOE, position: [30, 32], facing: 270}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    yield from feat_data(FIXTURE, tmp_path, monkeypatch)
+
+
+def _forms(key: str):
+    """Two cards of one model, "Vix<key> - Human Form" and "Vix<key> - Fox Form", as the
+    catalogues print the Kitsune: same base and wounds, other statistics, traits, weapons,
+    Size and Ki feats."""
+    ishi = get_profile("ishi")
+    human = replace(ishi, id=f"f5-vix-human-{key}", name=f"Vix{key} - Human Form", bs_id=f"test-f5-h-{key}",
+                    feats=("Shapeshift", "Whipping Boy"), melee=3, move=4, ki=3, ki_limit=9, wounds=6)
+    fox = replace(ishi, id=f"f5-vix-fox-{key}", name=f"Vix{key} - Fox Form", bs_id=f"test-f5-f-{key}",
+                  feats=("Shapeshift",), melee=1, move=7, ki=2, ki_limit=8, wounds=6, size="tiny",
+                  traits=(parse_trait("Agile"), parse_trait("Evasive"), parse_trait("Tiny")),
+                  weapons=(replace(ishi.weapons[1], name="Bite"),))
+    return human, fox
+
+
+def game(hero: tuple[str, ...] = (), foe: tuple[str, ...] = (), seed: int = 1, hero_card=None,
+         extra: tuple = ()) -> Game:
+    """Hero (player 1, active, 6 Ki), Pal 2.5" to its side and Away 10" off (player 1), Foe
+    5" in front and Far across the table (player 2); Ishi's card unless ``hero_card``."""
+    key = ("-".join(hero + ("x",) + foe)).lower().replace(" ", "") + f"-{seed}"
+    ishi = get_profile("ishi")
+    h = hero_card or replace(ishi, id=f"f5-hero-{key}", name="Hero", bs_id=f"test-f5-hero-{key}", feats=hero)
+    p = replace(ishi, id=f"f5-pal-{key}", name="Pal", bs_id=f"test-f5-pal-{key}", feats=())
+    f = replace(ishi, id=f"f5-foe-{key}", name="Foe", bs_id=f"test-f5-foe-{key}", feats=foe)
+    add_profile_source({x.id: x for x in (h, p, f) + tuple(extra)})  # conftest removes them after
+    g = Game(parse_table(YAML.replace("HERO", h.id).replace("PAL", p.id).replace("FOE", f.id), "<test>"),
+             seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    return g
+
+
+# ---------------------------------------------------------------- Shapeshift (form)
+def test_shapeshift_replaces_the_card_and_keeps_wounds_markers_ki_and_counters(tmp_path):
+    """"Replace this model with its other form ... Transfer marked Wounds, State Markers ...
+    and any Tokens": the fox card's statistics, traits, weapons, Size and feats; the same
+    damage, markers, Ki (1 paid) and counters; the same place. Back again with the fox's own
+    Shapeshift. Take-back, replay and a verified load keep it."""
+    human, fox = _forms("a")
+    g = game(hero_card=human, extra=(fox,))
+    set_model(g, "hero", damage=2, conditions={"stunned": 1}, ki=6)
+    pos = g.state.models["hero"].position
+    acts = [a for a in g.legal_actions() if a.model == "hero" and a.feat == "Shapeshift"]
+    assert acts == [Action("feat", "hero", feat="Shapeshift")]
+    g.push(acts[0])
+    hero = g.state.models["hero"]
+    card = g.printed_profile("hero")
+    assert card is not None and card.name == "Vixa - Fox Form"
+    eff = g.profile("hero")
+    assert eff is not None and eff.melee == 1 and eff.move == 7
+    assert {w.name for w in eff.weapons} == {"Bite"}
+    assert set(g.feats("hero")) == {"Shapeshift"}  # Whipping Boy was the human's feat
+    assert g.table_now().model("hero").size == Size.TINY
+    assert "evasive" in g.table_now().model("hero").traits
+    assert hero.damage == 2 and hero.conditions.get("stunned") == 1 and hero.position == pos
+    assert hero.ki == 5 and hero.ki_stat == 2 and hero.ki_limit == 8
+    assert hero.counters == 2  # an Active feat: no counter spent, the activation goes on
+    assert any("replaced by its other form" in line for line in g.log())
+    assert g.replay().snapshot() == g.snapshot()
+    path = tmp_path / "g.json"
+    g.save(path)
+    loaded = Game.load(path)
+    assert loaded.printed_profile("hero").name == "Vixa - Fox Form"
+    g.push(Action("feat", "hero", feat="Shapeshift"))  # the fox's own Shapeshift: back to human
+    assert g.printed_profile("hero").name == "Vixa - Human Form"
+    assert set(g.feats("hero")) == {"Shapeshift", "Whipping Boy"}
+    assert g.state.models["hero"].ki == 4 and g.state.models["hero"].ki_limit == 9
+    g.pop()
+    g.pop()
+    assert g.printed_profile("hero").name == "Vixa - Human Form" and g.state.models["hero"].ki == 6
+    assert g.table_now().model("hero").size == Size.SMALL
+
+
+def test_shapeshift_is_refused_without_an_other_form_card():
+    """A card whose name names no form (or whose other form is not loaded) cannot change:
+    the feat is not offered, and declared it is refused with the reason."""
+    g = game(hero=("Shapeshift",))
+    assert not [a for a in g.legal_actions() if a.feat == "Shapeshift"]
+    ok, why = g.is_legal(Action("feat", "hero", feat="Shapeshift"))
+    assert not ok and "other form" in why
+    human, _fox = _forms("b")
+    g2 = game(hero_card=human)  # the fox card is not loaded
+    ok, why = g2.is_legal(Action("feat", "hero", feat="Shapeshift"))
+    assert not ok and "other form" in why
+
+
+# ---------------------------------------------------------------- Whipping Boy (transfer to the user)
+def test_whipping_boy_takes_the_targets_markers_and_marks_a_wound_each():
+    """"Transfer any Berserk, Bleeding, ... Stunned Markers from Target model to this model.
+    This model marks a number of wound boxes equal to the number of State Markers gained":
+    Pal's 2 Stunned, Bleed (2), Poison (1) and Frightened (TN 7) go onto Hero (values kept),
+    Prone (not listed) stays; Hero marks 5 wounds (Ishi has 5: it dies)."""
+    g = game(hero=("Whipping Boy",))
+    set_model(g, "hero", ki=6)
+    set_model(g, "pal", conditions={"stunned": 2, "frightened": 7, "prone": 1},
+              markers={"bleed": [2], "poison": [1]})
+    g.push(Action("feat", "hero", feat="Whipping Boy", target="pal"))
+    pal, hero = g.state.models["pal"], g.state.models["hero"]
+    assert set(pal.conditions) == {"prone"} and not any(pal.markers.values())
+    assert hero.killed  # 5 markers gained, 5 wound boxes: Ishi's track is full
+    g.pop()
+    set_model(g, "pal", conditions={"stunned": 1}, markers={"bleed": [2]})
+    g.push(Action("feat", "hero", feat="Whipping Boy", target="pal"))
+    hero = g.state.models["hero"]
+    assert hero.conditions.get("stunned") == 1 and hero.markers.get("bleed") == [2]
+    assert hero.damage == 2 and hero.alive
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_whipping_boy_marker_the_user_is_immune_to_is_not_gained_nor_wounds():
+    """A marker the receiver is immune to (Immune [Poisoned], p.51) leaves the target and is
+    not gained: no wound box for it."""
+    ishi = get_profile("ishi")
+    h = replace(ishi, id="f5-hero-immune", name="Hero", bs_id="test-f5-hero-immune", feats=("Whipping Boy",),
+                traits=ishi.traits + (parse_trait("Immune [Poisoned]"),))
+    g = game(hero_card=h)
+    set_model(g, "pal", conditions={"stunned": 1}, markers={"poison": [2]})
+    g.push(Action("feat", "hero", feat="Whipping Boy", target="pal"))
+    hero, pal = g.state.models["hero"], g.state.models["pal"]
+    assert not pal.markers.get("poison") and not hero.markers.get("poison")
+    assert hero.conditions.get("stunned") == 1 and hero.damage == 1
+
+
+# ---------------------------------------------------------------- Curse of Retribution (transfer to the target)
+def test_curse_of_retribution_moves_friends_markers_onto_the_target():
+    """"Remove all Berserk, Bleed, Blind, Fire, Impetuous, Poison or Stunned markers from
+    Friendly models within 3" and place them on the Target model": Hero's own and Pal's (2.5"
+    off) markers go onto Foe when the Opposed test is won; Away (10" off) keeps its own;
+    Frightened is not listed. A lost test moves nothing. Both outcomes over a few seeds."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game(hero=("Curse of Retribution",), seed=seed)
+        set_model(g, "hero", ki=6, conditions={"blind": 1})
+        set_model(g, "pal", conditions={"stunned": 1, "frightened": 6}, markers={"fire": [2]})
+        set_model(g, "away", conditions={"stunned": 1})
+        g.push(Action("ki_feat", "hero", feat="Curse of Retribution", target="foe"))
+        foe, pal = g.state.models["foe"], g.state.models["pal"]
+        passed = foe.conditions.get("stunned") == 1
+        seen.add(passed)
+        assert g.state.models["away"].conditions.get("stunned") == 1
+        assert pal.conditions.get("frightened") == 6
+        if passed:
+            assert foe.conditions.get("blind") == 1 and foe.markers.get("fire") == [2]
+            assert "blind" not in g.state.models["hero"].conditions and "stunned" not in pal.conditions
+            assert not pal.markers.get("fire")
+        else:
+            assert "blind" not in foe.conditions and pal.conditions.get("stunned") == 1
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
+
+
+# ---------------------------------------------------------------- Time Reversal / Time Skip (counters)
+def test_time_reversal_tops_every_other_model_up_to_two_counters():
+    """"All other models gain up to 2 Activation Counters to a maximum of 2": Pal (0) and Foe
+    (1) get to 2, Far keeps its 2, Hero (the user) gains none; once per game."""
+    g = game(hero=("Time Reversal",))
+    set_model(g, "pal", counters=0)
+    set_model(g, "foe", counters=1)
+    g.push(Action("complex_ki_feat", "hero", feat="Time Reversal"))
+    st = g.state.models
+    assert (st["pal"].counters, st["foe"].counters, st["far"].counters, st["away"].counters) == (2, 2, 2, 2)
+    assert st["hero"].counters == 0  # the Complex feat spent its two
+    assert st["hero"].ki == 3
+
+
+def test_time_skip_removes_every_counter_on_the_table():
+    """"Remove all Activation Counters from the board": every model, both sides and the user,
+    is Exhausted; nobody can activate, so the turn ends at once (End phase, p.21) and turn 2
+    starts with fresh counters."""
+    g = game(hero=("Time Skip",))
+    set_model(g, "hero", counters=3)
+    n = len(g.events)
+    g.push(Action("complex_ki_feat", "hero", feat="Time Skip"))
+    lost = {e.data["model"] for e in g.events[n:] if e.kind == "counter"}
+    assert lost == {"hero", "pal", "away", "foe", "far"}
+    kinds = [e.kind for e in g.events[n:]]
+    phases = [(k, e.data.get("phase")) for k, e in zip(kinds, g.events[n:]) if k == "phase"]
+    assert phases[0] == ("phase", "end")  # the End phase came right after the feat
+    assert g.state.turn == 2 and g.state.phase == "main"
+    assert all(m.counters == 2 for m in g.state.models.values())
