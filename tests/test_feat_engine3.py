@@ -46,7 +46,7 @@ feats:
      effects: [{op: reroll, test: Ranged, n: 1, until: activation}], summary: re-roll a Ranged die}
   Calm Mind:
     {cost: 1, timing: active, area: personal, when: action, affects: self,
-     effects: [{op: reroll, test: Ki, n: 1, until: activation}], summary: re-roll a Ki die}
+     effects: [{op: reroll, test: Move, n: 1, until: activation}], summary: re-roll a Move die}
   Curse of Doom:
     {cost: 4, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: tokens, name: Doom, n: 4}], summary: 4 Doom tokens}
@@ -223,8 +223,8 @@ def test_range_bands_replace_and_add():
 def test_reroll_is_prowess_and_only_for_tests_the_engine_rerolls():
     """p.56: "Мастерство (Prowess) [Ключевое слово](X): во время теста [Ключевое слово]
     модель может перебросить до X своих кубиков." A ``reroll`` of Ranged dice grants
-    Prowess [Ranged] (1); a re-roll of Ki dice is not applied (no Prowess [Ki] in the
-    engine) and stays manual."""
+    Prowess [Ranged] (1); a re-roll of Move dice is not applied (no Move test exists; round 6
+    F4 applies Ki, Fear, Challenge and Size re-rolls) and stays manual."""
     g = game("Steady Hand", "Calm Mind")
     g.push(Action("feat", "hanso", feat="Steady Hand"))
     assert any(t.text == "Prowess [Ranged] (1)" for t in g.profile("hanso").traits)

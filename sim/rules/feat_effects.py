@@ -81,6 +81,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
+       "sl_markers", "damage_rolls", "damage",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "form", "transfer")  # round 6 (F5)
 
@@ -92,6 +93,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
+    "sl_markers", "damage_rolls", "damage",  # round 6 (F4: sim.rules.game.feat_rolls)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "form", "transfer",  # round 6 (F5: sim.rules.game.feat_cards)
 })
@@ -102,7 +104,8 @@ ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
 
 #: ``Prowess [K]`` tests the engine re-rolls (p.55-56): a ``reroll`` op of another test is
 #: not applied.
-REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical")
+REROLL_TESTS = ("melee", "attack", "defence", "ranged", "tactical",
+                "ki", "fear", "challenge", "size")  # round 6 (F4): sim.rules.game.feat_rolls
 
 #: ``when`` values the engine offers the feat at (see :mod:`sim.rules.game.ki_step`).
 SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigger:killed_enemy_within",
@@ -310,6 +313,65 @@ class RerollOp(_Strict):
     test: Annotated[str, Field(min_length=1, max_length=30)]
     n: Count = 1
     until: Until | None = None
+
+
+class SlMarkersOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): markers counted by the success level
+    (SL) of the feat's Opposed Ki test (p.27): with one name, SL + ``add`` markers of it
+    (``value``: of a Bleed / Poison / Fire marker); with several, one marker of each of the
+    first SL + ``add`` names in order (Stir Emotion: Stunned, Impetuous, Frightened, Berserk)."""
+
+    op: Literal["sl_markers"]
+    names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=6)]
+    add: int = Field(default=0, ge=0, le=3)
+    value: int | None = Field(default=None, ge=0, le=6)
+
+
+class DamageRollsOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): a change to damage rolls (p.38) kept as
+    the mark ``feat_damage:<feat>`` on the affected model until ``until`` (None: until used,
+    with ``once``). ``roll`` (not ``on``: YAML reads that as true): ``taken`` -- enemy damage
+    rolls on it; ``made`` -- its own.
+    ``rule``: ``double`` -- the wounds of the roll are doubled, Durable ignored when the doubled
+    wounds kill it (Cold Shatter); ``ignore_double`` -- a roll whose two dice match is ignored
+    (Ancestral Armour); ``drop_die`` -- one more die is rolled and its player drops one, the
+    engine keeping the two that mark the fewest wounds (Soothing Shōmyō); ``strength_on_double``
+    -- a roll whose two dice match gains ``value`` Strength (Hunting Fox). ``dealt_by``: melee
+    exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
+
+    op: Literal["damage_rolls"]
+    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double"]
+    roll: Literal["taken", "made"] = "taken"
+    dealt_by: Literal["melee", "ranged", "any"] = "any"
+    value: int = Field(default=0, ge=0, le=6)
+    once: bool = False
+    until: Until | None = None
+
+
+class DamageOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the feat makes a damage roll (p.38) on
+    the affected model at success level ``level`` (2D6, no weapon Strength), Armour ignored
+    with ``ignore_armour``; Tough and Durable apply (Look into the Void)."""
+
+    op: Literal["damage"]
+    level: int = Field(ge=0, le=10)
+    ignore_armour: bool = False
+
+
+def roll_refusal(entry: "FeatEffect") -> str:
+    """Round 6 (F4): why the entry's ``sl_markers`` / ``damage_rolls`` ops are not applied
+    (``""`` when they are): ``sl_markers`` reads the success level of the feat's Opposed Ki
+    test and gives condition markers; ``damage_rolls`` ``double`` is for melee damage."""
+    for e in _all_ops(entry):
+        if isinstance(e, SlMarkersOp):
+            if not entry.opposed:
+                return "sl_markers reads the success level of the feat's Opposed Ki test: the feat has none"
+            bad = [n for n in e.names if conditions.canonical(n) is None]
+            if bad:
+                return f"{bad[0]!r} is not a condition marker of p.43-45"
+        if isinstance(e, DamageRollsOp) and e.rule == "double" and e.dealt_by != "melee":
+            return "damage_rolls double is applied to melee damage only"
+    return ""
 
 
 class TokensOp(_Strict):
@@ -602,6 +664,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
+                     SlMarkersOp, DamageRollsOp, DamageOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      FormOp, TransferOp],  # round 6 (F5)
                Field(discriminator="op")]
@@ -900,6 +963,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if not entry.effects and not entry.effects_self and not entry.ends_action:  # round 6 (F3): Parley only ends
         return False, "no effects listed"
+    why = roll_refusal(entry)  # round 6 (F4): sl_markers, damage_rolls
+    if why:
+        return False, why
     why = attack_refusal(entry)
     if why:
         return False, why

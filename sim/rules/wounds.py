@@ -24,14 +24,17 @@ Decisions where the rulebook is silent:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import combinations
 from types import MappingProxyType
 from typing import Mapping
 
 from sim.rules.dice import Dice, RollKind, RollPurpose
 
 __all__ = ["WOUND_TABLE", "MIN_TOTAL", "MAX_TOTAL", "MAX_SUCCESS_LEVEL", "wounds_for",
-           "DamageRoll", "damage_roll", "apply_wounds", "DamageResult", "resolve_damage"]
+           "DamageRoll", "damage_roll", "apply_wounds", "DamageResult", "resolve_damage",
+           "DamageRules", "damage_rules"]
 
 MIN_TOTAL, MAX_TOTAL = 2, 12
 _DAMAGE = RollPurpose(RollKind.DAMAGE)
@@ -136,25 +139,115 @@ def apply_wounds(wounds: int, *, tough: int = 0, sharp: int = 0, durable: bool =
 
 @dataclass(frozen=True)
 class DamageResult:
-    """A resolved damage roll: the roll, the wounds read from the table and those marked."""
+    """A resolved damage roll: the roll, the wounds read from the table and those marked;
+    ``note``: what a Ki feat's :class:`DamageRules` changed, for the log (``""``: nothing)."""
 
     roll: DamageRoll
     table_wounds: int
     wounds: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class DamageRules:
+    """Ki feat changes to one damage roll (round 6, helper F4; ``damage_rolls`` op of
+    :mod:`sim.rules.feat_effects`), in the order they act:
+
+    * ``drop_die`` -- after the roll, one more die is rolled and the target's player removes
+      one of the three: the engine keeps the two that mark the fewest wounds (then the lower
+      total; with ``avoid_double`` a matching pair counts as worst: a Critical Attack);
+    * ``strength_on_double`` -- when the two kept dice match, that much more Strength;
+    * ``ignore_double`` -- when the two kept dice match, the roll is ignored (no wounds);
+    * ``double`` -- the wounds after Tough are doubled; Durable is ignored when they reach
+      ``wounds_left`` (they kill), else it applies as usual.
+    """
+
+    drop_die: bool = False
+    avoid_double: bool = False
+    strength_on_double: int = 0
+    ignore_double: bool = False
+    double: bool = False
+    wounds_left: int | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.drop_die or self.strength_on_double or self.ignore_double or self.double)
 
 
 def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifiers: int = 0,
                    strong: bool = False, weak: bool = False, armour: int = 0, pierce: int = 0,
                    tough: int = 0, sharp: int = 0, durable: bool = False,
-                   halved: bool = False, purpose: RollPurpose | None = None) -> DamageResult:
+                   halved: bool = False, purpose: RollPurpose | None = None,
+                   rules: DamageRules | None = None) -> DamageResult:
     """Damage roll, table lookup and trait effects in one call (p.38); ``purpose`` as
-    in :func:`damage_roll`.
+    in :func:`damage_roll`; ``rules``: a Ki feat's changes (:class:`DamageRules`).
 
     Raises ``ValueError`` for a negative success level (before rolling).
     """
     if success_level < 0:
         raise ValueError(f"no damage roll at a negative success level ({success_level})")
     roll = damage_roll(dice, strength, modifiers, strong, weak, armour=armour, pierce=pierce, purpose=purpose)
+    if rules:  # round 6 (F4): a Ki feat changes this roll
+        return _ruled_damage(dice, roll, success_level, rules, tough=tough, sharp=sharp, durable=durable,
+                             halved=halved, purpose=purpose)
     table = wounds_for(success_level, roll.total)
     return DamageResult(roll, table, apply_wounds(table, tough=tough, sharp=sharp,
                                                   durable=durable, halved=halved))
+
+
+def _with_kept(roll: DamageRoll, dice: tuple[int, ...], kept: tuple[int, int], modifier: int) -> DamageRoll:
+    raw = sum(kept) + modifier
+    return DamageRoll(dice, kept, modifier, raw, _clamp_total(raw))
+
+
+def _ruled_damage(dice: Dice, roll: DamageRoll, level: int, rules: DamageRules, *, tough: int, sharp: int,
+                  durable: bool, halved: bool, purpose: RollPurpose | None) -> DamageResult:
+    """:func:`resolve_damage` of ``roll`` with a Ki feat's :class:`DamageRules`."""
+    notes: list[str] = []
+    if rules.drop_die:
+        extra = dice.roll(1, (purpose or _DAMAGE).rerolled())[0]
+        three = roll.kept + (extra,)
+
+        def cost(pair: tuple[int, int]) -> tuple[int, int, int]:
+            r = _with_kept(roll, roll.dice + (extra,), pair, roll.modifier)
+            crit = int(rules.avoid_double and r.is_double)
+            return crit, apply_wounds(wounds_for(level, r.total), tough=tough, sharp=sharp, durable=durable,
+                                      halved=halved), r.total
+        pairs = [(three[i], three[j]) for i, j in combinations(range(3), 2)]
+        best = min(pairs, key=cost)
+        roll = _with_kept(roll, roll.dice + (extra,), best, roll.modifier)
+        notes.append(f"one more die ({extra}), {list(best)} kept")
+    if rules.strength_on_double and roll.is_double:
+        roll = _with_kept(roll, roll.dice, roll.kept, roll.modifier + rules.strength_on_double)
+        notes.append(f"the dice match: +{rules.strength_on_double} Strength")
+    if rules.ignore_double and roll.is_double:
+        return DamageResult(roll, 0, 0, "the dice match: the roll is ignored")
+    table = wounds_for(level, roll.total)
+    wounds = apply_wounds(table, tough=tough, sharp=sharp, durable=durable and not rules.double, halved=halved)
+    if rules.double:
+        wounds *= 2
+        kills = rules.wounds_left is not None and wounds >= rules.wounds_left
+        if durable and wounds > 1 and not kills:
+            wounds = 1
+        notes.append("double damage" + (" (Durable ignored: it kills)" if durable and kills else ""))
+    return DamageResult(roll, table, wounds, "; ".join(notes))
+
+
+def damage_rules(made: Iterable[str], taken: Iterable[str], *, critical: bool = False,
+                 wounds_left: int | None = None) -> DamageRules | None:
+    """The :class:`DamageRules` of one damage roll from the roller's ``made:<rule>[:<value>]``
+    and the target's ``taken:<rule>`` Ki feat rules (round 6, F4; the ``damage_rules`` of a
+    melee ``Combatant`` and of a ranged ``TargetInfo``); None when neither has one.
+    ``critical``: a Critical Attack (a kept matching pair removes the target: ``drop_die``
+    avoids one)."""
+    got: dict[str, int] = {}
+    for side, texts in (("made", made), ("taken", taken)):
+        for t in texts:
+            parts = str(t).split(":")
+            if parts[0] == side and len(parts) >= 2:
+                got[parts[1]] = max(got.get(parts[1], 0), int(parts[2]) if len(parts) > 2 else 1)
+    if not got:
+        return None
+    return DamageRules(drop_die="drop_die" in got, avoid_double=critical and "drop_die" in got,
+                       strength_on_double=got.get("strength_on_double", 0), ignore_double="ignore_double" in got,
+                       double="double" in got, wounds_left=wounds_left)
+

@@ -29,6 +29,7 @@ from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
 from sim.rules.game.feat_places import FeatPlaces
+from sim.rules.game.feat_rolls import FeatRolls
 from sim.rules.game.feat_shots import FeatShots
 from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
@@ -47,7 +48,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
+class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
                FeatAuras, FeatCards):  # FeatCards: round 6 (F5)
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
@@ -652,6 +653,8 @@ class FeatStep(FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, Fe
             self.apply_form(f, op, mid)
         elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)
             self.apply_transfer(m, f, op, mid, action)
+        elif kind in ("sl_markers", "damage_rolls", "damage"):  # round 6 (F4): tests and damage (feat_rolls)
+            self.apply_roll_op(m, f, op, mid, action)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},
                                sort_keys=True)

@@ -139,6 +139,7 @@ class FeatTriggers(GamePart):
         """The duration ``until`` ends: the markers noted by :meth:`expire_markers_at` for
         it are removed (as many as are still there) with their marks; at the end of an
         activation a delayed step (:meth:`move_later`) waits for its player."""
+        self.roll_marks_expire(until)  # round 6 (F4): feat_rolls
         self.assist_marks_expire(until)  # round 6 (F1): feat_assists
         self.order_marks_expire(until)  # round 6 (F1): feat_order (a friend's activation ended: its triggers)
         if until == "activation":
@@ -196,6 +197,8 @@ class FeatTriggers(GamePart):
         dealt = self._dealt(ev) if (index or ev.kind in ("exchange", "shot", "wounds")) else []
         if dealt and any(k.startswith(RIDER_MARK) for m in self.state.models.values() for k in m.conditions):
             self.feat_riders(dealt)  # round 4: riders of the attack's models (feat_step)
+        if dealt:
+            self.roll_marks_used(dealt)  # round 6 (F4): damage-roll marks used (feat_rolls)
         if not index:
             return
         d, k = ev.data, ev.kind

@@ -220,6 +220,7 @@ class KiStep(FeatStep):
         # Overwhelm, Mantra, Soulless: sim.rules.game.rolls_step)
         f = self.feat_as_tested(m, f, action.target)  # opposed: enemy -- no test at a friend (feat_step)
         res = self._feat_test(m.id, f, action.target, action.boost or 0)
+        self.__dict__["_f4_sl"] = getattr(res.result, "success_level", 0) if f.opposed else 0  # F4: sl_markers
         if res.result is not None or res.automatic:
             self._emit(Event("test", {"model": m.id, "test": "ki", "passed": res.passed,
                                       "text": f"{f.name}: {'opposed ' if f.opposed else ''}Ki test{res.why()} "

@@ -341,6 +341,7 @@ class MeleeStep(GamePart):
             more = self.assist_feat_modifiers(mid, ex["defender"] if mid == ex["attacker"] else ex["attacker"])
             if more:  # round 6 (F1): feats that change Melee Assist penalties (feat_assists)
                 extra["modifiers"] = tuple(extra.get("modifiers", ())) + more
+            extra.update(self.feat_damage_fields(mid))  # round 6 (F4): damage-roll feats (feat_rolls)
             extra.update(self.feat_combatant_fields(mid))  # round 6 (F1): Passing Strike (feat_assists)
             if mid in ex.get("engaged", ()):
                 extra["engaged_at_start"] = True

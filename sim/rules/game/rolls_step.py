@@ -31,6 +31,7 @@ from sim.rules.dice import (
     size_test,
 )
 from sim.rules.game import melee_traits
+from sim.rules.game.feat_rolls import opposed_rerolls, test_rerolls
 from sim.rules.game.part import GamePart
 from sim.rules.ki import Feat
 
@@ -91,6 +92,7 @@ class RollsStep(GamePart):
         terms = tt.fear_terms(self._trait, tester, m.ki_stat, source=source, leadership=lead,
                               leader=leader if leader != tester else None, fearless=impetuous)
         res = fear_test(terms.ki, tn, self._roller, **terms.kwargs(),
+                        rerolls=test_rerolls(self, tester, "fear", tn, terms.modifier),  # round 6 (F4): feat re-rolls
                         purpose=RollPurpose(RollKind.FEAR, tester, source, detail or f"TN {tn}"))
         if res.automatic:  # passed without dice: name what passed it
             auto = tuple(n for n in terms.traits if n in ("Fearless", "Soulless"))
@@ -108,7 +110,8 @@ class RollsStep(GamePart):
         terms = tt.ki_challenge_terms(self._trait, mid, m.ki_stat, active=active, boost=boost)
         if terms.auto_pass:
             return TestOutcome(True, None, terms.traits, True)
-        res = challenge_test(terms.dice, tn, terms.modifier, self._roller, options=terms.options, purpose=purpose)
+        res = challenge_test(terms.dice, tn, terms.modifier, self._roller, options=terms.options, purpose=purpose,
+                             rerolls=test_rerolls(self, mid, "ki", tn, terms.modifier, terms.options))  # round 6 (F4)
         return TestOutcome(res.success, res, terms.traits)
 
     def _opposed_ki(self, a: str, b: str, purpose: RollPurpose, purpose_b: RollPurpose, *,
@@ -130,7 +133,7 @@ class RollsStep(GamePart):
         active: Side = "a" if a_side else "b"
         res = opposed_test(ta.dice, tb.dice, self._roller, ta.modifier + modifier_a, tb.modifier + modifier_b,
                            active=active, options_a=ta.options, options_b=tb.options, purpose=purpose,
-                           purpose_b=purpose_b)
+                           purpose_b=purpose_b, rerolls=opposed_rerolls(self, a, b))  # round 6 (F4): feat re-rolls
         return TestOutcome(res.winner == "a", res, traits)
 
     def _size_roll(self, mid: str, tn: int, purpose: RollPurpose | None = None) -> TestOutcome:
@@ -141,6 +144,7 @@ class RollsStep(GamePart):
         adept = melee_traits.size_adept(self, mid)  # Adept [Size] (X) (p.48)
         res = size_test(size if size != Size.ZERO else Size.SMALL, tn, self._roller, strong=terms.strong,
                         weak=terms.weak, swarm=terms.swarm, options=RollOptions(adept=adept),
+                        rerolls=test_rerolls(self, mid, "size", tn, 0, RollOptions(adept=adept)),  # round 6 (F4)
                         purpose=purpose or RollPurpose(RollKind.SIZE, mid))
         return TestOutcome(res.success, res, terms.traits + ((f"Adept ({adept})",) if adept else ()))
 

@@ -208,7 +208,8 @@ class ShootingStep(GamePart):
                 try:
                     infos[m.id] = TargetInfo.from_traits(
                         card.traits, exhausted=ms.exhausted, ran_this_turn="ran" in ms.conditions,
-                        death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions)
+                        death_sentence="death_sentence" in ms.conditions, surprised="surprised" in ms.conditions,
+                        damage_rules=self.damage_rule_texts(m.id, "ranged"))  # round 6 (F4): feat_rolls
                 except Exception:  # noqa: BLE001 - a card we cannot read gets defaults
                     pass
         s = self.state.models[mid]

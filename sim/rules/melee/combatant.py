@@ -220,7 +220,9 @@ class Combatant:
     attacks that make no damage roll by their rule (Sidestep ...) but do for this model (a Ki
     feat: Passing Strike); ``special_wounds``: keys of special attacks / defences that, when
     this model applies them successfully, give the enemy one wound (Tough and Durable apply;
-    a Ki feat: Choke Hold).
+    a Ki feat: Choke Hold); ``damage_rules``: Ki feat changes to the damage rolls it makes
+    (``made:<rule>[:<value>]``) and those made on it (``taken:<rule>``), the rules of
+    :class:`sim.rules.wounds.DamageRules` (round 6, F4: Cold Shatter, Soothing Shōmyō).
     """
 
     id: str
@@ -270,6 +272,7 @@ class Combatant:
     gokusatsu: bool = False
     damaging_specials: frozenset[str] = frozenset()
     special_wounds: frozenset[str] = frozenset()
+    damage_rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:

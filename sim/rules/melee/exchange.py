@@ -56,7 +56,7 @@ from sim.rules.melee.results import (
 from sim.rules.melee.sides import SIDES, MeleeError, Side, other_side
 from sim.rules.melee.specials import SpecialOption, SpecialRule
 from sim.rules.special import special_move
-from sim.rules.wounds import apply_wounds, resolve_damage
+from sim.rules.wounds import apply_wounds, damage_rules, resolve_damage
 
 # --------------------------------------------------------------------------- resolution
 
@@ -123,11 +123,13 @@ class _Exchange:
         if roller.assassin and target.has("surprised"):
             strong, weak = True, False  # Assassin: 3 dice, keep two, ignoring Strong/Weak (p.49)
         purpose = RollPurpose(RollKind.DAMAGE, roller.id, target.id, None if source == "attack" else source)
+        rules = damage_rules(roller.damage_rules, target.damage_rules, critical=critical,
+                             wounds_left=self.wounds_left[other_side(by)])  # round 6 (F4): Ki feats
         res = resolve_damage(self.dice, sl, strength=strength, modifiers=mods, strong=strong, weak=weak,
                              armour=target.armour, pierce=w.trait_value("pierce"), tough=target.tough,
                              sharp=w.trait_value("sharp"), durable=target.durable, halved=halved,
-                             purpose=purpose)
-        is_crit = critical and res.roll.is_double
+                             purpose=purpose, rules=rules)
+        is_crit = critical and res.roll.is_double and not (rules is not None and rules.ignore_double)
         ev = DamageEvent(roller.id, target.id, source, sl, bonus, halved, res, is_crit)
         self.damage.append(ev)
         self.wounds[target.id] += res.wounds
@@ -141,6 +143,8 @@ class _Exchange:
         if res.wounds != res.table_wounds:
             detail += f", {res.wounds} marked" + (" (halved)" if halved else "") + \
                 (f" (Tough {target.tough})" if target.tough else "") + (" (Durable)" if target.durable else "")
+        if res.note:  # round 6 (F4): a Ki feat changed the roll
+            detail += f" ({res.note})"
         detail += f" -> {target.id} takes {res.wounds} wound(s)"
         if res.wounds > 0:
             for mk in wound_markers(w, target.id, immune=target.immune):  # Immune [..], Soulless (p.53, p.58)

@@ -20,6 +20,7 @@ from sim.rules.ranged.modifiers import Contribution, RangedModifiers, TargetInfo
 from sim.rules.ranged.reasons import RangedAttackError
 from sim.rules.ranged.weapons import AmmoState, RangeBand, max_range, range_band, trait_value
 from sim.rules.wounds import DamageResult, resolve_damage
+from sim.rules.wounds import damage_rules as _damage_rules
 
 
 @dataclass(frozen=True)
@@ -286,22 +287,25 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
     dmg_mod = damage_modifier + (1 if hit_info.death_sentence else 0)
     halved = special in _HALVING_SPECIALS
 
+    rules = _damage_rules((), hit_info.damage_rules, critical=special == "critical-attack")  # round 6 (F4)
+
     def roll(level: int, source: str) -> DamageResult:
         dmg = resolve_damage(dice, level, strength=w_strength, modifiers=dmg_mod,
                              strong=strong or has_trait(weapon, "strong"), weak=weak or has_trait(weapon, "weak"),
                              armour=hit_info.armour, pierce=w_pierce, tough=hit_info.tough, sharp=w_sharp,
                              durable=hit_info.durable, halved=halved,
                              purpose=RollPurpose(RollKind.DAMAGE, attacker_id, hit, name if source == "5 damage"
-                                                 else f"{name}, {source}"))
+                                                 else f"{name}, {source}"), rules=rules)
         dr = dmg.roll
         steps.append(Step(source, f"damage roll {list(dr.dice)} keep {list(dr.kept)} {dr.modifier:+d} = {dr.total} "
                                   f"(Strength {w_strength}, Armour {hit_info.armour} - Pierce {w_pierce}"
                                   f"{f', {dmg_mod:+d}' if dmg_mod else ''}); column {level}: {dmg.table_wounds} "
-                                  f"-> {dmg.wounds} wound(s) to {hit}" + (" (halved)" if halved else "")))
+                                  f"-> {dmg.wounds} wound(s) to {hit}" + (" (halved)" if halved else "")
+                                  + (f" ({dmg.note})" if dmg.note else "")))
         return dmg
 
     dmg = roll(sl, "5 damage")
-    critical = special == "critical-attack" and dmg.roll.is_double
+    critical = special == "critical-attack" and dmg.roll.is_double and not (rules is not None and rules.ignore_double)
     if critical:
         steps.append(Step("5 damage", f"Critical Attack: the dice match, {hit} is removed from play"))
     extra: list[DamageResult] = []

@@ -143,6 +143,8 @@ class TargetInfo:
         surprised: Surprised by this attacker (p.31), decided by the caller.
         death_sentence: has a Death Sentence marker (p.43-45).
         ignores_size: shots at it take no Size modifier (the catalogue trait Kumo).
+        damage_rules: Ki feat changes to damage rolls on it (``taken:<rule>``, round 6, F4:
+            :func:`sim.rules.wounds.damage_rules`).
     """
 
     armour: int = 0
@@ -157,6 +159,7 @@ class TargetInfo:
     surprised: bool = False
     death_sentence: bool = False
     ignores_size: bool = False
+    damage_rules: tuple[str, ...] = ()
 
     @classmethod
     def from_traits(cls, traits: Iterable[Any], **state: Any) -> "TargetInfo":

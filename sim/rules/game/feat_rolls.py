@@ -1,0 +1,233 @@
+"""Ki feats that change tests and damage rolls (round 6, helper F4; Tests p.27-29, Damage p.38,
+Ki feats p.46-47): the ops ``sl_markers``, ``damage_rolls`` and ``damage`` of
+:mod:`sim.rules.feat_effects`, and the re-rolls a feat grants in Ki, Fear and challenge tests.
+
+* ``sl_markers`` -- markers counted by the success level (SL) of the feat's Opposed Ki test:
+  SL + ``add`` markers of one condition (Soul Fire: On Fire (1) markers, SL + 1), or one of
+  each of the first SL names of a list in order (Stir Emotion).
+* ``damage_rolls`` -- a change to the damage rolls made on (``roll: taken``) or by (``made``)
+  the affected model, kept as the mark ``feat_damage:<feat>`` (JSON: the op, the user) until
+  its ``until`` ends, or until it is used (``once``: the next damage roll of that kind --
+  melee, ranged or any -- on / by it, whatever the dice show). The rules are
+  :class:`sim.rules.wounds.DamageRules`; the melee exchange reads them from
+  ``Combatant.damage_rules`` and a shot from ``TargetInfo.damage_rules``
+  (:meth:`FeatRolls.damage_rule_texts`). In an Aura (Soothing Shōmyō) the op is read while a
+  friend of the user (or the user) stands inside, like the other Aura ops.
+* ``damage`` -- the feat makes a damage roll at a fixed success level on the affected model
+  (2D6, no Strength; ``ignore_armour``; Tough and Durable apply): Look into the Void.
+* Re-rolls: a ``reroll`` op of test ``Ki``, ``Fear`` or ``Challenge`` grants ``Prowess [Ki]
+  (n)`` ...; :func:`test_rerolls` gives the re-roll chooser of a model's Ki challenge test
+  (Ki, Challenge), opposed Ki test (Ki), Fear test (Fear, Ki -- "any effect on Ki tests also
+  acts on Fear tests", p.29 -- and Challenge) or Size test (Challenge, Size): up to n of its
+  own dice showing less than 4, lowest first, and in a challenge test only while it fails
+  (the engine plays the choice for the player, as for Prowess [Ranged]).
+
+A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
+:class:`~sim.rules.game.Game`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from sim.rules import ki
+from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, evaluate_roll
+from sim.rules.feat_effects import DamageRollsOp, FeatEffect
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.melee_traits import card_trait_values
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+from sim.rules.wounds import resolve_damage
+
+#: The mark of a ``damage_rolls`` op: ``feat_damage:<feat>`` (JSON ``{"op", "user"}``).
+DAMAGE_MARK = "feat_damage:"
+#: Test keywords of ``Prowess [K]`` this module reads, by the test taken.
+TEST_KEYWORDS = {"ki": ("ki", "challenge"), "opposed_ki": ("ki",), "fear": ("fear", "ki", "challenge"),
+                 "size": ("size", "challenge"), "challenge": ("challenge",)}
+
+
+def prowess_dice(game: Any, mid: str, test: str) -> int:
+    """How many of its dice ``mid`` may re-roll in a ``test`` test (a key of
+    :data:`TEST_KEYWORDS`): the sum of its ``Prowess [K] (X)`` whose ``[K]`` names one of
+    that test's keywords (a feat's ``reroll`` op grants such a Prowess; p.56)."""
+    card = game.profile(mid)
+    if card is None:
+        return 0
+    keys = TEST_KEYWORDS[test]
+    total = 0
+    for q, v in card_trait_values(card, "prowess"):
+        if any(w.strip() in keys for w in q.lower().split(",")):
+            try:
+                total += int(v or 1)
+            except (TypeError, ValueError):
+                total += 1
+    return total
+
+
+def test_rerolls(game: Any, mid: str, test: str, tn: int | None = None, modifier: int = 0,
+                 options: RollOptions = RollOptions()) -> Rerolls | None:
+    """The re-rolls of ``mid``'s own dice in a ``test`` test (:func:`prowess_dice`), as side
+    ``a`` of :class:`~sim.rules.dice.Rerolls`; None when it has none. With ``tn`` (a
+    challenge test) nothing is re-rolled while the dice already pass; else up to X dice
+    showing less than 4, lowest first."""
+    n = prowess_dice(game, mid, test)
+    if n <= 0:
+        return None
+
+    def choose(own: tuple[int, ...], _other: tuple[int, ...]) -> list[int]:
+        if tn is not None and evaluate_roll(own, modifier, options).final >= tn:
+            return []
+        low = sorted((i for i, v in enumerate(own) if v < 4), key=lambda i: own[i])
+        return low[:n]
+    return Rerolls(a_on_a=choose)
+
+
+class FeatRolls(GamePart):
+    """The ops ``sl_markers``, ``damage_rolls``, ``damage`` (see the module docstring)."""
+
+    # ------------------------------------------------------------ applying the ops
+    def apply_roll_op(self, m: ModelState, f: ki.Feat, op: Any, mid: str, action: Action) -> None:
+        """One ``sl_markers`` / ``damage_rolls`` / ``damage`` op of feat ``f`` used by ``m``
+        on model ``mid``."""
+        if op.op == "sl_markers":
+            self._sl_markers(f, op, mid)
+        elif op.op == "damage_rolls":
+            if f.area == "aura":  # read while a model is inside (damage_rule_texts)
+                return
+            value = json.dumps({"user": m.id, "op": op.model_dump(mode="json")}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": DAMAGE_MARK + f.name, "on": True, "value": value}))
+            lasts = "its next one" if op.until is None else f"until {op.until.replace('_', ' ')}"
+            whose = "on" if op.roll == "taken" else "by"
+            self._emit(Event("note", {"text": f"{f.name}: {_RULE_TEXT[op.rule]} ({whose} {mid}, {op.dealt_by} "
+                                              f"attacks, {lasts})"}))
+        elif op.op == "damage":
+            self._feat_damage_roll(m, f, op, mid)
+
+    def _sl_markers(self, f: ki.Feat, op: Any, mid: str) -> None:
+        sl = max(0, int(self.__dict__.get("_f4_sl", 0) or 0))  # the feat's test (ki_step)
+        n = sl + op.add
+        self._emit(Event("note", {"text": f"{f.name}: success level {sl}: {n} marker(s)"}))
+        if n <= 0:
+            return
+        if len(op.names) == 1:
+            self._gain(mid, op.names[0], n, value=op.value)
+            return
+        for name in op.names[:n]:
+            if self.state.models[mid].alive:
+                self._gain(mid, name, 1, value=op.value)
+
+    def _feat_damage_roll(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """A damage roll of the feat at success level ``op.level`` on ``mid`` (p.38): 2D6,
+        Armour unless ignored, Tough and Durable."""
+        card = self.profile(mid)
+        armour = 0
+        if card is not None and not op.ignore_armour:
+            armour = max([int(v or 0) for _q, v in card_trait_values(card, "armour")] or [0])
+        has_tough, tv = self._trait(mid, "tough")
+        tough = int(tv) if has_tough and isinstance(tv, int) else 0
+        res = resolve_damage(self._roller, op.level, armour=armour, tough=tough,
+                             durable=bool(self._trait(mid, "durable")[0]),
+                             purpose=RollPurpose(RollKind.DAMAGE, m.id, mid, f.name))
+        r = res.roll
+        self._emit(Event("note", {"text": f"{f.name}: damage roll on {mid} at success level {op.level}: "
+                                          f"{list(r.dice)} {r.modifier:+d} = {r.total}"
+                                          + (" (Armour ignored)" if op.ignore_armour else "")
+                                          + f": {res.table_wounds} on the table, {res.wounds} marked"}))
+        self._wound(mid, res.wounds)
+
+    # ------------------------------------------------------------ reading the rules
+    def damage_rule_texts(self, mid: str, how: str) -> tuple[str, ...]:
+        """The damage-roll rules (``made:<rule>[:<value>]``, ``taken:<rule>``) of ``mid`` for
+        ``how`` (``melee`` / ``ranged``) attacks now: its ``feat_damage`` marks and the Auras
+        with a ``damage_rolls`` op it stands in as a friend of the user (or the user)."""
+        st = self.state
+        me = st.models.get(mid)
+        if me is None:
+            return ()
+        out: list[str] = []
+        for key, v in me.conditions.items():
+            if key.startswith(DAMAGE_MARK):
+                op = DamageRollsOp.model_validate(json.loads(str(v))["op"])
+                if op.dealt_by in ("any", how):
+                    out.append(_rule_text(op))
+        for user, _feat, entry, x, _opt in self._auras_now():
+            ops = [o for o in entry.effects if isinstance(o, DamageRollsOp) and o.dealt_by in ("any", how)]
+            if not ops or not self._in_friendly_aura(user, entry, x, me):
+                continue
+            out += [_rule_text(o) for o in ops]
+        return tuple(out)
+
+    def _in_friendly_aura(self, user: str, entry: FeatEffect, x: int, me: ModelState) -> bool:
+        u = self.state.models[user]
+        if me.player != u.player or not u.alive:
+            return False
+        if me.id == user:
+            return True
+        reach = float(max(1, x)) if entry.range_x else (0.0 if entry.btb else entry.range)
+        if reach is None:
+            return True
+        d = math.dist(u.position, me.position) - self.table.model(user).radius - self.table.model(me.id).radius
+        return d <= reach + 1e-6
+
+    def feat_damage_fields(self, mid: str) -> dict[str, Any]:
+        """The melee ``Combatant`` field of ``mid``'s damage-roll rules (``{}`` when none)."""
+        rules = self.damage_rule_texts(mid, "melee")
+        return {"damage_rules": rules} if rules else {}
+
+    # ------------------------------------------------------------ durations and use
+    def roll_marks_used(self, dealt: list[tuple[str, str, int, str]]) -> None:
+        """The attacks ``dealt`` (``(by, target, wounds, melee|ranged|feat)``) made damage
+        rolls: a ``once`` mark of the roller (``made``) or of the target (``taken``) of the
+        attack's kind is used up (``double``: only by a roll that wounded)."""
+        st = self.state
+        for by, target, n, how in dealt:
+            if how not in ("melee", "ranged"):
+                continue
+            for holder, side in ((by, "made"), (target, "taken")):
+                h = st.models.get(holder)
+                if h is None:
+                    continue
+                for key, v in list(h.conditions.items()):
+                    if not key.startswith(DAMAGE_MARK):
+                        continue
+                    op = DamageRollsOp.model_validate(json.loads(str(v))["op"])
+                    if not op.once or op.roll != side or op.dealt_by not in ("any", how):
+                        continue
+                    if op.rule == "double" and n <= 0:
+                        continue
+                    self._emit(Event("condition", {"model": holder, "name": key, "on": False}))
+                    self._emit(Event("note", {"text": f"{key[len(DAMAGE_MARK):]}: used on {holder}'s damage roll"}))
+
+    def roll_marks_expire(self, until: str) -> None:
+        """The duration ``until`` ends: the ``damage_rolls`` marks lasting that long go."""
+        for m in list(self.state.models.values()):
+            for key, v in list(m.conditions.items()):
+                if key.startswith(DAMAGE_MARK) and json.loads(str(v))["op"].get("until") == until:
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+
+
+_RULE_TEXT = {"double": "the next damage it suffers is doubled", "ignore_double": "a damage roll whose dice "
+              "match is ignored", "drop_die": "damage rolls roll one more die and drop one",
+              "strength_on_double": "matching damage dice gain Strength"}
+
+
+def _rule_text(op: DamageRollsOp) -> str:
+    return f"{op.roll}:{op.rule}" + (f":{op.value}" if op.value else "")
+
+
+def opposed_rerolls(game: Any, a: str, b: str) -> Rerolls | None:
+    """The re-rolls of both sides' own dice in an opposed Ki test of ``a`` against ``b``
+    (:func:`prowess_dice` of ``opposed_ki``; up to X dice below 4, lowest first); None when
+    neither has any."""
+    na, nb = prowess_dice(game, a, "opposed_ki"), prowess_dice(game, b, "opposed_ki")
+    if na <= 0 and nb <= 0:
+        return None
+
+    def below4(n: int) -> Any:
+        def choose(own: tuple[int, ...], _other: tuple[int, ...]) -> list[int]:
+            return sorted((i for i, v in enumerate(own) if v < 4), key=lambda i: own[i])[:n]
+        return choose
+    return Rerolls(a_on_a=below4(na) if na > 0 else None, b_on_b=below4(nb) if nb > 0 else None)
