@@ -40,6 +40,14 @@ feats:
      effects: [{op: transfer, names: [berserk, bleed, blind, on_fire, impetuous, poisoned, stunned], n: all,
                 to: affected, from_friends: 3}],
      summary: markers of friends within 3 inches move onto the target}
+  Warding Shomyo:
+    {cost: 3, timing: complex, area: aura, range: 6, limits: [no_btb, no_move], when: action, affects: enemies,
+     effects: [{op: no_specials, own: true}],
+     effects_self: [{op: grant, traits: ["Disturb Flow (1/6\\")"], until: end_phase}],
+     summary: enemies in the aura may use no specials}
+  Water Spider:
+    {cost: 1, timing: simple, area: aura, when: action, affects: enemies, target_keywords: [Poisoned],
+     effects: [{op: no_specials, own: true}], summary: Poisoned enemies in the aura may use no specials}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -250,3 +258,50 @@ def test_time_skip_removes_every_counter_on_the_table():
     assert phases[0] == ("phase", "end")  # the End phase came right after the feat
     assert g.state.turn == 2 and g.state.phase == "main"
     assert all(m.counters == 2 for m in g.state.models.values())
+
+
+# ---------------------------------------------------------------- Warding Shōmyō (no_specials own)
+def _exchange(g: Game) -> None:
+    """Foe (player 2, active) in base contact with Hero declares a Melee: an exchange opens."""
+    set_model(g, "foe", position=[10, 11.19])
+    set_active(g, 2)
+    g.push(Action("melee", "foe", target="hero"))
+    assert g.state.exchange is not None
+
+
+def test_warding_shomyo_bars_every_special_of_enemies_inside_its_aura():
+    """"while within the Aura Enemy models cannot use Special Attacks or Defences": Foe (in the
+    Aura) may not declare its Dagger's Sidestep Defence in the exchange, nor a special with a
+    shot; Hero (the user, a friend of itself) may; Hero gains Disturb Flow (1/6") until the End
+    phase. A Foe out of the Aura (Far) is not barred."""
+    g = game(hero=("Warding Shomyo",))
+    g.push(Action("complex_ki_feat", "hero", feat="Warding Shomyo"))
+    assert g.profile("hero").trait("disturb_flow") is not None
+    assert g.own_specials_refusal("far") is None
+    ok, why = g.is_legal(Action("shoot", "foe", target="hero", special="Sweep Attack"))
+    assert not ok
+    _exchange(g)
+    ex = g.state.exchange
+    first = ex["attacker"]
+    assert first == "foe"
+    ok, why = g.is_legal(Action("allocate", "foe", attack=0, defence=3, special="sidestep-defence", direction=90))
+    assert not ok and "Warding Shomyo" in why and "no special" in why
+    assert g.is_legal(Action("allocate", "foe", attack=1, defence=2))[0]
+    g.push(Action("allocate", "foe", attack=1, defence=2))
+    pool = g.exchange_pools()["hero"]
+    assert any(g.is_legal(Action("allocate", "hero", attack=0, defence=pool, special="sidestep-defence",
+                                 direction=d))[0] for d in (0, 90, 180, 270))
+
+
+def test_water_spider_bars_only_poisoned_enemies_while_poisoned():
+    """Dance of the Water Spider: "Poisoned Enemy models in the Aura cannot use Special
+    Abilities": Foe without a Poison marker keeps its specials; with one it has none."""
+    g = game(hero=("Water Spider",))
+    g.push(Action("ki_feat", "hero", feat="Water Spider"))
+    assert g.own_specials_refusal("foe") is None
+    set_model(g, "foe", markers={"poison": [1]})
+    why = g.own_specials_refusal("foe")
+    assert why is not None and "Water Spider" in why
+    _exchange(g)
+    ok, why = g.is_legal(Action("allocate", "foe", attack=0, defence=3, special="sidestep-defence", direction=90))
+    assert not ok and "Water Spider" in why

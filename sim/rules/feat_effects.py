@@ -280,10 +280,13 @@ class SummonOp(_Strict):
 
 
 class NoSpecialsOp(_Strict):
-    """Enemy models may not declare special attacks or defences against it."""
+    """Enemy models may not declare special attacks or defences against it. Round 6 (F5):
+    ``own: true`` -- the affected model itself may not declare any special attack or defence,
+    in a melee exchange or with a shot (Warding Shōmyō; sim.rules.game.feat_cards)."""
 
     op: Literal["no_specials"]
     until: Until | None = None
+    own: bool = False
 
 
 class RangeBandsOp(_Strict):

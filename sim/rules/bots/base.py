@@ -84,7 +84,8 @@ class RandomBot:
             return self.rng.choice(game.legal_actions())
         special, direction = None, None
         if self.rng.random() < self.special_rate:
-            opts = [o for o in usable_specials(ctx.me, ctx.pool) if throw_possible(game, ctx, o)]
+            opts = [o for o in usable_specials(ctx.me, ctx.pool) if throw_possible(game, ctx, o)
+                    and game.specials_refusal(ctx.model, ctx.enemy) is None]  # a feat's ban (no_specials)
             if opts:
                 opt = self.rng.choice(opts)
                 special = opt.key

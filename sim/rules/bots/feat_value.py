@@ -89,6 +89,8 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
             return 0.0 if friend else (1.0 if op.kind != "toward" else 0.5)
         chosen = action is not None and (action.point is not None or mid in action.models)
         return (1.0 if chosen else 0.0) if friend else 0.0
+    if kind == "no_specials" and op.own:  # round 6 (F5): it may use none of its own specials
+        return -1.0 if friend else (1.5 if fighting or game.enemies_in_contact(mid) else 0.5)
     if kind == "no_specials":  # worth most when an enemy can fight it now
         return (1.5 if fighting or game.enemies_in_contact(mid) else 0.3) if friend else -0.5
     if kind == "take_ki":  # Ki moved from the model to the user

@@ -96,7 +96,8 @@ class GreedyAllocation:
             share = 1.0
         else:
             share = 2 / 3
-        for opt in self._rank_specials(game, ctx, danger, kill):
+        banned = game.specials_refusal(ctx.model, ctx.enemy) is not None  # a feat's ban (no_specials)
+        for opt in ([] if banned else self._rank_specials(game, ctx, danger, kill)):
             n = pool - opt.cost
             split = self._split(legal_splits(me, ctx.pool, opt.key), n, share,
                                 need="attack" if opt.kind == "attack" else "defence")

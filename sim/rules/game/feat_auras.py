@@ -27,7 +27,7 @@ import math
 import re
 from typing import Any
 
-from sim.rules import ki
+from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.feat_effects import ChoiceOp, FeatEffect, RangeBandsOp, feat_effect
 from sim.rules.game.actions import Action
@@ -116,7 +116,8 @@ class FeatAuras(GamePart):
         if not ok:
             return False
         if entry.target_keywords:
-            view = view_of(self.printed_profile(me.id), friendly=friend, conditions=me.conditions)
+            view = view_of(self.printed_profile(me.id), friendly=friend,
+                           conditions=conditions.from_model(me))  # Poison, Fire, Bleed markers too (F5)
             if not keyword_matches(", ".join(entry.target_keywords), view):
                 return False
         if entry.target_rice:
@@ -129,6 +130,7 @@ class FeatAuras(GamePart):
 
     def _aura_ops_effects(self, feat: str, entry: FeatEffect, x: int, option: int) -> list[dict]:
         """The effect mappings of the lasting ops of an Aura entry (X and option as paid)."""
+        from sim.rules.game.feat_cards import OWN_NO_SPECIALS
         from sim.rules.game.feat_moves import NO_SPECIALS
         from sim.rules.game.feat_step import _with_x, reroll_trait
 
@@ -152,7 +154,7 @@ class FeatAuras(GamePart):
             elif op.op == "stat":
                 eff["stats"] = {k: x if v == "X" else int(v) for k, v in op.changes.items()}
             elif op.op == "no_specials":
-                eff["source"] = feat + NO_SPECIALS
+                eff["source"] = feat + (OWN_NO_SPECIALS if op.own else NO_SPECIALS)  # own: round 6 (F5)
             elif op.op == "range_bands":
                 eff["range_bands"] = _bands(op)
             else:

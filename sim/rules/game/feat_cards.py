@@ -17,6 +17,10 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   from one model to another, each with its value; a marker the receiver is immune to leaves
   the giver and is not gained; ``wound_each`` -- the receiver marks a wound box per marker
   gained.
+* **no_specials** ``own: true`` (Warding Shōmyō, Dance of the Water Spider): the affected
+  model may declare no special attack or defence at all, in a melee exchange (its secret
+  allocation, p.33) or with a shot (p.39), until the op's duration ends (an Aura's: while it
+  is inside, p.47); an effect whose source ends with :data:`OWN_NO_SPECIALS`.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -46,6 +50,10 @@ FORM_MARK = "feat_form"
 
 #: Conditions whose value is one number, not a count of markers (p.43-44).
 _VALUED = ("frightened", "disguised")
+
+#: The effect source suffix of a ``no_specials`` op with ``own: true`` (the model may declare
+#: none of its own special attacks or defences).
+OWN_NO_SPECIALS = ": no special attacks or defences of its own"
 
 
 class FeatCards(GamePart):
@@ -192,6 +200,23 @@ class FeatCards(GamePart):
             self._emit(Event("note", {"text": f"{f.name}: {receiver} marks {gained} wound box(es), one per marker "
                                               "gained"}))
             self._wound(receiver, gained)
+
+    # ------------------------------------------------------------ no_specials own
+    def own_specials_refusal(self, mid: str) -> str | None:
+        """Why ``mid`` may declare no special attack or defence now (a ``no_specials`` op
+        with ``own: true`` on it, or an Aura's while it is inside), or None."""
+        m = self.state.models.get(mid)
+        if m is None:
+            return None
+        effects = m.effects + self.aura_effects(mid)
+        src = next((str(e["source"]) for e in effects if str(e.get("source", "")).endswith(OWN_NO_SPECIALS)), None)
+        if src is None:
+            return None
+        return f"{src[:-len(OWN_NO_SPECIALS)]}: {mid} may use no special attacks or defences (p.39, p.46)"
+
+    def apply_own_no_specials(self, mid: str, feat: str, until: str | None) -> None:
+        """Model ``mid`` may use none of its special attacks or defences until ``until``."""
+        self.grant(mid, feat + OWN_NO_SPECIALS, until or "game")
 
     # ------------------------------------------------------------ counters
     def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:

@@ -50,6 +50,9 @@ class FeatMoves(GamePart):
     def specials_refusal(self, mid: str, against: str) -> str | None:
         """Why ``mid`` may not declare a special attack or defence against ``against`` now
         (a feat's ``no_specials`` effect on ``against``), or None."""
+        why = self.own_specials_refusal(mid)  # round 6 (F5): it may use none at all (feat_cards)
+        if why:
+            return why
         m = self.state.models.get(against)
         if m is None or self.state.models[mid].player == m.player:
             return None

@@ -155,7 +155,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         st = self.state
         t = st.models[mid]
         if entry.target_keywords or entry.target_not_keywords:
-            view = view_of(self.profile(mid), friendly=t.player == st.models[user].player, conditions=t.conditions)
+            view = view_of(self.profile(mid), friendly=t.player == st.models[user].player,
+                           conditions=conditions.from_model(t))  # Poison, Fire, Bleed markers too (F5)
             if entry.target_keywords_all:  # round 3: every keyword
                 missing = [k for k in entry.target_keywords if not keyword_matches(k, view)]
                 if missing:
@@ -623,6 +624,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             self.move_later(m.id, f.name, op.at)
         elif kind == "move":  # sim.rules.game.feat_moves
             self.apply_move(m, f, op, mid, action)
+        elif kind == "no_specials" and op.own:  # round 6 (F5): none of its own specials (feat_cards)
+            self.apply_own_no_specials(mid, f.name, op.until)
         elif kind == "no_specials":
             self.apply_no_specials(mid, f.name, op.until)
         elif kind == "reroll":  # Prowess [test] (n) (p.55)

@@ -59,7 +59,8 @@ class ShootingStep(GamePart):
         (p.56), judged by :mod:`sim.rules.game.weapon_specials`."""
         if not ok:
             return ok, why
-        why2 = (weapon_specials.special_pool_problem(self, m.id, action)
+        why2 = ((self.own_specials_refusal(m.id) if action.special else None)  # round 6 (F5, feat_cards)
+                or weapon_specials.special_pool_problem(self, m.id, action)
                 or weapon_specials.rapid_fire_problem(self, m.id, action, self._can_shoot, at=at))
         return (False, why2) if why2 else (True, "")
 

@@ -138,6 +138,8 @@ def shoot_special_offers(game, mid: str, target: str, can_shoot) -> list[Action]
     ``mid``'s ranged weapons (each weapon that may shoot it), as legal_actions offers them."""
     prof = game.profile(mid)
     out: list[Action] = []
+    if game.own_specials_refusal(mid) is not None:  # round 6 (F5): a feat bars its specials (feat_cards)
+        return out
     for w in (prof.weapons if prof is not None else ()):
         if w.kind != "ranged" or not getattr(w, "special_attacks", ()):
             continue
