@@ -825,8 +825,21 @@ def test_sick_em_gives_animals_that_target_the_marked_enemy_bravery_and_coordina
     assert g.profile("mate").trait("coordinated_attack") is None
     g.push(Action("melee", "mate", target="foe"))
     assert g.profile("mate").trait("coordinated_attack") is not None  # (Akira's card prints Bravery already)
-    assert any(e.get("source") == "Sick Em!" and "Bravery" in e.get("traits", ()) for e in g.state.models["mate"].effects)
+    gained = [e for e in g.state.models["mate"].effects if e.get("source") == "Sick Em!"]
+    assert gained and "Bravery" in gained[0].get("traits", ())
     g2 = game(hero=("Sick Em!",), places={"foe": (14, 10), "mate": (16, 14)})
     g2.push(Action("feat", "hero", feat="Sick Em!", target="foe"))
     g2.push(Action("melee", "mate", target="foe"))
     assert g2.profile("mate").trait("coordinated_attack") is None  # an Akira card is no Animal
+
+
+def test_prediction_used_twice_binds_the_latest_model_only():
+    """Two bindings of one side's next activation cannot both hold: the latest replaces the
+    earlier one (reading), so the side still has a model to activate."""
+    g = game(hero=("Prediction",))
+    g.push(Action("feat", "hero", feat="Prediction"))
+    g.push(next(a for a in g.legal_actions() if a.target == "foe"))
+    g.push(Action("feat", "hero", feat="Prediction"))
+    g.push(next(a for a in g.legal_actions() if a.target == "foe2"))
+    g.push(Action("wait", "hero"))
+    assert {a.model for a in g.legal_actions() if a.model} == {"foe2"}

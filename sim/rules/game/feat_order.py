@@ -100,7 +100,8 @@ class FeatOrder(FeatTriggers, FeatMoves):
                 self._emit(Event("note", {"text": f"{f.name}: player {3 - t.player} has no model to activate"}))
                 return
             self._emit(Event("condition", {"model": names[0], "name": TRIGGER_MARK + f.name, "on": True,
-                                           "value": f"names its next activating model ({f.name}) {DECLARE} {LATER}"}))
+                                           "value": f"on {m.id}'s {f.name}: it names its next activating model "
+                                                    f"{DECLARE} {LATER}"}))
             return
         if op.rule == "walk_at_user":
             self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "walk_at", "on": True,
@@ -155,6 +156,11 @@ class FeatOrder(FeatTriggers, FeatMoves):
         data: dict[str, Any] = {"feat": feat, "no_pass": no_pass, "ignore_impetuous": impetuous}
         if traits:
             data["traits"] = traits
+        if rule == "next":  # one binding per side: the latest replaces an earlier one (reading)
+            side = self.state.models[mid].player
+            for x in self.state.alive(side):
+                if x.id != mid and ORDER_MARK + "next" in x.conditions:
+                    self._emit(Event("condition", {"model": x.id, "name": ORDER_MARK + "next", "on": False}))
         self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + rule, "on": True,
                                        "value": json.dumps(data, sort_keys=True)}))
 

@@ -97,7 +97,7 @@ class FeatShots(FeatTriggers, FeatMoves):
             self._emit(Event("condition", {"model": x.id, "name": VOLLEY_MARK, "on": True,
                                            "value": json.dumps({"feat": f.name})}))
             self._emit(Event("condition", {"model": x.id, "name": TRIGGER_MARK + f.name, "on": True,
-                                           "value": f"may shoot with {m.id}'s {f.name} {LATER}"}))
+                                           "value": f"on {m.id}'s {f.name}: one ranged attack {LATER}"}))
 
     def _volley_targets(self, mid: str, op: Any) -> list[str]:
         """The enemies ``mid`` may shoot now (:meth:`feat_shot_refusal`), nearest first."""
