@@ -283,3 +283,100 @@ def test_soothing_shomyo_damage_rolls_on_friends_in_the_aura_roll_a_third_die():
             assert re.search(r"fox rolls \[\d, \d, \d\]", text) and "one more die" in text
             return
     pytest.fail("Fox never made a damage roll")
+
+
+# ---------------------------------------------------------------- markers, challenge tests, ranged TN
+def test_accelerate_venom_removes_the_highest_poison_marker_and_wounds_by_its_value():
+    """Accelerate Venom (Simple, Opposed, 6"): the target removes its highest value Poison
+    marker and suffers that many wounds (Ishi's card: no Tough)."""
+    g = game(hero=("Accelerate Venom",))
+    set_model(g, "fox", markers={"poison": [1, 3, 2]})
+    g.dice = PhysicalDice([6, 1])
+    g.push(Action("ki_feat", "hero", feat="Accelerate Venom", target="fox"))
+    fox = g.state.models["fox"]
+    assert sorted(fox.markers.get("poison", [])) == [1, 2]
+    assert fox.damage == 3
+
+
+def test_accelerate_venom_lost_test_does_nothing():
+    g = game(hero=("Accelerate Venom",))
+    set_model(g, "fox", markers={"poison": [3]})
+    g.dice = PhysicalDice([2, 5])
+    g.push(Action("ki_feat", "hero", feat="Accelerate Venom", target="fox"))
+    assert g.state.models["fox"].markers.get("poison") == [3] and g.state.models["fox"].damage == 0
+
+
+@pytest.mark.parametrize("die, healed", [(5, True), (4, False)])
+def test_kill_or_cure_heals_every_wound_on_a_pass_and_kills_on_a_fail(die, healed):
+    """Kill or Cure (Simple, BtB, once per game): the friendly target takes a Ki (5)
+    challenge test (Ishi: Ki 1, one die): a pass unmarks every wound box, a failure kills it."""
+    g = game(hero=("Kill or Cure",), places={"pal": (11.185, 10)})
+    set_model(g, "pal", damage=3)
+    assert [a.target for a in g.legal_actions() if a.feat == "Kill or Cure"] == ["pal"]
+    g.dice = PhysicalDice([die])
+    g.push(Action("ki_feat", "hero", feat="Kill or Cure", target="pal"))
+    pal = g.state.models["pal"]
+    if healed:
+        assert pal.alive and pal.damage == 0
+    else:
+        assert not pal.alive
+
+
+def _shot_line(with_feat: bool, seed: int = 3) -> str:
+    """Kokkio (player 2, an Arquebus) shoots Pal 8" away; Hero may first use Mountain Gale.
+    The shot's step 2 line (the Ranged test's dice and final result)."""
+    g = game(hero=("Mountain Gale",), seed=seed, places={"fox": (30, 5)})
+    g2 = Game(parse_table(YAML.replace("HERO", g.printed_profile("hero").id).replace(
+        "PAL", g.printed_profile("pal").id).replace("FOX", "kokkio"), "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g2, 1)
+    set_model(g2, "hero", ki=6)
+    set_model(g2, "fox", position=[14, 18])
+    if with_feat:
+        g2.push(Action("ki_feat", "hero", feat="Mountain Gale"))
+        assert g2.ranged_tn_bonus() == 2
+    set_active(g2, 2)
+    g2.dice = SeededDice(seed)
+    n = len(g2.events)
+    g2.push(Action("shoot", "fox", target="pal"))
+    lines = [line for e in g2.events[n:] if e.kind == "shot" for line in e.data.get("summary", [])]
+    return next(line for line in lines if "highest" in line)
+
+
+def test_mountain_gale_adds_two_to_every_ranged_attack_target_number():
+    """Mountain Gale (Simple, Special): until the End phase, while the user is in play, ranged
+    attacks have +2 to the target number of their Ranged test -- applied as -2 to the roll's
+    result (the same comparison and success level). The same shot with the same dice, with
+    and without the feat: the final result differs by exactly 2."""
+    plain, gale = _shot_line(False), _shot_line(True)
+    fin = [int(re.search(r"= (-?\d+)", t).group(1)) for t in (plain, gale)]  # type: ignore[union-attr]
+    assert fin[0] - fin[1] == 2, (plain, gale)
+
+
+def test_mountain_gale_ends_with_the_end_phase_or_the_user():
+    g = game(hero=("Mountain Gale",))
+    g.push(Action("ki_feat", "hero", feat="Mountain Gale"))
+    assert g.ranged_tn_bonus() == 2
+    g.wound("hero", 6)
+    assert not g.state.models["hero"].alive and g.ranged_tn_bonus() == 0
+
+
+def test_hunting_fox_gives_friendly_kitsune_in_the_pulse_strength_on_matching_damage_dice():
+    """Hunting Fox (Active, Pulse 9", once per turn): a friendly Kitsune in the Pulse making
+    a melee damage roll whose two dice match gains +3 Strength for it (reading: until the End
+    phase). Pal is made a Kitsune; Far (out of the Pulse) and Fox (an enemy) get nothing."""
+    g = game(hero=("Hunting Fox",))
+    kit = replace(g.printed_profile("pal"), id="f4-kitsune", bs_id="test-f4-kitsune", types=("kitsune",))
+    add_profile_source({kit.id: kit})
+    y = YAML.replace("HERO", g.printed_profile("hero").id).replace("PAL", kit.id).replace(
+        "FOX", g.printed_profile("fox").id)
+    g = Game(parse_table(y, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    set_model(g, "far", position=[14, 30])
+    g.push(Action("feat", "hero", feat="Hunting Fox"))
+    assert g.damage_rule_texts("pal", "melee") == ("made:strength_on_double:3",)
+    assert g.damage_rule_texts("pal", "ranged") == ()
+    assert g.damage_rule_texts("far", "melee") == () and g.damage_rule_texts("fox", "melee") == ()
+    rules = damage_rules(g.damage_rule_texts("pal", "melee"), ())
+    assert resolve_damage(PhysicalDice([3, 3]), 0, rules=rules).roll.total == 9
+    assert resolve_damage(PhysicalDice([3, 4]), 0, rules=rules).roll.total == 7

@@ -48,6 +48,25 @@ feats:
   Water Spider:
     {cost: 1, timing: simple, area: aura, when: action, affects: enemies, target_keywords: [Poisoned],
      effects: [{op: no_specials, own: true}], summary: Poisoned enemies in the aura may use no specials}
+  Rivalry:
+    {cost: 2, timing: active, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_friend,
+     target_keywords: [Non-Ronin], target_rice: equal,
+     effects: [{op: choice, labels: [melee, ranged], options: [[{op: stat, changes: {melee: 1}, until: end_phase}],
+                                                              [{op: stat, changes: {ranged: 1}, until: end_phase}]]}],
+     summary: a friend of equal rice gets +1 Melee or Ranged}
+  Citrus Fruit Ration:
+    {cost: 2, timing: simple, area: target, range: 6, when: action, affects: target_friend, target_self: true,
+     target_keywords: [Kaizoku], effects: [{op: remove_condition, name: stunned, n: all},
+                                           {op: remove_condition, name: poisoned, n: all}],
+     summary: the user or a friendly Kaizoku is cleansed}
+  Strip Soul:
+    {cost: X+1, timing: simple, area: target, range: 8, opposed: true, limits: [no_btb], when: action,
+     affects: target_enemy, x_target_ki: true,
+     effects: [{op: condition, name: spirit_block}, {op: grant, traits: [Insignificant], until: end_phase}],
+     summary: Spirit Block and Insignificant; X is the target's Ki}
+  Inflated Reputation:
+    {cost: 1, timing: instant, area: personal, limits: [no_btb], when: any, affects: self, max_damage: 3,
+     effects: [{op: grant, traits: ["Fear (6)"], until: activation}], summary: Fear (6) unless badly hurt}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -93,13 +112,13 @@ def _forms(key: str):
 
 
 def game(hero: tuple[str, ...] = (), foe: tuple[str, ...] = (), seed: int = 1, hero_card=None,
-         extra: tuple = ()) -> Game:
+         extra: tuple = (), pal_card=None) -> Game:
     """Hero (player 1, active, 6 Ki), Pal 2.5" to its side and Away 10" off (player 1), Foe
     5" in front and Far across the table (player 2); Ishi's card unless ``hero_card``."""
     key = ("-".join(hero + ("x",) + foe)).lower().replace(" ", "") + f"-{seed}"
     ishi = get_profile("ishi")
     h = hero_card or replace(ishi, id=f"f5-hero-{key}", name="Hero", bs_id=f"test-f5-hero-{key}", feats=hero)
-    p = replace(ishi, id=f"f5-pal-{key}", name="Pal", bs_id=f"test-f5-pal-{key}", feats=())
+    p = pal_card or replace(ishi, id=f"f5-pal-{key}", name="Pal", bs_id=f"test-f5-pal-{key}", feats=())
     f = replace(ishi, id=f"f5-foe-{key}", name="Foe", bs_id=f"test-f5-foe-{key}", feats=foe)
     add_profile_source({x.id: x for x in (h, p, f) + tuple(extra)})  # conftest removes them after
     g = Game(parse_table(YAML.replace("HERO", h.id).replace("PAL", p.id).replace("FOE", f.id), "<test>"),
@@ -305,3 +324,58 @@ def test_water_spider_bars_only_poisoned_enemies_while_poisoned():
     _exchange(g)
     ok, why = g.is_legal(Action("allocate", "foe", attack=0, defence=3, special="sidestep-defence", direction=90))
     assert not ok and "Water Spider" in why
+
+
+# ---------------------------------------------------------------- entry rules (target_rice equal, target_self ...)
+def test_rivalry_reaches_only_a_friend_of_the_same_rice_cost():
+    """Rivalry: "Target other Friendly Faction model with Rice Cost equal to this model": Pal
+    (12 rice, as Hero) is offered with both options; a Pal of another rice cost is refused."""
+    g = game(hero=("Rivalry",))
+    offers = {(a.target, a.option) for a in g.legal_actions() if a.feat == "Rivalry"}
+    assert ("pal", 0) in offers and ("pal", 1) in offers and ("hero", 0) not in offers
+    g.push(Action("feat", "hero", feat="Rivalry", target="pal", option=1))
+    assert g.profile("pal").ranged == get_profile("ishi").ranged + 1
+    ishi = get_profile("ishi")
+    cheap = replace(ishi, id="f5-pal-cheap", name="Cheap", bs_id="test-f5-cheap", rice=10, feats=())
+    g2 = game(hero=("Rivalry",), seed=2, pal_card=cheap)
+    ok, why = g2.is_legal(Action("feat", "hero", feat="Rivalry", target="pal", option=0))
+    assert not ok and "same rice cost" in why
+
+
+def test_citrus_fruit_ration_may_cleanse_the_user_itself_or_a_friendly_kaizoku():
+    """"from this model or Target Kaizoku that you own": Hero (no Kaizoku) is offered itself and
+    cleansed; Pal (no Kaizoku) is refused."""
+    g = game(hero=("Citrus Fruit Ration",))
+    set_model(g, "hero", ki=6, conditions={"stunned": 1}, markers={"poison": [2]})
+    targets = {a.target for a in g.legal_actions() if a.feat == "Citrus Fruit Ration"}
+    assert targets == {"hero"}
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Citrus Fruit Ration", target="pal"))
+    assert not ok and "Kaizoku" in why
+    g.push(Action("ki_feat", "hero", feat="Citrus Fruit Ration", target="hero"))
+    hero = g.state.models["hero"]
+    assert "stunned" not in hero.conditions and not hero.markers.get("poison") and hero.ki == 4
+
+
+def test_strip_soul_x_is_the_targets_ki_statistic():
+    """Strip Soul: "X is equal to the Ki Statistic of the Targeted Enemy model": offered at Foe
+    with X = its Ki statistic (Ishi's 1: 2 Ki paid); another X is refused."""
+    g = game(hero=("Strip Soul",))
+    set_model(g, "foe", position=[10, 17])
+    offers = [a for a in g.legal_actions() if a.feat == "Strip Soul"]
+    assert offers and all(a.x == g.state.models[a.target].ki_stat == 1 for a in offers)
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Strip Soul", target="foe", x=2))
+    assert not ok and "Ki statistic" in why
+    g.push(Action("ki_feat", "hero", feat="Strip Soul", target="foe", x=1))
+    assert g.state.models["hero"].ki == 4
+
+
+def test_inflated_reputation_is_refused_with_more_than_three_marked_wounds():
+    """"This Ki Feat cannot be used if this model has more than 3 Marked Wound Boxes"."""
+    g = game(hero=("Inflated Reputation",))
+    set_model(g, "hero", damage=4)
+    ok, why = g.is_legal(Action("feat", "hero", feat="Inflated Reputation"))
+    assert not ok and "more than 3 marked wound boxes" in why
+    assert not [a for a in g.legal_actions() if a.feat == "Inflated Reputation"]
+    set_model(g, "hero", damage=3)
+    g.push(Action("feat", "hero", feat="Inflated Reputation"))
+    assert g.profile("hero").trait("fear") is not None

@@ -81,7 +81,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
-       "sl_markers", "damage_rolls", "damage",  # round 6 (F4)
+       "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "form", "transfer")  # round 6 (F5)
 
@@ -93,7 +93,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
-    "sl_markers", "damage_rolls", "damage",  # round 6 (F4: sim.rules.game.feat_rolls)
+    "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4: feat_rolls)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "form", "transfer",  # round 6 (F5: sim.rules.game.feat_cards)
 })
@@ -359,6 +359,97 @@ class DamageOp(_Strict):
     op: Literal["damage"]
     level: int = Field(ge=0, le=10)
     ignore_armour: bool = False
+
+
+def roll_refusal(entry: "FeatEffect") -> str:
+    """Round 6 (F4): why the entry's ``sl_markers`` / ``damage_rolls`` ops are not applied
+    (``""`` when they are): ``sl_markers`` reads the success level of the feat's Opposed Ki
+    test and gives condition markers; ``damage_rolls`` ``double`` is for melee damage."""
+    for e in _all_ops(entry):
+        if isinstance(e, SlMarkersOp):
+            if not entry.opposed:
+                return "sl_markers reads the success level of the feat's Opposed Ki test: the feat has none"
+            bad = [n for n in e.names if conditions.canonical(n) is None]
+            if bad:
+                return f"{bad[0]!r} is not a condition marker of p.43-45"
+        if isinstance(e, DamageRollsOp) and e.rule == "double" and e.dealt_by != "melee":
+            return "damage_rolls double is applied to melee damage only"
+    return ""
+
+
+class SlMarkersOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): markers counted by the success level
+    (SL) of the feat's Opposed Ki test (p.27): with one name, SL + ``add`` markers of it
+    (``value``: of a Bleed / Poison / Fire marker); with several, one marker of each of the
+    first SL + ``add`` names in order (Stir Emotion: Stunned, Impetuous, Frightened, Berserk)."""
+
+    op: Literal["sl_markers"]
+    names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=6)]
+    add: int = Field(default=0, ge=0, le=3)
+    value: int | None = Field(default=None, ge=0, le=6)
+
+
+class DamageRollsOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): a change to damage rolls (p.38) kept as
+    the mark ``feat_damage:<feat>`` on the affected model until ``until`` (None: until used,
+    with ``once``). ``roll`` (not ``on``: YAML reads that as true): ``taken`` -- enemy damage
+    rolls on it; ``made`` -- its own.
+    ``rule``: ``double`` -- the wounds of the roll are doubled, Durable ignored when the doubled
+    wounds kill it (Cold Shatter); ``ignore_double`` -- a roll whose two dice match is ignored
+    (Ancestral Armour); ``drop_die`` -- one more die is rolled and its player drops one, the
+    engine keeping the two that mark the fewest wounds (Soothing Shōmyō); ``strength_on_double``
+    -- a roll whose two dice match gains ``value`` Strength (Hunting Fox). ``dealt_by``: melee
+    exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
+
+    op: Literal["damage_rolls"]
+    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double"]
+    roll: Literal["taken", "made"] = "taken"
+    dealt_by: Literal["melee", "ranged", "any"] = "any"
+    value: int = Field(default=0, ge=0, le=6)
+    once: bool = False
+    until: Until | None = None
+
+
+class DamageOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the feat makes a damage roll (p.38) on
+    the affected model at success level ``level`` (2D6, no weapon Strength), Armour ignored
+    with ``ignore_armour``; Tough and Durable apply (Look into the Void)."""
+
+    op: Literal["damage"]
+    level: int = Field(ge=0, le=10)
+    ignore_armour: bool = False
+
+
+class MarkerWoundsOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the affected model removes its
+    highest-valued marker of condition ``name`` (Poisoned, Bleed, On Fire) and suffers as
+    many wounds as its value (Tough and Durable apply, as for any feat wound): Accelerate Venom."""
+
+    op: Literal["marker_wounds"]
+    name: Literal["poisoned", "bleed", "on_fire"] = "poisoned"
+
+
+class ChallengeOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the affected model takes a ``stat``
+    (``tn``) challenge test (p.28; a Ki test with Spirit and Soulless); ``passed`` /
+    ``failed`` say what follows: ``heal_all`` -- every wound box unmarked; ``kill`` -- it is
+    Killed; ``none`` (Kill or Cure)."""
+
+    op: Literal["challenge"]
+    stat: Literal["ki", "size"] = "ki"
+    tn: int = Field(ge=1, le=20)
+    passed: Literal["heal_all", "kill", "none"] = "none"
+    failed: Literal["heal_all", "kill", "none"] = "none"
+
+
+class RangedTnOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): until ``until``, while the affected
+    model is in play, every ranged attack on the table has ``n`` more on the target number of
+    its Ranged test (p.31): Mountain Gale. Kept as the mark ``feat_ranged_tn:<feat>``."""
+
+    op: Literal["ranged_tn"]
+    n: int = Field(ge=-6, le=6)
+    until: Until = "end_phase"
 
 
 def roll_refusal(entry: "FeatEffect") -> str:
@@ -667,7 +758,7 @@ class RiderOp(_Strict):
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
-                     SlMarkersOp, DamageRollsOp, DamageOp,  # round 6 (F4)
+                     SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      FormOp, TransferOp],  # round 6 (F5)
                Field(discriminator="op")]

@@ -21,6 +21,11 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   model may declare no special attack or defence at all, in a melee exchange (its secret
   allocation, p.33) or with a shot (p.39), until the op's duration ends (an Aura's: while it
   is inside, p.47); an effect whose source ends with :data:`OWN_NO_SPECIALS`.
+* Entry fields: ``target_self`` (a Target feat the user may also use on itself, its keyword
+  filters reaching the other models only: Citrus Fruit Ration), ``max_damage`` (usable only
+  while the user has at most that many marked wound boxes: Inflated Reputation),
+  ``x_target_ki`` (X is the target's Ki statistic: offered so, refused otherwise: Strip
+  Soul); ``target_rice: equal`` (Rivalry) is judged with the other rice filters.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -106,8 +111,15 @@ class FeatCards(GamePart):
         return None
 
     def cards_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
-        """Why ``action`` may not use ``entry``'s ``form`` op now (None when it may, or the
-        entry has none): an other-form card must be known, with the same base."""
+        """Why ``action`` may not use ``entry`` now because of the round 6 (F5) rules (None when
+        it may): ``max_damage`` -- the user has more marked wound boxes; ``x_target_ki`` -- X
+        is not the target's Ki statistic; ``form`` -- no other-form card with the same base."""
+        if entry.max_damage is not None and m.damage > entry.max_damage:
+            return (f"{f.name} may not be used with more than {entry.max_damage} marked wound boxes "
+                    f"({m.id} has {m.damage})")
+        t = self.state.models.get(action.target or "")
+        if entry.x_target_ki and t is not None and action.x != t.ki_stat:
+            return f"{f.name}: X is the Ki statistic of the target ({t.id}: {t.ki_stat}), not {action.x}"
         for op in entry.effects:
             if isinstance(op, FormOp):
                 for mid in self.feat_affected(m, f, entry, action):
@@ -119,6 +131,12 @@ class FeatCards(GamePart):
                     if new.base != old.base:
                         return f"{f.name}: {new.name} has another base ({new.base} mm) than {old.name}"
         return None
+
+    def target_x(self, entry: FeatEffect, target: str, x: int | None) -> int | None:
+        """The X a Target feat is offered with at ``target``: its Ki statistic when the
+        entry's X is the target's (``x_target_ki``), else ``x``."""
+        t = self.state.models.get(target)
+        return int(t.ki_stat) if entry.x_target_ki and t is not None else x
 
     def apply_form(self, f: ki.Feat, op: FormOp, mid: str) -> None:
         """``mid`` becomes its other form (a ``card_form`` event)."""

@@ -32,7 +32,7 @@ import json
 import math
 from typing import Any
 
-from sim.rules import ki
+from sim.rules import conditions, ki
 from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, evaluate_roll
 from sim.rules.feat_effects import DamageRollsOp, FeatEffect
 from sim.rules.game.actions import Action
@@ -40,10 +40,12 @@ from sim.rules.game.events import Event
 from sim.rules.game.melee_traits import card_trait_values
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
-from sim.rules.wounds import resolve_damage
+from sim.rules.wounds import apply_wounds, resolve_damage
 
 #: The mark of a ``damage_rolls`` op: ``feat_damage:<feat>`` (JSON ``{"op", "user"}``).
 DAMAGE_MARK = "feat_damage:"
+#: The mark of a ``ranged_tn`` op: ``feat_ranged_tn:<feat>`` (JSON ``{"user", "n", "until"}``).
+RANGED_TN_MARK = "feat_ranged_tn:"
 #: Test keywords of ``Prowess [K]`` this module reads, by the test taken.
 TEST_KEYWORDS = {"ki": ("ki", "challenge"), "opposed_ki": ("ki",), "fear": ("fear", "ki", "challenge"),
                  "size": ("size", "challenge"), "challenge": ("challenge",)}
@@ -105,6 +107,65 @@ class FeatRolls(GamePart):
                                               f"attacks, {lasts})"}))
         elif op.op == "damage":
             self._feat_damage_roll(m, f, op, mid)
+        elif op.op == "marker_wounds":
+            self._marker_wounds(f, op, mid)
+        elif op.op == "challenge":
+            self._feat_challenge(m, f, op, mid)
+        elif op.op == "ranged_tn":
+            value = json.dumps({"user": m.id, "n": op.n, "until": op.until}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": RANGED_TN_MARK + f.name, "on": True, "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: every ranged attack's target number {op.n:+d} while {mid} "
+                                              f"is in play, until {op.until.replace('_', ' ')}"}))
+
+    def _marker_wounds(self, f: ki.Feat, op: Any, mid: str) -> None:
+        """Remove ``mid``'s highest-valued ``op.name`` marker; as many wounds as its value."""
+        kind = conditions.DAMAGING[op.name]
+        values = list(self.state.models[mid].markers.get(kind, []))
+        if not values:
+            self._emit(Event("note", {"text": f"{f.name}: {mid} has no {op.name.replace('_', ' ')} marker"}))
+            return
+        top = max(values)
+        self._emit(Event("marker_damage", {"model": mid, "marker": kind, "removed": [top], "wounds": 0}))
+        has_tough, tv = self._trait(mid, "tough")  # Tough and Durable, as for any feat wound (p.51, p.58)
+        n = apply_wounds(int(top), tough=int(tv) if has_tough and isinstance(tv, int) else 0,
+                         durable=bool(self._trait(mid, "durable")[0]))
+        self._emit(Event("note", {"text": f"{f.name}: {mid}'s {op.name.replace('_', ' ')} marker of value {top} "
+                                          f"is removed: {n} wound(s)"}))
+        self._wound(mid, n)
+
+    def _feat_challenge(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """``mid`` takes the ``op.stat`` (``op.tn``) challenge test; ``passed`` / ``failed``."""
+        purpose = RollPurpose(RollKind.KI_RESIST if mid != m.id else RollKind.KI_FEAT, mid, None, f.name)
+        if op.stat == "ki":
+            got = self._ki_challenge(mid, op.tn, purpose, active=mid == m.id and m.player == self.state.active)
+        else:
+            got = self._size_roll(mid, op.tn, purpose)
+        self._emit(Event("test", {"model": mid, "test": op.stat, "passed": got.passed, "tn": op.tn,
+                                  "text": f"{f.name}: {mid} {'passes' if got.passed else 'fails'} a "
+                                          f"{op.stat.title()} ({op.tn}) challenge test{got.why()}"}))
+        then = op.passed if got.passed else op.failed
+        t = self.state.models[mid]
+        if then == "heal_all" and t.damage > 0:
+            why = self.heal_refusal(mid)  # Kami, Last Stand at 0 (p.54)
+            if why:
+                self._emit(Event("note", {"text": f"{f.name}: no healing: {why}"}))
+            else:
+                self._emit(Event("healed", {"model": mid, "n": t.damage, "source": f.name}))
+        elif then == "kill" and t.alive:
+            self._emit(Event("note", {"text": f"{f.name}: {mid} is Killed"}))
+            self._emit(Event("killed", {"model": mid}))
+
+    def ranged_tn_bonus(self) -> int:
+        """The target number change of every ranged attack now: the ``ranged_tn`` marks of the
+        models in play (Mountain Gale), summed."""
+        total = 0
+        for m in self.state.alive():
+            if m.elsewhere is not None:
+                continue
+            for key, v in m.conditions.items():
+                if key.startswith(RANGED_TN_MARK):
+                    total += int(json.loads(str(v)).get("n", 0))
+        return total
 
     def _sl_markers(self, f: ki.Feat, op: Any, mid: str) -> None:
         sl = max(0, int(self.__dict__.get("_f4_sl", 0) or 0))  # the feat's test (ki_step)
@@ -202,10 +263,13 @@ class FeatRolls(GamePart):
                     self._emit(Event("note", {"text": f"{key[len(DAMAGE_MARK):]}: used on {holder}'s damage roll"}))
 
     def roll_marks_expire(self, until: str) -> None:
-        """The duration ``until`` ends: the ``damage_rolls`` marks lasting that long go."""
+        """The duration ``until`` ends: the ``damage_rolls`` and ``ranged_tn`` marks lasting that
+        long go."""
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
                 if key.startswith(DAMAGE_MARK) and json.loads(str(v))["op"].get("until") == until:
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                elif key.startswith(RANGED_TN_MARK) and json.loads(str(v)).get("until") == until:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
 
 

@@ -253,6 +253,7 @@ class ShootingStep(GamePart):
                                         interceptor=interceptor or None, infos=infos, ammo=ammo,
                                         special=option.key if option is not None and option.rule else None,
                                         damage_cancelled=self.shot_cancel(answers),
+                                        result_modifier=-self.ranged_tn_bonus(),  # round 6 (F4): TN + n (feat_rolls)
                                         **melee_traits.ranged_card_kwargs(self, mid, target, w),
                                         **_ignore_kwargs(self, mid, target, ignore))
         except DiceError:
