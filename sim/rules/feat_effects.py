@@ -361,65 +361,6 @@ class DamageOp(_Strict):
     ignore_armour: bool = False
 
 
-def roll_refusal(entry: "FeatEffect") -> str:
-    """Round 6 (F4): why the entry's ``sl_markers`` / ``damage_rolls`` ops are not applied
-    (``""`` when they are): ``sl_markers`` reads the success level of the feat's Opposed Ki
-    test and gives condition markers; ``damage_rolls`` ``double`` is for melee damage."""
-    for e in _all_ops(entry):
-        if isinstance(e, SlMarkersOp):
-            if not entry.opposed:
-                return "sl_markers reads the success level of the feat's Opposed Ki test: the feat has none"
-            bad = [n for n in e.names if conditions.canonical(n) is None]
-            if bad:
-                return f"{bad[0]!r} is not a condition marker of p.43-45"
-        if isinstance(e, DamageRollsOp) and e.rule == "double" and e.dealt_by != "melee":
-            return "damage_rolls double is applied to melee damage only"
-    return ""
-
-
-class SlMarkersOp(_Strict):
-    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): markers counted by the success level
-    (SL) of the feat's Opposed Ki test (p.27): with one name, SL + ``add`` markers of it
-    (``value``: of a Bleed / Poison / Fire marker); with several, one marker of each of the
-    first SL + ``add`` names in order (Stir Emotion: Stunned, Impetuous, Frightened, Berserk)."""
-
-    op: Literal["sl_markers"]
-    names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=6)]
-    add: int = Field(default=0, ge=0, le=3)
-    value: int | None = Field(default=None, ge=0, le=6)
-
-
-class DamageRollsOp(_Strict):
-    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): a change to damage rolls (p.38) kept as
-    the mark ``feat_damage:<feat>`` on the affected model until ``until`` (None: until used,
-    with ``once``). ``roll`` (not ``on``: YAML reads that as true): ``taken`` -- enemy damage
-    rolls on it; ``made`` -- its own.
-    ``rule``: ``double`` -- the wounds of the roll are doubled, Durable ignored when the doubled
-    wounds kill it (Cold Shatter); ``ignore_double`` -- a roll whose two dice match is ignored
-    (Ancestral Armour); ``drop_die`` -- one more die is rolled and its player drops one, the
-    engine keeping the two that mark the fewest wounds (Soothing Shōmyō); ``strength_on_double``
-    -- a roll whose two dice match gains ``value`` Strength (Hunting Fox). ``dealt_by``: melee
-    exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
-
-    op: Literal["damage_rolls"]
-    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double"]
-    roll: Literal["taken", "made"] = "taken"
-    dealt_by: Literal["melee", "ranged", "any"] = "any"
-    value: int = Field(default=0, ge=0, le=6)
-    once: bool = False
-    until: Until | None = None
-
-
-class DamageOp(_Strict):
-    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the feat makes a damage roll (p.38) on
-    the affected model at success level ``level`` (2D6, no weapon Strength), Armour ignored
-    with ``ignore_armour``; Tough and Durable apply (Look into the Void)."""
-
-    op: Literal["damage"]
-    level: int = Field(ge=0, le=10)
-    ignore_armour: bool = False
-
-
 class MarkerWoundsOp(_Strict):
     """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the affected model removes its
     highest-valued marker of condition ``name`` (Poisoned, Bleed, On Fire) and suffers as
@@ -809,7 +750,7 @@ class FeatEffect(_Strict):
                      "target_enemy", "self_and_target", "models_and_self", "enemies_and_self", "opponent"] = "self"
     test: Gate | None = None
     target_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
-    target_rice: Literal["lower", "higher"] | None = None
+    target_rice: Literal["lower", "higher", "equal"] | None = None  # equal: round 6 (F5, Rivalry)
     target_surprised: bool = False
     max_x: int | None = Field(default=None, ge=1, le=12)
     max_affected: Union[Annotated[int, Field(ge=1, le=20)], Literal["X"], None] = None
@@ -842,8 +783,23 @@ class FeatEffect(_Strict):
     # brought it into base contact with the user, before its exchange opens; ``feat`` -- an enemy
     # Target Ki feat declared at the user in the enemy's activation (sim.rules.game.feat_interrupts)
     targeted_by: list[Literal["charge", "melee", "shoot", "contact", "feat"]] = []
+    # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
+    # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
+    # models only); usable only while the user has at most this many marked wound boxes (Inflated
+    # Reputation); X is the Ki statistic of the target (Strip Soul)
+    target_self: bool = False
+    max_damage: Annotated[int, Field(ge=0, le=20)] | None = None
+    x_target_ki: bool = False
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
+
+    @model_validator(mode="after")
+    def _f5_fields(self) -> "FeatEffect":
+        if (self.target_self or self.x_target_ki) and self.area != "target":
+            raise ValueError("target_self and x_target_ki are for Target feats (area: target)")
+        if self.x_target_ki and not isinstance(self.cost, str):
+            raise ValueError("x_target_ki needs a variable cost (X)")
+        return self
 
     @field_validator("cost")
     @classmethod

@@ -88,6 +88,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         scene = self._table_now().scene()
         out: list[Action] = []
         moves = "move" in entry.ops
+        if entry.x_target_ki:  # round 6 (F5): X is each target's Ki statistic (feat_cards)
+            xs = xs[:1]
         for x in xs:
             if f.area != "target":
                 a = Action(kind, m.id, feat=f.name, x=x)
@@ -110,7 +112,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
                 facing = None
                 if "facing" in entry.ops:  # its back to the user (the useful choice; any is legal)
                     facing = self._facing_away(t.id, m.id)
-                a = Action(kind, m.id, feat=f.name, target=t.id, x=x, facing=facing)
+                a = Action(kind, m.id, feat=f.name, target=t.id, x=self.target_x(entry, t.id, x), facing=facing)
                 out.append(self._with_choices(m, f, entry, a) if moves else a)
         choice = entry.choice
         if choice is not None:  # one action per option of its choice (the action's option)
@@ -143,7 +145,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             out = [x for x in st.alive(m.player) if x.id != m.id]
         else:
             out = [x for x in st.alive() if x.id != m.id]
-        return [x for x in out if self.feat_reaches(m.id, entry, x.id) is None]
+        mine = [m] if entry.target_self else []  # round 6 (F5): the user itself too (target_self)
+        return mine + [x for x in out if self.feat_reaches(m.id, entry, x.id) is None]
 
     def feat_reaches(self, user: str, entry: FeatEffect, mid: str) -> str | None:
         """Why the feat of ``entry`` used by ``user`` may not reach model ``mid`` because of
@@ -171,6 +174,10 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             theirs = getattr(self.profile(mid), "rice", None)
             if not isinstance(mine, int) or not isinstance(theirs, int):
                 return f"{entry.name} compares rice costs: {user} or {mid} has none on its card"
+            if entry.target_rice == "equal":  # round 6 (F5): Rivalry
+                if theirs != mine:
+                    return f"{entry.name} needs a model of the same rice cost as {user} ({mine})"
+                return None
             ok = theirs < mine if entry.target_rice == "lower" else theirs > mine
             if not ok:
                 return f"{entry.name} needs a model of {entry.target_rice} rice cost than {user} ({mine})"
@@ -227,7 +234,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
                 return f"{f.name} targets an enemy model"
             if entry.affects == "target_friend" and t.player != m.player:
                 return f"{f.name} targets a friendly model"
-            why = self.feat_reaches(m.id, entry, t.id)
+            why = None if t.id == m.id and entry.target_self else self.feat_reaches(m.id, entry, t.id)  # F5
             if why:
                 return why
         why = (self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
