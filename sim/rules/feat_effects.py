@@ -83,6 +83,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4)
        "swap",  # round 6 (F3)
+       "dice_curse", "cleanse",  # round 6 (F2)
        "form", "transfer")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -95,6 +96,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4: feat_rolls)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
+    "dice_curse", "cleanse",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
@@ -637,6 +639,36 @@ class TransferOp(_Strict):
         return self
 
 
+class AuraTerrain(_Strict):
+    """Round 6 (F2): the terrain an Aura's area counts as while it lasts (p.60-61): the
+    three attributes as printed (``[Difficult, Clear, Zero]`` = difficult, open, zero)."""
+
+    passage: Literal["difficult", "normal", "ideal"] = "normal"
+    visibility: Literal["open", "obscuring"] = "open"
+    size: Literal["zero", "tiny", "small", "medium", "large", "huge"] = "zero"
+
+
+class DiceCurseOp(_Strict):
+    """Round 6 (F2): roll ``base`` dice plus the success level of the feat's Opposed Ki test,
+    re-rolling 1s and repeated values until every die differs; until ``until`` every die the
+    affected model rolls that shows one of those values counts as ``value`` (Curse Fate)."""
+
+    op: Literal["dice_curse"]
+    base: int = Field(default=1, ge=1, le=5)
+    value: int = Field(default=1, ge=1, le=6)
+    until: Until = "end_phase"
+
+
+class CleanseOp(_Strict):
+    """Round 6 (F2): remove up to ``n`` markers in all (``X``: the paid X) of the conditions
+    ``names`` from the affected models, shared out as the user's player picks: the action's
+    ``models`` names one ``model:condition`` per marker removed (Cleansing)."""
+
+    op: Literal["cleanse"]
+    n: Count = "X"
+    names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=17)]
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -701,6 +733,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
+                     DiceCurseOp, CleanseOp,  # round 6 (F2)
                      FormOp, TransferOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
@@ -783,6 +816,14 @@ class FeatEffect(_Strict):
     # brought it into base contact with the user, before its exchange opens; ``feat`` -- an enemy
     # Target Ki feat declared at the user in the enemy's activation (sim.rules.game.feat_interrupts)
     targeted_by: list[Literal["charge", "melee", "shoot", "contact", "feat"]] = []
+    # round 6 (F2, sim.rules.game.feat_areas): an Aura's area counts as this terrain while it
+    # lasts (Quagmire, Fog); the one-time ops of an Aura also reach each model that comes into
+    # it later, once per model per turn (Cloud of Flies); the area's range is the turn number
+    # (Encroaching Mist); usable only while no enemy model has LoS to the user (Shadow Walk)
+    aura_terrain: AuraTerrain | None = None
+    aura_enter: bool = False
+    range_turn: bool = False
+    unseen: bool = False
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
     # models only); usable only while the user has at most this many marked wound boxes (Inflated
@@ -1011,8 +1052,11 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     for e in _all_ops(entry):
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
-    if not entry.effects and not entry.effects_self and not entry.ends_action:  # round 6 (F3): Parley only ends
-        return False, "no effects listed"
+    if not entry.effects and not entry.effects_self and not entry.ends_action and entry.aura_terrain is None:
+        return False, "no effects listed"  # round 6: Parley (F3) only ends an action; Fog (F2) only makes terrain
+    why = area_refusal(entry)  # round 6 (F2): aura terrain, entering, X / turn ranges, unseen
+    if why:
+        return False, why
     why = roll_refusal(entry)  # round 6 (F4): sl_markers, damage_rolls
     if why:
         return False, why
@@ -1038,7 +1082,28 @@ SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "watch", "trigger_target", "move_to_target", "table", "move_later",
     # round 4 (H18, tests/test_feat_engine5.py)
     "effects_self", "needs_tokens", "unopposed_keywords",
+    # round 6 (F2): Pulse and Aura ranges of X inches (area_refusal keeps Target feats out)
+    "range_x",
 })
+
+
+def area_refusal(entry: FeatEffect) -> str:
+    """Round 6 (F2, :mod:`sim.rules.game.feat_areas`): why the entry's area rules are not
+    applied (``""`` when they are, or it has none): ``aura_terrain`` / ``aura_enter`` /
+    ``range_turn`` need an Aura, ``range_x`` a Pulse or an Aura; ``aura_enter`` repeats only
+    one-time ops of models the Aura reaches."""
+    if (entry.aura_terrain is not None or entry.aura_enter or entry.range_turn) and entry.area != "aura":
+        return "aura_terrain, aura_enter and range_turn are for Aura feats"
+    if entry.range_x and entry.area not in ("pulse", "aura"):
+        return "range_x is applied to Pulse and Aura feats only"
+    if entry.range_x and entry.range_turn:
+        return "range_x and range_turn both set"
+    if entry.aura_enter and (entry.affects not in AREA_AFFECTS or entry.test is not None
+                             or any(e.op not in ("condition", "wound", "remove_condition", "ki", "tokens")
+                                    for e in entry.effects)):
+        return "aura_enter repeats only markers, wounds, Ki and tokens on the models of the Aura, untested"
+    return ""
+
 
 
 def round3_pending(entry: FeatEffect) -> str:

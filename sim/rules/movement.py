@@ -316,6 +316,8 @@ class Mover:
             return L, False
         diff, ideal = [], False
         for t in self.table.terrain:
+            if carried_piece(t.id, self.id):  # an Aura's terrain moves with its user (feat_areas)
+                continue
             if t.passage is Passage.DIFFICULT and self.difficult_factor != 1.0:
                 diff.extend(footprint_intervals(a, b, t.footprint, self.r))
             elif t.passage is Passage.IDEAL and not ideal:
@@ -682,6 +684,13 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     return end, cost, why, touched
 
 
+def carried_piece(piece_id: str, model_id: str) -> bool:
+    """Whether terrain piece ``piece_id`` is the area of an Aura feat of ``model_id``
+    (``aura:<model>:<feat>``, :mod:`sim.rules.game.feat_areas`): the area moves with its
+    user, so the user's own moves never cross it (docs/rulings-project.md, round 6 F2)."""
+    return piece_id.startswith(f"aura:{model_id}:")
+
+
 def _budget_t(mover: Mover, a: Point, b: Point, budget: float) -> float:
     """Largest ``t`` with cost(a -> p(t)) <= budget (costs grow piecewise linearly)."""
     L = math.dist(a, b)
@@ -691,7 +700,7 @@ def _budget_t(mover: Mover, a: Point, b: Point, budget: float) -> float:
         return min(1.0, budget / L)
     diff = []
     for t in mover.table.terrain:
-        if t.passage is Passage.DIFFICULT:
+        if t.passage is Passage.DIFFICULT and not carried_piece(t.id, mover.id):
             diff.extend(footprint_intervals(a, b, t.footprint, mover.r))
     return budget_fraction(merge(diff), L, mover.difficult_factor, budget)
 

@@ -68,15 +68,18 @@ class _RollRecorder:
     during a game), each value recorded in the roll list of the current action (the last
     list of ``rolls``). The purpose of each roll is handed on to the source, not recorded."""
 
-    def __init__(self, dice: Callable[[], Dice], rolls: list[list[int]]) -> None:
+    def __init__(self, dice: Callable[[], Dice], rolls: list[list[int]],
+                 change: Callable[[list[int], RollPurpose | None], list[int]] | None = None) -> None:
         self.dice = dice
         self.rolls = rolls
+        self.change = change
 
     def roll(self, n: int, purpose: RollPurpose | None = None) -> list[int]:
-        """``n`` values from the game's dice for ``purpose``, recorded."""
+        """``n`` values from the game's dice for ``purpose``, recorded; then as the game
+        counts them (``change``: cursed dice, sim.rules.game.feat_areas)."""
         values = list(self.dice().roll(n, purpose))
         self.rolls[-1].extend(values)
-        return values
+        return self.change(values, purpose) if self.change is not None else values
 
 
 class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep, ScenarioStep, ArrivalStep, Cards,
@@ -162,7 +165,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         #: The d6 values rolled: [0] on creation (set-up, Starting phase of turn 1), then one
         #: list per pushed action (a save carries them; :meth:`load` checks them).
         self._rolls: list[list[int]] = [[]]
-        self._roller = _RollRecorder(lambda: self._dice, self._rolls)
+        self._roller = _RollRecorder(lambda: self._dice, self._rolls, self.dice_changed)
         #: Whether this game was rebuilt by re-simulating a save (:meth:`load`).
         self.verified = False
         if isinstance(scenario, (str, os.PathLike)):
@@ -258,8 +261,10 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         if self._memo:
             self._memo = {}  # every memoised answer is about the state before this event
         alive = [m for m in self.state.models.values() if m.alive] if ev.kind != "position" else []
+        before = self.area_watch(ev)  # round 6 (F2): models coming into an Aura (feat_areas)
         apply_event(self.state, ev)
         self.events.append(ev)
+        self.area_entered(ev, before)
         for m in alive:  # a model killed: triggered Ki feats (sim.rules.game.feat_triggers, p.46)
             if not m.alive:
                 self.feat_kill_triggers(m.id)
@@ -310,7 +315,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
                 extra.update(self._card_on_the_table(m, s, card, marks))
             models.append(replace(m, position=s.position, facing=s.facing, prone="prone" in s.conditions,
                                   player=s.player, **extra))
-        terrain = self.table.terrain + self._objective_pieces()
+        terrain = self.table.terrain + self._objective_pieces() + self.feat_terrain_pieces()  # Auras (feat_areas)
         if self.state.removed_terrain:  # Destructible pieces removed by a Wait (p.16)
             terrain = tuple(t for t in terrain if t.id not in self.state.removed_terrain)
         return Table(self.table.name, self.table.width, self.table.depth, terrain, tuple(models), self.table.source)

@@ -53,7 +53,7 @@ class FeatAuras(GamePart):
     def start_feat_aura(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
         """Record the Aura of feat ``f`` used by ``m`` (its lasting ops are then read by
         :meth:`aura_effects` until the End phase, p.47)."""
-        if not any(op in self.AURA_OPS for op in entry.ops):
+        if not any(op in self.AURA_OPS for op in entry.ops) and not aura_kept(entry):
             return
         src = f"{f.name}{AURA_MARK}" + (f" X={int(action.x)}" if action.x else "") + (
             f" option={int(action.option)}" if action.option else "")
@@ -96,7 +96,8 @@ class FeatAuras(GamePart):
             u = st.models[user]
             if not self._aura_reaches(u, me, entry):
                 continue
-            reach = entry.range if entry.range is not None else math.inf  # no number: unlimited
+            reach = aura_range(entry, x, self.state.turn)  # round 6 (F2): X / turn / BtB ranges
+            reach = reach if reach is not None else math.inf  # no number: unlimited
             if mid != user:
                 d = math.dist(u.position, me.position) - self.table.model(user).radius - self.table.model(mid).radius
                 if d > reach + 1e-6:
@@ -190,6 +191,25 @@ class FeatAuras(GamePart):
         self._emit(Event("manual_step", {"model": mid, "source": feat,
                                          "text": f"{mid} has {new} {name.strip().title()} token(s): what they do "
                                                  "is the card's rule, applied by hand"}))
+
+
+def aura_kept(entry: FeatEffect) -> bool:
+    """Round 6 (F2): whether an Aura entry is kept on its user while it lasts for the rules
+    of :mod:`sim.rules.game.feat_areas` (terrain, entering, a range read from X or the turn)."""
+    return entry.aura_terrain is not None or entry.aura_enter or entry.range_x or entry.range_turn
+
+
+def aura_range(entry: FeatEffect, x: int | None, turn: int) -> float | None:
+    """Round 6 (F2): the Pulse / Aura range of ``entry`` used with X = ``x`` in turn ``turn``:
+    X inches (``range_x``), the turn number (``range_turn``), 0 for BtB, else the entry's range
+    (None: unlimited)."""
+    if entry.range_x:
+        return float(max(1, int(x or 1)))
+    if entry.range_turn:
+        return float(max(1, turn))
+    if entry.btb:
+        return 0.0
+    return entry.range
 
 
 def _bands(op: RangeBandsOp) -> dict:

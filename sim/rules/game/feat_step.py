@@ -22,8 +22,8 @@ from sim.rules.dice import RollKind, RollPurpose, challenge_test
 from sim.rules.feat_effects import AREA_AFFECTS, ChoiceOp, FeatEffect, RiderOp, attack_of, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
+from sim.rules.game.feat_areas import FeatAreas
 from sim.rules.game.feat_assists import FeatAssists
-from sim.rules.game.feat_auras import FeatAuras
 from sim.rules.game.feat_cards import FeatCards
 from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
@@ -49,7 +49,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
 
 
 class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
-               FeatAuras, FeatCards):  # FeatCards: round 6 (F5)
+               FeatAreas, FeatCards):  # FeatAreas (round 6, F2) derives from FeatAuras; FeatCards (F5)
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -103,6 +103,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
                     continue
                 if moves or entry.max_affected is not None:  # the models it reaches, where they move
                     a = self._with_choices(m, f, entry, a)
+                if self.cleanse_op(entry) is not None:  # round 6 (F2): the markers it removes (feat_areas)
+                    a = replace(a, models=self.cleanse_default(m, f, entry, x))
                 out.append(a)
                 continue
             for t in self._feat_targets(m, f, entry):
@@ -240,6 +242,9 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         why = (self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
                or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
         if why:
+            return why
+        why = self.unseen_refusal(m, entry) or self.cleanse_refusal(m, f, entry, action)  # round 6 (F2)
+        if why or self.cleanse_op(entry) is not None:
             return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
 
@@ -411,7 +416,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             return ([m.id] + got) if entry.affects == "self_and_target" else got
         if f.area not in ("pulse", "aura") and not entry.table:
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
-        out = self.area_models(m, f, entry)
+        out = self.area_models(m, self.sized_feat(f, entry, action.x), entry)  # round 6 (F2): X / turn ranges
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
         cap = entry.cap(action.x)
@@ -498,11 +503,13 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             self._emit(Event("manual_step", {"model": m.id, "source": f.name,
                                              "text": f"{why}. Card: {f.effect or 'see the card'}"}))
             return
-        if f.area == "aura" and entry.affects in AREA_AFFECTS:  # lasting changes read while inside (feat_auras)
-            self.start_feat_aura(m, f, entry, action)
+        if f.area == "aura" and (entry.affects in AREA_AFFECTS or self.aura_keeps(entry)):
+            self.start_feat_aura(m, f, entry, action)  # lasting changes read while inside (feat_auras, feat_areas)
+        if entry.aura_enter:  # round 6 (F2): its ops reach each model in or coming into it, once a turn
+            self.aura_start_hits(m, f, entry, action)
         ops = self.chosen_ops(f, entry, action)
         self.note_feat_used(m, f, entry)  # round 6 (F1): once_per_exchange (feat_assists)
-        for mid in self.feat_affected(m, f, entry, action):
+        for mid in ([] if entry.aura_enter else self.feat_affected(m, f, entry, action)):
             if not self.state.models[mid].alive:
                 continue
             user_in_target_test = (mid == m.id and entry.affects != "self" and entry.test is not None
@@ -659,6 +666,10 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             self.apply_mark_op(m, f, op, mid)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
+        elif kind == "dice_curse":  # round 6 (F2): cursed dice values (feat_areas)
+            self.apply_dice_curse(m, f, op, mid)
+        elif kind == "cleanse":  # round 6 (F2): markers shared out among the area's models (feat_areas)
+            self.apply_cleanse(m, f, action)
         elif kind == "form":  # round 6 (F5): the model becomes its other form (feat_cards)
             self.apply_form(f, op, mid)
         elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)

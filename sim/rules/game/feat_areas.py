@@ -1,0 +1,321 @@
+"""Ki feats that change the table or the dice (round 6 of the feat vocabulary, helper F2;
+:mod:`sim.rules.feat_effects`): Aura terrain, models entering an Aura, Pulse and Aura ranges
+of X inches or of the turn number, feats used only out of enemy sight, cursed dice, markers
+shared out among models.
+
+* **Aura terrain** (``aura_terrain``, p.60-61): while the Aura lasts (until the End phase or
+  its user's removal, p.47) its area -- a circle around the user's base, the Aura's range
+  measured from the base's edge -- is a terrain piece of the table the game plays on
+  (:meth:`~sim.rules.game.Game.table_now`): id ``aura:<user>:<feat>``, the entry's passage,
+  visibility and size. The geometry and the movement read it like any piece: Difficult
+  doubles the inches moved inside (p.60), Obscuring gives Cover (p.61). The area moves with
+  its user, so the user's own moves do not cross it (:func:`sim.rules.movement.carried_piece`;
+  docs/rulings-project.md).
+* **Entering an Aura** (``aura_enter``): the entry's one-time ops (markers, wounds, Ki,
+  tokens) reach each model the Aura reaches that is in it when it is used OR comes into it
+  later while it lasts -- a move whose path passes through the area, a place, or the user's
+  own move that sweeps it over the model -- at most once per model per turn (the mark
+  ``aura_hit:<feat>``, value the turn; kept in saves).
+* **Ranges** (``range_x``: X inches, the paid X; ``range_turn``: the turn number) of Pulse
+  and Aura feats.
+* **Unseen** (``unseen``): the feat is refused while an enemy model has LoS to the user.
+* **Cursed dice** (``dice_curse`` op): the values rolled are kept as an effect on the
+  affected model (source ``<feat>: dice a,b``) until the End phase; every die it rolls
+  showing one of them counts as the op's value (:meth:`FeatAreas.dice_changed`, called by
+  the game's dice recorder after the value is recorded, so a replay rolls the same).
+* **Cleanse** (``cleanse`` op): up to N markers in all of the named conditions removed from
+  the models of the area, as the user's player names them (``models``: ``model:condition``
+  once per marker).
+
+A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
+:class:`~sim.rules.game.Game`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+from typing import Any
+
+from sim.geometry import Footprint, Passage, Size, Visibility
+from sim.rules import conditions, ki
+from sim.rules.dice import RollKind, RollPurpose
+from sim.rules.feat_effects import CleanseOp, FeatEffect, feat_effect
+from sim.rules.game.actions import Action
+from sim.rules.game.events import Event
+from sim.rules.game.feat_auras import FeatAuras, aura_kept, aura_range
+from sim.rules.game.state import ModelState
+from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
+
+#: The prefix of a terrain piece made by an Aura (``aura:<user>:<feat>``).
+AURA_PIECE = "aura:"
+#: The prefix of the mark of a model an ``aura_enter`` Aura reached this turn.
+HIT_MARK = "aura_hit:"
+#: The source of the effect that keeps cursed dice values: ``<feat>: dice 2,5``.
+DICE_SOURCE = ": dice "
+_DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
+#: Event kinds after which a model may have come into an Aura.
+ENTER_EVENTS = ("move", "arrive", "exchange", "shot")
+
+
+class FeatAreas(FeatAuras):
+    """Aura terrain, entering Auras, X / turn ranges, unseen feats, dice curses, cleansing."""
+
+    # ------------------------------------------------------------ ranges
+    @staticmethod
+    def aura_keeps(entry: FeatEffect) -> bool:
+        """Whether an Aura entry is kept on its user while it lasts (:func:`aura_kept`)."""
+        return aura_kept(entry)
+
+    def area_reach(self, entry: FeatEffect, x: int | None) -> float | None:
+        """The Pulse / Aura range of ``entry`` used with X = ``x`` now (:func:`aura_range`)."""
+        return aura_range(entry, x, self.state.turn)
+
+    def sized_feat(self, f: ki.Feat, entry: FeatEffect, x: int | None) -> ki.Feat:
+        """``f`` with its Pulse / Aura range as :meth:`area_reach` reads it (``range_x``,
+        ``range_turn``); ``f`` itself otherwise."""
+        if not (entry.range_x or entry.range_turn) or f.area not in ("pulse", "aura"):
+            return f
+        return replace(f, range=self.area_reach(entry, x))
+
+    # ------------------------------------------------------------ terrain
+    def feat_terrain_pieces(self) -> tuple[TerrainPiece, ...]:
+        """The terrain pieces Auras in play make now (``aura_terrain``): a circle around each
+        user's base out to the Aura's range, with the entry's attributes."""
+        out: dict[str, TerrainPiece] = {}
+        for user, feat, entry, x, _opt in self._auras_now():
+            t = entry.aura_terrain
+            reach = self.area_reach(entry, x)
+            if t is None or reach is None or not math.isfinite(reach):
+                continue
+            u = self.state.models[user]
+            size = Size.parse(t.size)
+            pid = f"{AURA_PIECE}{user}:{feat}"
+            r = self.table.model(user).radius + reach
+            if pid in out and out[pid].footprint.radius >= r:
+                continue
+            out[pid] = TerrainPiece(id=pid, passage=Passage(t.passage), visibility=Visibility(t.visibility),
+                                    size=size, footprint=Footprint.circle(u.position, r),
+                                    height=DEFAULT_HEIGHTS[size], name=f"{feat} ({user})")
+        return tuple(out.values())
+
+    # ------------------------------------------------------------ entering an Aura
+    def _enter_auras(self) -> list[tuple[str, str, FeatEffect, int]]:
+        return [(u, f, e, x) for u, f, e, x, _ in self._auras_now() if e.aura_enter]
+
+    def area_watch(self, ev: Event) -> dict[str, tuple[float, float]] | None:
+        """Before event ``ev`` is applied: where the models stand (for a move's path) when
+        an ``aura_enter`` Aura is in play and ``ev`` may bring a model into it; else None."""
+        if ev.kind not in ENTER_EVENTS:
+            return None
+        auras = self._enter_auras()
+        self._memo.pop("feat_auras", None)  # read again once the event is applied
+        if not auras:
+            return None
+        return {mid: (float(m.position[0]), float(m.position[1])) for mid, m in self.state.models.items()
+                if m.alive and m.elsewhere is None}
+
+    def area_entered(self, ev: Event, before: dict[str, tuple[float, float]] | None) -> None:
+        """After event ``ev``: each model an ``aura_enter`` Aura reaches that is in it, came
+        through it on a move (its path from where it stood, the declared Walk's points when
+        ``ev`` moves the model of the action being resolved) or that the user's own move
+        swept over, and that the Aura has not reached this turn, gets the entry's ops."""
+        if before is None:
+            return
+        st = self.state
+        for user, feat, entry, x in self._enter_auras():
+            u = st.models.get(user)
+            f = self.feats(user).get(feat)
+            if u is None or not u.alive or f is None:
+                continue
+            reach = self.area_reach(entry, x)
+            if reach is None:
+                continue
+            ru = self.table.model(user).radius
+            upath = self._path_of(ev, user, before)
+            for m in list(st.models.values()):
+                if m.id == user or not m.alive or m.elsewhere is not None or m.id not in before:
+                    continue
+                if not self._aura_reaches(u, m, entry) or self._hit_this_turn(m, feat):
+                    continue
+                gap = ru + reach + self.table.model(m.id).radius + 1e-6
+                mpath = self._path_of(ev, m.id, before)
+                inside = (_seg_dist(m.position, upath) <= gap if len(upath) > 1 else False) or \
+                    _seg_dist(u.position, mpath) <= gap
+                if not inside:
+                    continue
+                self._aura_hit(u, f, entry, m.id, x)
+
+    def _path_of(self, ev: Event, mid: str, before: dict) -> list[tuple[float, float]]:
+        """Where model ``mid`` went during event ``ev``: from where it stood to where it
+        stands (the points of the declared Walk between, when ``ev`` is its move)."""
+        now = self.state.models[mid].position
+        start = before.get(mid, now)
+        pts = [start]
+        if ev.kind == "move" and ev.data.get("model") == mid and self._actions:
+            act = self._actions[-1]
+            if act.model == mid and act.kind == "walk" and act.path:
+                pts += [tuple(p) for p in act.path[:-1]]
+        pts.append((float(now[0]), float(now[1])))
+        return pts
+
+    def _hit_this_turn(self, m: ModelState, feat: str) -> bool:
+        return m.conditions.get(HIT_MARK + feat) == self.state.turn
+
+    def _aura_hit(self, u: ModelState, f: ki.Feat, entry: FeatEffect, mid: str, x: int) -> None:
+        """The one-time ops of ``entry`` on ``mid``, which the Aura of ``u`` reached."""
+        self._emit(Event("condition", {"model": mid, "name": HIT_MARK + f.name, "on": True,
+                                       "value": self.state.turn}))
+        self._emit(Event("note", {"text": f"{f.name}: {mid} is in {u.id}'s Aura"}))
+        act = Action("feat", u.id, feat=f.name, x=x)
+        for op in entry.effects:
+            if self.state.models[mid].alive:
+                self._apply_op(u, f, op, mid, act)
+
+    def aura_start_hits(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
+        """When an ``aura_enter`` Aura is used: the models it reaches inside it now get its
+        ops (once per turn each)."""
+        st = self.state
+        reach = self.area_reach(entry, action.x)
+        if reach is None:
+            return
+        scene = self._table_now().scene()
+        for x in list(st.alive()):
+            if x.id == m.id or x.elsewhere is not None or self._hit_this_turn(x, f.name):
+                continue
+            if not self._aura_reaches(m, x, entry) or scene.distance(m.id, x.id) > reach + 1e-6:
+                continue
+            self._aura_hit(m, f, entry, x.id, int(action.x or 1))
+
+    # ------------------------------------------------------------ unseen
+    def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:
+        """Why a feat used only out of every enemy's sight (``unseen``) may not be used by
+        ``m`` now: the enemy models that have LoS to it (p.29: LoS from the enemy's base,
+        its front arc)."""
+        if not entry.unseen:
+            return None
+        scene = self._table_now().scene()
+        seen = [e.id for e in self.state.alive(3 - m.player) if e.elsewhere is None
+                and scene.los(e.id, m.id).visible]
+        if seen:
+            return f"{entry.name}: {', '.join(seen)} can see {m.id} (used only out of LoS of every enemy)"
+        return None
+
+    # ------------------------------------------------------------ dice
+    def apply_dice_curse(self, m: ModelState, f: ki.Feat, op: Any, mid: str) -> None:
+        """The ``dice_curse`` op: roll ``base`` + the success level of the feat's Opposed Ki
+        test dice, 1s and repeats re-rolled until all differ; until ``until`` the values count
+        as ``value`` on every die ``mid`` rolls."""
+        n = min(5, int(op.base) + int(self.__dict__.get("_f4_sl", 0) or 0))
+        values: list[int] = []
+        purpose = RollPurpose(RollKind.KI_FEAT, m.id, mid, f"{f.name}: cursed values")
+        left, tries = n, 0
+        while left > 0 and tries < 100:  # 1s and repeats re-rolled until all differ
+            tries += 1
+            for v in self._roller.roll(left, purpose):
+                if v != 1 and v not in values and len(values) < n:
+                    values.append(v)
+            left = n - len(values)
+        values.sort()
+        src = f"{f.name}{DICE_SOURCE}{','.join(map(str, values))}" + (f" as {op.value}" if op.value != 1 else "")
+        self.grant(mid, src, op.until)
+        self._emit(Event("note", {"text": f"{f.name}: {mid}'s dice showing {', '.join(map(str, values))} count "
+                                          f"as {op.value} until {op.until.replace('_', ' ')}"}))
+
+    def dice_changed(self, values: list[int], purpose: RollPurpose | None) -> list[int]:
+        """``values`` rolled for ``purpose`` as the game counts them: the dice of a model
+        with cursed values (:meth:`apply_dice_curse`) showing one count as the curse's
+        value. The recorded values are unchanged."""
+        if purpose is None or not values:
+            return values
+        mid = purpose.against if purpose.kind is RollKind.MELEE_REROLL else purpose.model
+        m = self.state.models.get(mid or "")
+        if m is None or not m.effects:
+            return values
+        out = list(values)
+        for e in m.effects:
+            got = _DICE.match(str(e.get("source", "")))
+            if got is None:
+                continue
+            cursed = {int(v) for v in got["values"].split(",")}
+            to = int(got["v"] or 1)
+            out = [to if v in cursed else v for v in out]
+        return out
+
+    # ------------------------------------------------------------ cleanse
+    def cleanse_op(self, entry: FeatEffect) -> CleanseOp | None:
+        """The ``cleanse`` op of ``entry``, or None."""
+        return next((e for e in list(entry.effects) + list(entry.effects_self) if isinstance(e, CleanseOp)), None)
+
+    def cleanse_pool(self, m: ModelState, f: ki.Feat, entry: FeatEffect, x: int | None) -> list[tuple[str, str]]:
+        """Every ``(model, condition)`` marker the ``cleanse`` op of ``entry`` may remove now
+        (one pair per marker), the user's side first, nearest first."""
+        op = self.cleanse_op(entry)
+        if op is None:
+            return []
+        sized = self.sized_feat(f, entry, x)  # the models of ``affects`` in the area (the user with *_and_self)
+        area = self.area_models(m, sized, entry) if entry.affects != "self" else [m.id]
+        names = [conditions.canonical(n) or n for n in op.names]
+        st = self.state
+        out: list[tuple[str, str]] = []
+        for mid in sorted(area, key=lambda i: (st.models[i].player != m.player, area.index(i))):
+            for name in names:
+                out += [(mid, name)] * self.marker_count(mid, name)
+        return out
+
+    def cleanse_default(self, m: ModelState, f: ki.Feat, entry: FeatEffect, x: int | None) -> tuple[str, ...]:
+        """The markers offered by default: up to N of the user's side's (nearest first)."""
+        op = self.cleanse_op(entry)
+        assert op is not None
+        n = int(x or 1) if op.n == "X" else int(op.n)
+        mine = [p for p in self.cleanse_pool(m, f, entry, x) if self.state.models[p[0]].player == m.player]
+        return tuple(f"{a}:{b}" for a, b in mine[:n])
+
+    def cleanse_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
+        """Why the markers ``action`` names (``models``: ``model:condition`` once per marker)
+        may not be removed: more than N, a model outside the area, a condition not named by
+        the card, more markers of a kind than the model has."""
+        op = self.cleanse_op(entry)
+        if op is None or not action.models:
+            return None
+        n = int(action.x or 1) if op.n == "X" else int(op.n)
+        if len(action.models) > n:
+            return f"{f.name} removes at most {n} markers in all"
+        pool = self.cleanse_pool(m, f, entry, action.x)
+        for item in action.models:
+            mid, _, name = str(item).partition(":")
+            key = (mid, conditions.canonical(name) or name)
+            if key not in pool:
+                return (f"{item}: not a marker {f.name} may remove now (name model:condition, one per marker; "
+                        f"{', '.join(op.names)} of the models in its area)")
+            pool.remove(key)
+        return None
+
+    def apply_cleanse(self, m: ModelState, f: ki.Feat, action: Action) -> None:
+        """The ``cleanse`` op: the named markers (or :meth:`cleanse_default`) removed."""
+        entry = feat_effect(f.name)
+        assert entry is not None
+        picks = action.models or self.cleanse_default(m, f, entry, action.x)
+        if not picks:
+            self._emit(Event("note", {"text": f"{f.name}: no marker to remove"}))
+            return
+        for item in picks:
+            mid, _, name = str(item).partition(":")
+            if mid in self.state.models and self.marker_count(mid, name) > 0:
+                self.remove_markers(mid, name, 1)
+
+
+def _seg_dist(p: Any, path: list) -> float:
+    """The least distance from point ``p`` to the polyline ``path`` (one point: to it)."""
+    px, py = float(p[0]), float(p[1])
+    if len(path) == 1:
+        return math.dist((px, py), path[0])
+    best = math.inf
+    for a, b in zip(path, path[1:]):
+        ax, ay, bx, by = float(a[0]), float(a[1]), float(b[0]), float(b[1])
+        dx, dy = bx - ax, by - ay
+        L2 = dx * dx + dy * dy
+        t = 0.0 if L2 <= 0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy) / L2))
+        best = min(best, math.hypot(ax + t * dx - px, ay + t * dy - py))
+    return best

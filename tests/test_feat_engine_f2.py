@@ -1,0 +1,249 @@
+"""Ki feats as data, round 6 (issue #13, helper F2): feats that change the table or the dice,
+played through the Game's public API with the repository's curated entries
+(data/feats/curated/*.yaml).
+
+Rulebook p.47 (Aura): "Площадь, покрываемая Аурой, выражается как радиус на 360 градусов,
+измеренный от края подставки модели ... Ауры сохраняются до Завершающей фазы". p.60
+(Difficult): "каждый дюйм считается передвижением на 2 дюйма при любом движении внутри
+элемента местности". p.61 (Obscuring): "Если какая-либо линия видимости к любой части базы
+цели проходит через Скрывающую местность, то цель получает преимущество Укрытия, если она
+находится в пределах 1\" от элемента местности."
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules import movement
+from sim.rules.dice import RollKind, RollPurpose
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import set_active, set_model
+
+YAML = """
+format: bushido-table/1
+name: feats-f2
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [10, 10], facing: 90}
+  - {id: pal, player: 1, profile: PAL, position: [12, 10], facing: 90}
+  - {id: fox, player: 2, profile: FOX, position: [10, 20], facing: 270}
+  - {id: far, player: 2, profile: FOX, position: [30, 32], facing: 270}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _repository_data():
+    """These tests read the repository's feat data (the curated entries under test)."""
+    fe.reset_cache()
+    yield
+    fe.reset_cache()
+
+
+class ScriptedDice:
+    """Dice that return the scripted values in order (then 2, 3, 4, 5, 6, 2 ...)."""
+
+    def __init__(self, values):
+        self.values = list(values)
+        self.after = 0
+
+    def roll(self, n, purpose=None):
+        out = []
+        for _ in range(n):
+            if self.values:
+                out.append(self.values.pop(0))
+            else:
+                out.append(2 + self.after % 5)
+                self.after += 1
+        return out
+
+
+def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None) -> Game:
+    """Hero and Pal (player 1, active) and Fox / Far (player 2): Ishi's card without traits
+    (no Lightfooted) and with the given feats; Hero has 6 Ki, Fox 4."""
+    key = "-".join(hero + ("x",) + pal + ("y",) + fox + tuple(types or ())).lower().replace(" ", "")
+    ishi = replace(get_profile("ishi"), traits=())
+    profs = {}
+    for who, feats in (("hero", hero), ("pal", pal), ("fox", fox)):
+        p = replace(ishi, id=f"f2-{who}-{key}", name=who.title(), bs_id=f"test-f2-{who}-{key}", feats=feats)
+        if types and who in types:
+            p = replace(p, types=tuple(types[who]))
+        profs[who] = p
+    add_profile_source({p.id: p for p in profs.values()})  # conftest removes them after
+    text = YAML.replace("HERO", profs["hero"].id).replace("PAL", profs["pal"].id).replace("FOX", profs["fox"].id)
+    g = Game(parse_table(text, "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    set_model(g, "hero", ki=6)
+    set_model(g, "fox", ki=4)
+    return g
+
+
+def _use(g: Game, feat: str, **kw) -> None:
+    """Hero uses ``feat`` as offered (``x`` / ``models`` set as given)."""
+    acts = [a for a in g.legal_actions() if a.feat == feat and a.model == "hero"
+            and all(getattr(a, k) == v for k, v in kw.items() if k not in ("models", "x"))]
+    assert acts, [a for a in g.legal_actions() if a.feat]
+    a = replace(acts[0], **{k: v for k, v in kw.items() if k in ("models", "x")})
+    ok, why = g.is_legal(a)
+    assert ok, why
+    g.push(a)
+
+
+# ---------------------------------------------------------------- Aura terrain
+def test_quagmire_makes_difficult_ground_of_x_inches_that_moves_with_its_user():
+    """Quagmire (X, Aura X"): "[Difficult, Clear, Zero]" -- a walk through the area costs
+    double inside it; the user's own walk is not slowed (the area moves with it); the area
+    is X" from the base edge and ends in the End phase."""
+    assert fe.effect_status("Quagmire") == (True, "")
+    g = game(hero=("Quagmire",), places={"fox": (16, 10)})
+    before = movement.check_walk(g.table_now(), "fox", [(16, 16)]).cost  # away from the area
+    _use(g, "Quagmire", x=2)
+    pieces = [t for t in g.table_now().terrain if t.id == "aura:hero:Quagmire"]
+    assert len(pieces) == 1
+    p = pieces[0]
+    assert p.passage.value == "difficult" and p.visibility.value == "open" and p.size.label == "zero"
+    r = g.table.model("hero").radius
+    assert p.footprint.radius == pytest.approx(r + 2)  # X = 2 inches from the base's edge
+    # fox walks 4" straight through the hero's area (hero at (10,10), r + 2 = 2.59")
+    set_model(g, "fox", position=[10, 14])
+    through = movement.check_walk(g.table_now(), "fox", [(10, 13.0)])
+    fine = movement.check_walk(g.table_now(), "fox", [(10, 15.0)])
+    assert fine.cost == pytest.approx(1.0)  # outside the area (its base edge stays 1.4" away)
+    assert through.cost > 1.0  # the part inside counts double
+    assert before == pytest.approx(6.0)
+    # the user walks freely: 3" costs 3"
+    own = movement.check_walk(g.table_now(), "hero", [(10, 7)])
+    assert own.legal and own.cost == pytest.approx(3.0)
+
+
+def test_fog_gives_cover_to_the_user_inside_its_obscuring_area():
+    """Fog (Aura 2"): "[Normal, Obscuring, Huge]": a shot at the user passes through the
+    area within 1" of it: Cover (p.61); before the Fog, none."""
+    g = game(hero=("Fog",))
+    scene = g.table_now().scene()
+    assert not scene.cover("fox", "hero").cover
+    _use(g, "Fog")
+    cov = g.table_now().scene().cover("fox", "hero")
+    assert cov.cover and cov.piece == "aura:hero:Fog"
+    # the piece follows the user when it moves, and it is gone at the End phase
+    g2 = game(hero=("Fog",))
+    _use(g2, "Fog")
+    g2.push(Action("walk", "hero", point=(10, 6)))
+    fog = next(t for t in g2.table_now().terrain if t.id == "aura:hero:Fog")
+    assert fog.footprint.center == pytest.approx((10, 6))
+
+
+def test_enveloping_mists_grants_tireless_to_kairai_and_is_obscuring():
+    g = game(hero=("Enveloping Mists",), types={"pal": ("kairai",)})
+    _use(g, "Enveloping Mists")
+    assert any(t.id == "aura:hero:Enveloping Mists" and t.visibility.value == "obscuring"
+               for t in g.table_now().terrain)
+    assert g.profile("pal").trait("Tireless") is not None  # a friendly Kairai in the 3" Aura
+    assert g.profile("hero").trait("Tireless") is None  # Hero is no Kairai
+
+
+def test_encroaching_mist_reaches_as_many_inches_as_the_turn():
+    g = game(hero=("Encroaching Mist",), types={"pal": ("wretched",)}, places={"pal": (13.5, 10)})
+    assert g.state.turn == 1
+    _use(g, "Encroaching Mist")
+    p = next(t for t in g.table_now().terrain if t.id == "aura:hero:Encroaching Mist")
+    assert p.footprint.radius == pytest.approx(g.table.model("hero").radius + 1)  # turn 1: 1"
+    # pal's base edge is 3.5 - 2 * 0.59 = 2.3" away: outside a 1" Aura
+    assert g.profile("pal").trait("Tireless") is None
+    set_model(g, "pal", position=[11.8, 10])  # 0.62" apart: inside
+    assert g.profile("pal").trait("Tireless") is not None
+
+
+# ---------------------------------------------------------------- entering an Aura
+def test_cloud_of_flies_stuns_enemies_in_contact_and_each_one_entering_once_a_turn():
+    """Cloud of Flies (Aura BtB): "Enemy models in, or entering the Aura's area ... gain a
+    Stunned Marker. Models can only gain one Stunned Marker per turn as a result"."""
+    assert fe.effect_status("Cloud of Flies") == (True, "")
+    g = game(hero=("Cloud of Flies",), places={"fox": (10, 11.18)})  # fox in base contact
+    _use(g, "Cloud of Flies")
+    assert g.marker_count("fox", "stunned") == 1
+    assert g.marker_count("far", "stunned") == 0
+    assert g.marker_count("pal", "stunned") == 0  # a friend
+    # used again this turn: no second marker (one per model per turn from this feat)
+    _use(g, "Cloud of Flies")
+    assert g.marker_count("fox", "stunned") == 1
+    assert g.state.models["hero"].ki == 2  # both uses paid
+
+
+def test_cloud_of_flies_stuns_an_enemy_whose_charge_brings_it_into_contact():
+    """An enemy Charge that ends in base contact enters the BtB Aura: Stunned before the
+    exchange is fought (the marker counts in its Melee pool, p.36, p.45)."""
+    g = game(hero=("Cloud of Flies",), places={"far": (10, 15)})
+    _use(g, "Cloud of Flies")
+    assert g.marker_count("far", "stunned") == 0
+    set_active(g, 2)
+    g.push(Action("charge", "far", target="hero"))
+    assert "hero" in g.enemies_in_contact("far")
+    assert g.marker_count("far", "stunned") == 1
+    assert any("Cloud of Flies: far is in hero's Aura" in line for line in g.log())
+
+
+# ---------------------------------------------------------------- dice
+def test_curse_fate_makes_the_targets_matching_dice_count_as_one_until_the_end_phase():
+    """Curse Fate: 1 + SL dice of distinct values (1s and repeats re-rolled); until the End
+    phase the target's dice showing them count as 1. Fox's shot with two 5s hits Hero
+    without the curse and misses with it (its dice read [1, 1]); the rolls kept are the 5s."""
+    assert fe.effect_status("Curse Fate") == (True, "")
+    outcomes = {}
+    for curse in (True, False):
+        g = game(hero=("Curse Fate",), places={"fox": (10, 16), "pal": (30, 5)})
+        if curse:
+            # opposed Ki test 4 against 3 (SL 1: two dice), then the curse dice 5, 5 (repeat), 1, 3
+            g.dice = ScriptedDice([4, 3, 5, 5, 1, 3])
+            _use(g, "Curse Fate", target="fox")
+            eff = [e["source"] for e in g.state.models["fox"].effects if "Curse Fate" in str(e.get("source"))]
+            assert eff == ["Curse Fate: dice 3,5"]
+            assert g.rolls[-1] == (4, 3, 5, 5, 1, 3)
+            # only the target's dice
+            assert g.dice_changed([3, 5, 6], RollPurpose(RollKind.KI_FEAT, "fox")) == [1, 1, 6]
+            assert g.dice_changed([3, 5], RollPurpose(RollKind.KI_FEAT, "hero")) == [3, 5]
+        set_active(g, 2)
+        g.dice = ScriptedDice([5] * 10)
+        g.push(Action("shoot", "fox", target="hero"))
+        shot = [e for e in g.events if e.kind == "shot"][-1]
+        outcomes[curse] = shot.data.get("wounds", {}).get("hero", 0)
+        assert g.rolls[-1][:2] == (5, 5)  # the values rolled are recorded (a replay rolls the same)
+    assert outcomes[False] > 0 and outcomes[True] == 0
+
+
+# ---------------------------------------------------------------- cleansing
+def test_cleansing_removes_x_markers_shared_out_as_the_player_names_them():
+    """Cleansing (X, Pulse X"): "Remove up to X Control, Disease, Fire, Poison, or Spirit
+    Block Markers from models within the Pulse"."""
+    assert fe.effect_status("Cleansing") == (True, "")
+    g = game(hero=("Cleansing",), places={"pal": (11.5, 10)})
+    g.gain_condition("pal", "poisoned", 2, value=2)
+    g.gain_condition("pal", "stunned", 1)
+    g.gain_condition("hero", "diseased", 1)
+    assert g.marker_count("pal", "poisoned") == 2
+    # a name outside the card's five kinds, too many markers, or a model outside the Pulse: refused
+    base = replace(next(a for a in g.legal_actions() if a.feat == "Cleansing"), x=2)
+    assert not g.is_legal(replace(base, models=("pal:stunned",)))[0]
+    assert not g.is_legal(replace(base, models=("pal:poisoned", "pal:poisoned", "hero:diseased")))[0]
+    assert not g.is_legal(replace(base, x=1, models=("pal:poisoned", "hero:diseased")))[0]
+    g.push(replace(base, models=("pal:poisoned", "hero:diseased")))
+    assert g.marker_count("pal", "poisoned") == 1
+    assert g.marker_count("hero", "diseased") == 0
+    assert g.marker_count("pal", "stunned") == 1
+
+
+def test_cleansing_pulse_is_x_inches():
+    g = game(hero=("Cleansing",), places={"pal": (13.5, 10)})  # 2.3" edge to edge
+    g.gain_condition("pal", "poisoned", 1, value=1)
+    base = replace(next(a for a in g.legal_actions() if a.feat == "Cleansing"), x=2)
+    ok, why = g.is_legal(replace(base, models=("pal:poisoned",)))
+    assert not ok and "pal:poisoned" in why
+    assert math.isclose(g.marker_count("pal", "poisoned"), 1)
