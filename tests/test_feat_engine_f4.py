@@ -380,3 +380,40 @@ def test_hunting_fox_gives_friendly_kitsune_in_the_pulse_strength_on_matching_da
     rules = damage_rules(g.damage_rule_texts("pal", "melee"), ())
     assert resolve_damage(PhysicalDice([3, 3]), 0, rules=rules).roll.total == 9
     assert resolve_damage(PhysicalDice([3, 4]), 0, rules=rules).roll.total == 7
+
+
+# ---------------------------------------------------------------- a feat's damage roll
+def test_look_into_the_void_makes_a_level_4_damage_roll_ignoring_armour():
+    """Look into the Void (Active, Opposed, 8"): a success level 4 damage roll on an enemy
+    that has LoS to the user, Armour ignored: 2 + 3 = 5 on the wound table's column 4 is 3
+    wounds (p.38), whatever Fox's Armour (2)."""
+    g = game(hero=("Look into the Void",))
+    g.grant("fox", "test: Armour", "game", traits=["Armour (2)"])
+    g.dice = PhysicalDice([6, 1, 2, 3])
+    g.push(Action("feat", "hero", feat="Look into the Void", target="fox"))
+    assert g.state.models["fox"].damage == 3
+
+
+def test_look_into_the_void_needs_the_targets_sight_and_once_per_turn_per_target():
+    """The target must see the user (Fox turned away: refused, and not offered); a model is
+    targeted by the feat once per turn from any source (Pal, with the same feat, is refused
+    at Fox after Hero used it, even though Hero's test failed)."""
+    g = game(hero=("Look into the Void",))
+    set_model(g, "fox", facing=90)
+    ok, why = g.is_legal(Action("feat", "hero", feat="Look into the Void", target="fox"))
+    assert not ok and "has no LoS" in why
+    assert not [a for a in g.legal_actions() if a.feat == "Look into the Void"]
+    g = game(hero=("Look into the Void",))
+    pal = replace(g.printed_profile("pal"), id="f4-void-pal", bs_id="test-f4-void-pal", feats=("Look into the Void",))
+    add_profile_source({pal.id: pal})
+    y = YAML.replace("HERO", g.printed_profile("hero").id).replace("PAL", pal.id).replace(
+        "FOX", g.printed_profile("fox").id)
+    g = Game(parse_table(y, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    set_model(g, "pal", ki=6)
+    g.dice = PhysicalDice([1, 6])  # Hero loses the Opposed test: no damage, but Fox was targeted
+    g.push(Action("feat", "hero", feat="Look into the Void", target="fox"))
+    assert g.state.models["fox"].damage == 0
+    ok, why = g.is_legal(Action("feat", "pal", feat="Look into the Void", target="fox"))
+    assert not ok and "once per turn" in why

@@ -356,11 +356,15 @@ class DamageRollsOp(_Strict):
 class DamageOp(_Strict):
     """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the feat makes a damage roll (p.38) on
     the affected model at success level ``level`` (2D6, no weapon Strength), Armour ignored
-    with ``ignore_armour``; Tough and Durable apply (Look into the Void)."""
+    with ``ignore_armour``; Tough and Durable apply (Look into the Void). The feat's target
+    must have LoS to the user (``target_sees_user``) and may be targeted by the feat, from any
+    source, once per turn (``once_per_target``): Look into the Void."""
 
     op: Literal["damage"]
     level: int = Field(ge=0, le=10)
     ignore_armour: bool = False
+    target_sees_user: bool = False
+    once_per_target: bool = False
 
 
 class MarkerWoundsOp(_Strict):

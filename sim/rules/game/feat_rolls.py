@@ -34,7 +34,7 @@ from typing import Any
 
 from sim.rules import conditions, ki
 from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, evaluate_roll
-from sim.rules.feat_effects import DamageRollsOp, FeatEffect
+from sim.rules.feat_effects import DamageOp, DamageRollsOp, FeatEffect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.melee_traits import card_trait_values
@@ -198,6 +198,29 @@ class FeatRolls(GamePart):
                                           + (" (Armour ignored)" if op.ignore_armour else "")
                                           + f": {res.table_wounds} on the table, {res.wounds} marked"}))
         self._wound(mid, res.wounds)
+
+    def roll_op_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
+        """Why the ``damage`` op of ``entry`` may not be used at the action's target now: it
+        has no LoS to the user (``target_sees_user``, p.29: from its base, its front arc), or
+        it was already the target of this feat, from any model, this turn (``once_per_target``)."""
+        op = next((o for o in entry.effects if isinstance(o, DamageOp)), None)
+        t = action.target
+        if op is None or t is None or t not in self.state.models:
+            return None
+        if op.target_sees_user:
+            try:
+                seen = self._table_now().scene().los(t, m.id).visible
+            except (KeyError, ValueError):
+                seen = False
+            if not seen:
+                return f"{f.name}: {t} has no LoS to {m.id} (the target must see the user)"
+        if op.once_per_target:
+            for ev in reversed(self.events):
+                if ev.kind == "turn":
+                    break
+                if ev.kind == "feat_used" and ev.data.get("feat") == f.name and ev.data.get("target") == t:
+                    return f"{f.name}: {t} was already targeted by it this turn (once per turn, from any source)"
+        return None
 
     # ------------------------------------------------------------ reading the rules
     def damage_rule_texts(self, mid: str, how: str) -> tuple[str, ...]:

@@ -239,7 +239,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             why = None if t.id == m.id and entry.target_self else self.feat_reaches(m.id, entry, t.id)  # F5
             if why:
                 return why
-        why = (self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
+        why = (self.roll_op_refusal(m, f, entry, action)  # round 6 (F4): Look into the Void (feat_rolls)
+               or self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
                or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
         if why:
             return why
