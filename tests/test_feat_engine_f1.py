@@ -118,6 +118,9 @@ feats:
     {cost: 2, timing: active, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_enemy,
      effects: [{op: mark, keywords: [Animal], traits: [Bravery, "Co-ordinated Attack [Friendly]"], until: end_phase}],
      summary: friendly Animals that target or fight it gain Bravery and Co-ordinated Attack}
+  Instil Envy:
+    {cost: 3, timing: simple, area: target, range: 12, opposed: false, when: action, affects: target,
+     effects: [{op: activation, rule: envy, until: end_phase}], summary: only dearer enemies}
   Raijin's Rage:
     {cost: 2, timing: instant, area: special, when: "trigger:attack_succeeded", dealt_by: ranged, affects: self,
      effects: [{op: attack, kind: ranged, at: near, near: 3, band: medium, ignore: [range, los, camouflage]}],
@@ -843,3 +846,18 @@ def test_prediction_used_twice_binds_the_latest_model_only():
     g.push(next(a for a in g.legal_actions() if a.target == "foe2"))
     g.push(Action("wait", "hero"))
     assert {a.model for a in g.legal_actions() if a.model} == {"foe2"}
+
+
+def test_instil_envy_lets_the_target_act_only_at_dearer_enemies():
+    """Instil Envy: until the End phase the target uses no Ki feat at a friend other than
+    itself and declares actions at enemy models only when their rice cost is higher than its
+    own: Mate (an Akira card, 18 rice) may no longer Melee Foe (Masunagi's card, 17 rice)."""
+    g = game(hero=("Instil Envy",), mate=("Dominate",), places={"mate": (12, 16), "foe": (12 + TOUCH, 16)})
+    assert g.is_legal(Action("melee", "mate", target="foe"))[0]
+    g.push(Action("ki_feat", "hero", feat="Instil Envy", target="mate"))
+    set_active(g, 1)
+    ok, why = g.is_legal(Action("melee", "mate", target="foe"))
+    assert not ok and "higher rice cost" in why
+    ok, why = g.is_legal(Action("feat", "mate", feat="Dominate", target="foe"))
+    assert not ok and "higher rice cost" in why
+    assert not any(a.model == "mate" and a.target == "foe" for a in g.legal_actions())

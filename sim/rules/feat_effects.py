@@ -562,7 +562,9 @@ class ActivationOp(_Strict):
     ``next``, Impetuous markers not ignored, until it becomes ineligible: Prediction);
     ``no_action_walk`` -- until ``until`` its Ranged Attack and Melee actions come without
     their usual Walk (no Walk before / after a Shoot; a Melee only at an enemy in base
-    contact: Instil Sloth).
+    contact: Instil Sloth); ``envy`` -- until ``until`` it uses no Ki feat at a friendly
+    model other than itself, and declares actions and feats at an enemy model only when that
+    model's rice cost is higher than its own (no rice cost: 0; Instil Envy).
     ``no_pass``: its player may not use a pass token in its next activation
     (``now`` always). ``traits`` (with ``next``): it has them until the end of its next
     activation (The Oppressed: Insignificant). ``at: end_activation`` (with ``now``): offered
@@ -571,7 +573,7 @@ class ActivationOp(_Strict):
     ``next`` yes, with ``now`` no)."""
 
     op: Literal["activation"]
-    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only", "declare", "no_action_walk"]
+    rule: Literal["next", "last", "now", "no_pass", "walk_at_user", "only", "declare", "no_action_walk", "envy"]
     no_pass: bool = False
     actions: list[Literal["walk", "run", "charge", "melee", "shoot", "disengage", "stand_up", "wait", "focus",
                           "scenario", "ki_feat"]] = []

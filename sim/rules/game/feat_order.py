@@ -109,8 +109,15 @@ class FeatOrder(FeatTriggers, FeatMoves):
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s next activation is a Walk straight at {m.id} "
                                               "with its full Move (any action if it cannot Walk)"}))
             return
-        if op.rule == "no_action_walk":
+        if op.rule in ("no_action_walk", "envy"):
             until = op.until or "end_phase"
+            if op.rule == "envy":
+                self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "envy", "on": True,
+                                               "value": json.dumps({"feat": f.name, "until": until}, sort_keys=True)}))
+                self._emit(Event("note", {"text": f"{f.name}: {mid} may target no friend but itself with Ki feats, "
+                                                  "and only enemies of a higher rice cost, until "
+                                                  f"{until.replace('_', ' ')}"}))
+                return
             self._emit(Event("condition", {"model": mid, "name": ORDER_MARK + "no_action_walk", "on": True,
                                            "value": json.dumps({"feat": f.name, "until": until}, sort_keys=True)}))
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s Ranged Attack and Melee actions come without their "
@@ -276,7 +283,7 @@ class FeatOrder(FeatTriggers, FeatMoves):
             for key, v in list(x.conditions.items()):
                 if not key.startswith(ORDER_MARK) or key == ORDER_MARK + "walk_at":  # walk_at: its next activation
                     continue
-                timed = key[len(ORDER_MARK):].split(":")[0] in ("only", "no_action_walk", "mark")
+                timed = key[len(ORDER_MARK):].split(":")[0] in ("only", "no_action_walk", "mark", "envy")
                 lasts = json.loads(str(v)).get("until") if timed else "turn"
                 if lasts == until:
                     self._emit(Event("condition", {"model": x.id, "name": key, "on": False}))
@@ -368,6 +375,9 @@ class FeatOrder(FeatTriggers, FeatMoves):
         kind = ACTION_KINDS.get(action.kind)
         if m is None or kind is None or kind.timing != "activation":
             return None
+        why = self.envy_refusal(mid, action)
+        if why:
+            return why
         v = m.conditions.get(ORDER_MARK + "only")
         if v is not None:
             data = json.loads(str(v))
@@ -389,6 +399,28 @@ class FeatOrder(FeatTriggers, FeatMoves):
                                    or math.dist(tuple(action.point), pt) > _WALK_AT_SLACK):
                 return (f"{data['feat']}: {mid} must Walk straight at {data['user']} with its full Move, to "
                         f"({pt[0]:.2f}, {pt[1]:.2f})")
+        return None
+
+    def envy_refusal(self, mid: str, action: Action) -> str | None:
+        """Why ``mid`` under an ``envy`` mark may not declare ``action`` (an action or a Ki
+        feat): a Ki feat at a friendly model other than itself; an action or feat at an enemy
+        model whose rice cost is not higher than its own (no rice cost counts as 0). None
+        when it may."""
+        st = self.state
+        m = st.models.get(mid)
+        v = m.conditions.get(ORDER_MARK + "envy") if m is not None else None
+        t = st.models.get(action.target or "")
+        if v is None or m is None or t is None or t.id == mid:
+            return None
+        feat = json.loads(str(v))["feat"]
+        if t.player == m.player:
+            if action.feat:
+                return f"{feat}: {mid} may use no Ki feat at a friendly model other than itself"
+            return None
+        mine = getattr(self.profile(mid), "rice", None) or 0
+        theirs = getattr(self.profile(t.id), "rice", None) or 0
+        if theirs <= mine:
+            return f"{feat}: {mid} targets only enemies of a higher rice cost than its own ({mine})"
         return None
 
     def walk_at_point(self, mid: str) -> tuple[float, float] | None:

@@ -224,7 +224,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         if why:
             return f"{f.name}: {why}"
         why = (self.assist_feat_refusal(m, f, entry, action) or self.activation_op_refusal(m, entry, action)
-               or self.volley_refusal(m, entry))
+               or self.volley_refusal(m, entry) or self.envy_refusal(m.id, action))
         if why:  # round 6 (F1): feat_assists, feat_order
             return why
         op_a = attack_of(entry)
