@@ -67,6 +67,30 @@ feats:
   Inflated Reputation:
     {cost: 1, timing: instant, area: personal, limits: [no_btb], when: any, affects: self, max_damage: 3,
      effects: [{op: grant, traits: ["Fear (6)"], until: activation}], summary: Fear (6) unless badly hurt}
+  Slice:
+    {cost: 2, timing: active, area: personal, limits: [once_per_turn], when: action, affects: self,
+     effects: [{op: grant_weapon, traits: ["Bleed (1/3)"], weapon: melee, name: Kama Edge, until: activation}],
+     summary: the Kama Edge gains Bleed (1/3)}
+  Strangulation:
+    {cost: 4, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: grant_weapon, traits: [Critical Attack (0), Powerful Attack (0)], weapon: melee,
+                name: Garrotte}], summary: the Garrotte gains two special attacks}
+  Chudan:
+    {cost: 2, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: special_cost, set: 0, until: end_phase}], summary: its specials cost 0}
+  Buki Manipulation:
+    {cost: 2, timing: active, area: personal, when: exchange, affects: self,
+     effects: [{op: choice, labels: [grapple, cheaper], options: [
+        [{op: grant_weapon, traits: [Grapple Attack (1)], weapon: melee, name: Kama Edge, until: exchange}],
+        [{op: special_cost, add: -1, kinds: [attack], weapon: melee, name: Kama Edge, until: exchange}]]}],
+     summary: the named weapon gets a special or cheaper special attacks}
+  Mamba's Stride:
+    {cost: 1, timing: active, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_friend,
+     target_keywords: [Acolyte], effects: [{op: boost, stat: move, cost: 2, until: end_phase}],
+     summary: a friendly Acolyte gets a Move boost (2)}
+  Focusing Shomyo:
+    {cost: 1, timing: complex, area: aura, range: 6, limits: [no_btb], when: action, affects: friends,
+     target_keywords: [Sohei], effects: [{op: boost, stat: melee, cost: 2}], summary: Sohei get a Melee boost (2)}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -379,3 +403,93 @@ def test_inflated_reputation_is_refused_with_more_than_three_marked_wounds():
     set_model(g, "hero", damage=3)
     g.push(Action("feat", "hero", feat="Inflated Reputation"))
     assert g.profile("hero").trait("fear") is not None
+
+
+# ---------------------------------------------------------------- weapons, special costs, boosts
+def _blades(feats: tuple[str, ...], key: str):
+    """Ishi's card with two melee weapons, Kama Point and Kama Edge, and a Garrotte."""
+    from models.profiles import Weapon
+
+    ishi = get_profile("ishi")
+    weapons = (Weapon("Kama Point", "melee", 1, traits=("Pierce (1)",), special_attacks=("Combo Attack (0)",)),
+               Weapon("Kama Edge", "melee", 1, special_attacks=("Sidestep Attack (1)",),
+                      special_defences=("Sweep Defence (1)",)),
+               Weapon("Garrotte", "melee", -1, special_defences=("Push Defence (1)",)))
+    return replace(ishi, id=f"f5-blades-{key}", name="Blades", bs_id=f"test-f5-blades-{key}", feats=feats,
+                   weapons=weapons)
+
+
+def _weapon(g: Game, mid: str, name: str):
+    return next(w for w in g.profile(mid).weapons if w.name == name)
+
+
+def test_slice_and_strangulation_reach_only_the_named_weapon():
+    """Slice: "this model's Kama Edge Melee Weapon gains Bleed (1/3)" until the end of the
+    activation -- not the Kama Point; Strangulation: "This model's Garrotte Weapon gains
+    Critical Attack (0) and Powerful Attack (0)" -- offered then as specials of that weapon."""
+    g = game(hero_card=_blades(("Slice", "Strangulation"), "a"))
+    g.push(Action("feat", "hero", feat="Slice"))
+    assert "Bleed (1/3)" in _weapon(g, "hero", "Kama Edge").traits
+    assert not any(t.startswith("Bleed") for t in _weapon(g, "hero", "Kama Point").traits)
+    g.push(Action("feat", "hero", feat="Strangulation"))
+    garrotte = _weapon(g, "hero", "Garrotte")
+    assert set(garrotte.special_attacks) == {"Critical Attack (0)", "Powerful Attack (0)"}
+    assert _weapon(g, "hero", "Kama Edge").special_attacks == ("Sidestep Attack (1)",)
+    g.push(Action("walk", "hero", point=(8, 10)))  # the activation ends
+    assert not any(t.startswith("Bleed") for t in _weapon(g, "hero", "Kama Edge").traits)
+    assert "Critical Attack (0)" in _weapon(g, "hero", "Garrotte").special_attacks  # no end printed
+
+
+def test_chudan_makes_every_special_cost_nothing_until_the_end_phase():
+    """Chudan: "This model's Special Attacks and Defences are reduced to (0) cost until the End
+    Phase"."""
+    g = game(hero_card=_blades(("Chudan",), "b"))
+    g.push(Action("feat", "hero", feat="Chudan"))
+    edge = _weapon(g, "hero", "Kama Edge")
+    assert edge.special_attacks == ("Sidestep Attack (0)",) and edge.special_defences == ("Sweep Defence (0)",)
+    assert _weapon(g, "hero", "Garrotte").special_defences == ("Push Defence (0)",)
+    assert g.printed_profile("hero").weapons[1].special_attacks == ("Sidestep Attack (1)",)
+
+
+def test_buki_manipulation_in_an_exchange_cheapens_the_named_weapons_special_attacks():
+    """Buki Manipulation (its weapon renamed here): one option in the exchange -- the weapon's
+    special attacks cost 1 less (defences unchanged) until the exchange ends; the other option
+    gives it Grapple Attack (1)."""
+    g = game(hero_card=_blades(("Buki Manipulation",), "c"))
+    set_model(g, "foe", position=[10, 11.19])
+    assert not [a for a in g.legal_actions() if a.feat == "Buki Manipulation"]  # only in an exchange
+    g.push(Action("melee", "hero", target="foe"))
+    options = {a.option for a in g.legal_actions() if a.feat == "Buki Manipulation"}
+    assert options == {0, 1}
+    g.push(Action("feat", "hero", feat="Buki Manipulation", option=1))
+    edge = _weapon(g, "hero", "Kama Edge")
+    assert edge.special_attacks == ("Sidestep Attack (0)",) and edge.special_defences == ("Sweep Defence (1)",)
+    assert _weapon(g, "hero", "Kama Point").special_attacks == ("Combo Attack (0)",)
+
+
+def test_mambas_stride_gives_a_friendly_acolyte_a_move_boost():
+    """Mamba's Stride: "Target Friendly Acolyte gains Move Boost 2 until the End Phase": Pal
+    (an Acolyte) may then buy +1 Move for 2 Ki; Away (no Acolyte) is no target."""
+    ishi = get_profile("ishi")
+    acolyte = replace(ishi, id="f5-acolyte", name="Acolyte", bs_id="test-f5-acolyte", types=("acolyte",), feats=())
+    g = game(hero=("Mamba's Stride",), pal_card=acolyte)
+    assert {a.target for a in g.legal_actions() if a.feat == "Mamba's Stride"} == {"pal"}
+    assert g.profile("pal").boost("move") is None
+    g.push(Action("feat", "hero", feat="Mamba's Stride", target="pal"))
+    assert g.profile("pal").boost("move") == 2
+    set_model(g, "pal", ki=3)
+    ok, why = g.is_legal(Action("walk", "pal", point=(12.5, 16), boost=1))
+    assert ok, why
+
+
+def test_focusing_shomyo_gives_sohei_in_the_aura_a_melee_boost():
+    """Focusing Shōmyō: "Friendly Sohei models in the Aura gain Melee Boost (2)": read while
+    inside the 6" Aura (Pal); a Sohei out of it (Away, 10" off) has none."""
+    ishi = get_profile("ishi")
+    sohei = replace(ishi, id="f5-sohei", name="Sohei", bs_id="test-f5-sohei", types=("sohei",), feats=(),
+                    boosts=())
+    g = game(hero=("Focusing Shomyo",), pal_card=sohei)
+    g.push(Action("complex_ki_feat", "hero", feat="Focusing Shomyo"))
+    assert g.profile("pal").boost("melee") == 2
+    assert g.profile("away").boost("melee") is None
+    assert g.profile("hero").boost("melee") is None

@@ -21,6 +21,11 @@ An effect is a mapping (the keys of :data:`EFFECT_KEYS`):
   (``melee``, ``ranged`` or ``all``);
 * ``stats``: statistic changes, ``{"melee": +1}`` (``melee``, ``ranged``, ``move``, ``ki``,
   ``strength``: the strength of the weapons named by ``weapon``).
+* round 6 (F5): ``weapon_name``: only the weapon of that name gains the weapon traits, the
+  strength and the special costs (Slice: the Kama Edge); ``special_cost``: the Ki cost of the
+  special attacks / defences (``kinds``) of those weapons becomes ``set`` or changes by
+  ``add`` (never below 0) (Chudan: all at 0); ``boosts``: Ki boost boxes gained,
+  ``{"move": 2}`` (p.10: +1 Move for 2 Ki; a card's own cheaper box is kept).
 
 **Gaining a trait the model has** (p.48, the two worked examples of Kuma and Naoko):
 
@@ -54,7 +59,8 @@ __all__ = ["DURATIONS", "EFFECT_KEYS", "STATS", "effective_profile", "merge_trai
 DURATIONS = ("action", "activation", "exchange", "end_phase", "turn", "game")
 
 #: The keys an effect may have.
-EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats", "range_bands")
+EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats", "range_bands",
+               "weapon_name", "special_cost", "boosts")  # round 6 (F5)
 
 #: Statistics an effect may change.
 STATS = ("melee", "ranged", "move", "ki", "strength")
@@ -219,7 +225,43 @@ def effect_problem(effect: Any) -> str | None:
     if not isinstance(stats, Mapping) or not all(k in STATS and isinstance(v, int) and not isinstance(v, bool)
                                                  for k, v in stats.items()):
         return f"stats must map {', '.join(STATS)} to whole numbers, got {stats!r}"
-    return _range_bands_problem(effect.get("range_bands"))
+    return _range_bands_problem(effect.get("range_bands")) or _f5_problem(effect)
+
+
+def _f5_problem(effect: Mapping[str, Any]) -> str | None:
+    """Why the round 6 (F5) keys of ``effect`` are wrong, or None: ``weapon_name`` a name,
+    ``special_cost`` ``{"set": n}`` or ``{"add": n}`` (whole numbers) with optional ``kinds``
+    (``attack``, ``defence``), ``boosts`` statistic -> a Ki cost of 1 or more."""
+    name = effect.get("weapon_name")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        return f"weapon_name must be a weapon's name, got {name!r}"
+    sc = effect.get("special_cost")
+    if sc is not None:
+        if (not isinstance(sc, Mapping) or len(set(sc) & {"set", "add"}) != 1 or not set(sc) <= {"set", "add", "kinds"}
+                or not all(isinstance(sc[k], int) and not isinstance(sc[k], bool) for k in ("set", "add") if k in sc)
+                or not set(sc.get("kinds", ["attack"])) <= {"attack", "defence"}):
+            return f"special_cost is {{'set' or 'add': n, 'kinds': [attack, defence]}}, got {sc!r}"
+    bo = effect.get("boosts")
+    if bo is not None and (not isinstance(bo, Mapping) or not all(
+            k in ("melee", "ranged", "move", "ki") and isinstance(v, int) and not isinstance(v, bool) and v >= 1
+            for k, v in bo.items())):
+        return f"boosts map melee / ranged / move / ki to a Ki cost of 1 or more, got {bo!r}"
+    return None
+
+
+def _with_special_costs(w: Weapon, changes: Sequence[Mapping[str, Any]]) -> Weapon:
+    """Weapon ``w`` with the Ki costs of its special attacks / defences changed (p.39)."""
+    def one(text: str, kind: str) -> str:
+        m = re.match(r"^(.*?)\(\s*(\d+)\s*\)\s*$", text)
+        if m is None:
+            return text
+        cost = int(m.group(2))
+        for sc in changes:
+            if kind in sc.get("kinds", ["attack", "defence"]):
+                cost = int(sc["set"]) if "set" in sc else max(0, cost + int(sc["add"]))
+        return f"{m.group(1).rstrip()} ({cost})"
+    return replace(w, special_attacks=tuple(one(t, "attack") for t in w.special_attacks),
+                   special_defences=tuple(one(t, "defence") for t in w.special_defences))
 
 
 def _range_bands_problem(rb: Any) -> str | None:
@@ -261,6 +303,12 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
         which = effect.get("weapon", "all")
         parts.append(f"{'its' if which == 'all' else 'its ' + which} weapons gain {', '.join(effect['weapon_traits'])}")
     parts += [f"{k.title()} {v:+d}" for k, v in effect.get("stats", {}).items()]
+    if effect.get("weapon_name"):
+        parts.append(f"(the {effect['weapon_name']} only)")
+    sc = effect.get("special_cost") or {}
+    if sc:
+        parts.append("special costs " + (f"{sc['set']}" if "set" in sc else f"{sc['add']:+d}"))
+    parts += [f"{k.title()} Boost ({v})" for k, v in (effect.get("boosts") or {}).items()]
     rb = effect.get("range_bands") or {}
     if rb:
         parts.append("range bands " + ("/".join(f"{b:g}" for b in rb["bands"]) if "bands" in rb
@@ -280,6 +328,8 @@ def _text_key(text: str) -> str:
 
 
 def _weapon_applies(w: Weapon, which: str) -> bool:
+    if which.startswith("name:"):  # round 6 (F5): one weapon, by its printed name
+        return w.name.strip().lower() == which[5:].strip().lower()
     return which == "all" or w.kind == which
 
 
@@ -299,12 +349,20 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
     weapon_gain: list[tuple[str, str]] = []
     strength: list[tuple[str, int]] = []
     bands: list[Mapping[str, Any]] = []
+    costs: list[tuple[str, Mapping[str, Any]]] = []  # round 6 (F5): special costs, boost boxes
+    boosts: dict[str, int] = {}
     for e in effects:
         if e.get("range_bands"):  # a Ki feat's new range bands for its ranged weapons (p.10)
             bands.append(e["range_bands"])
         gained += [_parse(t) for t in e.get("traits", [])]
         lose += list(e.get("lose", []))
         which = e.get("weapon", "all")
+        if e.get("weapon_name"):
+            which = f"name:{e['weapon_name']}"
+        if e.get("special_cost"):
+            costs.append((which, e["special_cost"]))
+        for k, v in (e.get("boosts") or {}).items():
+            boosts[k] = min(int(v), boosts.get(k, int(v)))
         weapon_gain += [(which, t) for t in e.get("weapon_traits", [])]
         for k, v in e.get("stats", {}).items():
             if k == "strength":
@@ -327,8 +385,16 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
         if w.kind == "ranged" and w.range:
             for rb in bands:
                 w = _with_bands(w, rb)
+        mine = [sc for which, sc in costs if _weapon_applies(w, which)]
+        if mine:
+            w = _with_special_costs(w, mine)
         weapons.append(w)
     changes: dict[str, Any] = {"traits": traits, "weapons": tuple(weapons)}
+    if boosts:  # a box the card prints already keeps its cost when it is cheaper
+        have = dict(profile.boosts)
+        for k, v in boosts.items():
+            have[k] = min(v, have.get(k, v))
+        changes["boosts"] = tuple(have.items())
     for k, v in stats.items():
         cur = getattr(profile, k, None)
         if cur is not None:

@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse",  # round 6 (F2)
-       "form", "transfer")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -97,7 +97,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4: feat_rolls)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse",  # round 6 (F2: sim.rules.game.feat_areas)
-    "form", "transfer",  # round 6 (F5: sim.rules.game.feat_cards)
+    "form", "transfer", "special_cost", "boost",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -156,10 +156,12 @@ class GrantOp(_Traits):
 
 
 class GrantWeaponOp(_Traits):
-    """Its weapons (``melee``, ``ranged`` or ``all``) gain the weapon trait texts."""
+    """Its weapons (``melee``, ``ranged`` or ``all``) gain the weapon trait texts. Round 6
+    (F5): ``name`` -- only its weapon of that printed name (Slice: the Kama Edge)."""
 
     op: Literal["grant_weapon"]
     weapon: Literal["melee", "ranged", "all"] = "all"
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
 
 
 class LoseOp(_Traits):
@@ -675,6 +677,37 @@ class CleanseOp(_Strict):
     names: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=17)]
 
 
+class SpecialCostOp(_Strict):
+    """Round 6 (F5): until ``until`` the Ki cost of the special ``kinds`` (attacks, defences)
+    of its ``weapon`` weapons (``name``: only the weapon of that name) becomes ``set`` or
+    changes by ``add`` (never below 0; p.39) (Chudan: every special at 0)."""
+
+    op: Literal["special_cost"]
+    set: Annotated[int, Field(ge=0, le=6)] | None = None
+    add: Annotated[int, Field(ge=-6, le=6)] | None = None
+    kinds: Annotated[list[Literal["attack", "defence"]], Field(min_length=1)] = ["attack", "defence"]
+    weapon: Literal["melee", "ranged", "all"] = "all"
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    until: Until | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "SpecialCostOp":
+        if (self.set is None) == (self.add is None):
+            raise ValueError("special_cost needs exactly one of 'set' and 'add'")
+        return self
+
+
+class BoostOp(_Strict):
+    """Round 6 (F5): until ``until`` the model has a Ki boost box for ``stat`` at ``cost`` Ki
+    per +1 (p.10, p.47; "gains Move Boost 2": Mamba's Stride); a cheaper box its card prints
+    is kept."""
+
+    op: Literal["boost"]
+    stat: Literal["melee", "ranged", "move", "ki"]
+    cost: Annotated[int, Field(ge=1, le=6)]
+    until: Until | None = None
+
+
 class ManualStepOp(_Strict):
     """An explicit step the players apply by hand (logged with the card text)."""
 
@@ -740,7 +773,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp,  # round 6 (F2)
-                     FormOp, TransferOp],  # round 6 (F5)
+                     FormOp, TransferOp, SpecialCostOp, BoostOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -72,6 +72,9 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
         return v if friend else -v
     if kind == "pass_token":
         return 1.0 * op.n if friend else -1.0
+    if kind in ("special_cost", "boost"):  # round 6 (F5): cheaper specials, a Ki boost box
+        v = 1.0 if fighting or op.until in ("end_phase", "game", None) else 0.5
+        return v if friend else -v
     if kind == "transfer":  # round 6 (F5): markers leave their givers and land on the receiver
         recv = st.models[user if op.to == "user" else mid]
         moved = [(g, name, game.marker_count(g, name)) for g in game.transfer_givers(user, op, mid)

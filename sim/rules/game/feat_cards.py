@@ -26,6 +26,11 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   while the user has at most that many marked wound boxes: Inflated Reputation),
   ``x_target_ki`` (X is the target's Ki statistic: offered so, refused otherwise: Strip
   Soul); ``target_rice: equal`` (Rivalry) is judged with the other rice filters.
+* **grant_weapon** ``name`` (Slice, Strangulation: one weapon of the card gains the traits or
+  specials), **special_cost** (Chudan: its specials cost 0; Buki Manipulation: its Buki 23's
+  special attacks cost 1 less) and **boost** (Mamba's Stride, Focusing Shōmyō: a Ki boost box
+  gained): effects on the card (:mod:`sim.rules.effects` keys ``weapon_name``,
+  ``special_cost``, ``boosts``), with a duration, or read while inside an Aura.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -43,7 +48,8 @@ from typing import Any
 from models.profiles import Profile, get_profile
 from sim.geometry import Size
 from sim.rules import conditions, ki
-from sim.rules.feat_effects import CounterOp, FeatEffect, FormOp, TransferOp
+from sim.rules.effects import effect_problem
+from sim.rules.feat_effects import BoostOp, CounterOp, FeatEffect, FormOp, GrantWeaponOp, SpecialCostOp, TransferOp
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -59,6 +65,21 @@ _VALUED = ("frightened", "disguised")
 #: The effect source suffix of a ``no_specials`` op with ``own: true`` (the model may declare
 #: none of its own special attacks or defences).
 OWN_NO_SPECIALS = ": no special attacks or defences of its own"
+
+
+def card_effect_keys(op: Any) -> dict:
+    """The :mod:`sim.rules.effects` keys of a round 6 (F5) op beside its traits:
+    ``weapon_name`` of a named ``grant_weapon`` / ``special_cost``; ``special_cost``;
+    ``boosts``."""
+    out: dict = {}
+    if isinstance(op, (GrantWeaponOp, SpecialCostOp)) and op.name:
+        out["weapon_name"] = op.name
+    if isinstance(op, SpecialCostOp):
+        out["weapon"] = op.weapon
+        out["special_cost"] = ({"set": op.set} if op.set is not None else {"add": op.add}) | {"kinds": list(op.kinds)}
+    if isinstance(op, BoostOp):
+        out["boosts"] = {op.stat: op.cost}
+    return out
 
 
 class FeatCards(GamePart):
@@ -235,6 +256,21 @@ class FeatCards(GamePart):
     def apply_own_no_specials(self, mid: str, feat: str, until: str | None) -> None:
         """Model ``mid`` may use none of its special attacks or defences until ``until``."""
         self.grant(mid, feat + OWN_NO_SPECIALS, until or "game")
+
+    # ------------------------------------------------------------ weapons, special costs, boosts
+    def grant_card_effect(self, f: ki.Feat, op: Any, mid: str, x: int) -> None:
+        """A named ``grant_weapon``, a ``special_cost`` or a ``boost`` op on ``mid``: one
+        ``effect`` event until the op's duration (the rest of the game without one)."""
+        from sim.rules.game.feat_step import _with_x  # the paid X in a trait text
+
+        eff: dict = {"source": f.name, "until": op.until or "game"}
+        if isinstance(op, GrantWeaponOp):
+            eff["weapon_traits"], eff["weapon"] = [_with_x(t, x) for t in op.traits], op.weapon
+        eff.update(card_effect_keys(op))
+        problem = effect_problem(eff)
+        if problem:
+            raise ValueError(f"effect of {f.name} on {mid}: {problem}")
+        self._emit(Event("effect", {"model": mid, **eff}))
 
     # ------------------------------------------------------------ counters
     def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:

@@ -584,7 +584,9 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         """One operation of a feat's entry on model ``mid`` (:data:`sim.rules.feat_effects.OPS`)."""
         x = int(action.x or 1)
         kind = op.op
-        if kind in ("grant", "lose", "grant_weapon", "stat"):
+        if kind in ("special_cost", "boost") or (kind == "grant_weapon" and op.name):  # round 6 (F5, feat_cards)
+            self.grant_card_effect(f, op, mid, x)
+        elif kind in ("grant", "lose", "grant_weapon", "stat"):
             until = op.until or _FOREVER
             texts = [_with_x(t, x) for t in op.traits] if kind != "stat" else []
             if kind == "grant":
