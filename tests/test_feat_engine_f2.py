@@ -247,3 +247,99 @@ def test_cleansing_pulse_is_x_inches():
     ok, why = g.is_legal(replace(base, models=("pal:poisoned",)))
     assert not ok and "pal:poisoned" in why
     assert math.isclose(g.marker_count("pal", "poisoned"), 1)
+
+
+# ---------------------------------------------------------------- unseen
+def test_shadow_walk_only_out_of_every_enemys_sight():
+    """Shadow Walk: "If this model is out of LoS of all Enemy models, place it within 3"" --
+    refused while Fox (facing it) sees Hero; offered once Fox looks away."""
+    assert fe.effect_status("Shadow Walk") == (True, "")
+    g = game(hero=("Shadow Walk",))
+    assert g.table_now().scene().los("fox", "hero").visible
+    use = Action("feat", "hero", feat="Shadow Walk", point=(10, 7.5))
+    ok, why = g.is_legal(use)
+    assert not ok and "fox" in why and "LoS" in why
+    set_model(g, "fox", facing=90.0)  # its back to Hero
+    set_model(g, "far", facing=90.0)
+    assert not g.table_now().scene().los("fox", "hero").visible
+    ok, why = g.is_legal(use)
+    assert ok, why
+    g.push(use)
+    assert g.state.models["hero"].position == pytest.approx((10, 7.5))
+
+
+# ---------------------------------------------------------------- touching
+def test_defensive_line_parry_only_while_touching_a_friendly_tengu_bushi():
+    """Defensive Line: "while in BtB with another Friendly Tengu Bushi, this model and
+    Friendly Tengu Bushi in BtB with this model gain Parry (+1)"; a model benefits once."""
+    assert fe.effect_status("Defensive Line") == (True, "")
+    tengu = ("tengu", "bushi")
+    g = game(hero=("Defensive Line",), pal=("Defensive Line",), types={"hero": tengu, "pal": tengu},
+             places={"pal": (11.18, 10)})  # in base contact
+    _use(g, "Defensive Line")
+    assert parry2(g, "hero") == [1] and parry2(g, "pal") == [1]
+    assert parry2(g, "fox") == []
+    # pal uses it too: still one Parry (+1) each (a model benefits from this feat once)
+    set_model(g, "pal", ki=3)
+    g.push(Action("feat", "pal", feat="Defensive Line"))
+    assert parry2(g, "hero") == [1] and parry2(g, "pal") == [1]
+    # apart: no Parry for either (the feat lasts, the contact does not)
+    g2 = game(hero=("Defensive Line",), types={"hero": tengu, "pal": tengu}, places={"pal": (11.18, 10)})
+    _use(g2, "Defensive Line")
+    set_model(g2, "pal", position=[14, 10])
+    assert parry2(g2, "hero") == [] and parry2(g2, "pal") == []
+    set_model(g2, "pal", position=[11.18, 10])
+    assert parry2(g2, "hero") == [1]
+
+
+def parry2(g, mid):
+    """The values of model ``mid``'s Parry traits now."""
+    return [t.value for t in g.profile(mid).traits if t.keyword.lower() == "parry"]
+
+
+def test_defensive_line_needs_both_keywords():
+    g = game(hero=("Defensive Line",), types={"hero": ("tengu", "bushi"), "pal": ("tengu",)},
+             places={"pal": (11.18, 10)})
+    _use(g, "Defensive Line")
+    assert parry2(g, "hero") == [] and parry2(g, "pal") == []
+
+
+# ---------------------------------------------------------------- Ki costs and Ki ranges
+def test_burden_on_society_raises_feat_and_boost_costs_inside_the_aura():
+    """Burden on Society (Aura 6"): "When another model within the Aura ... uses a Ki Feat or
+    Ki Boost, the cost in Ki Tokens is increased by one"."""
+    assert fe.effect_status("Burden on Society") == (True, "")
+    g = game(hero=("Burden on Society",), fox=("Spirit Bolt",), places={"fox": (10, 14)})
+    assert g.feat_cost_modifier("fox") == 0
+    _use(g, "Burden on Society")
+    assert g.feat_cost_modifier("fox") == 1 and g.feat_cost_modifier("fox", boost=True) == 1
+    assert g.feat_cost_modifier("far") == 0  # outside the Aura
+    assert g.feat_cost_modifier("hero") == 0  # another model: not the user
+    set_active(g, 2)
+    before = g.state.models["fox"].ki
+    g.push(next(a for a in g.legal_actions() if a.feat == "Spirit Bolt"))
+    used = [e for e in g.events if e.kind == "feat_used" and e.data["feat"] == "Spirit Bolt"][-1]
+    printed = g.feats("fox")["Spirit Bolt"].cost
+    assert used.data["cost"] == printed + 1 and g.state.models["fox"].ki == before - printed - 1
+
+
+def test_faith_lowers_the_target_villagers_feat_costs_until_the_action_is_resolved():
+    assert fe.effect_status("Faith") == (True, "")
+    g = game(hero=("Faith",), pal=("Spirit Bolt",), types={"pal": ("villager",)})
+    _use(g, "Faith", target="pal")
+    assert g.feat_cost_modifier("pal") == -1 and g.feat_cost_modifier("pal", boost=True) == 0
+    assert g.feat_cost_modifier("hero") == 0
+    g.push(Action("walk", "hero", point=(10, 8)))  # Hero's activation (its action) ends
+    assert g.feat_cost_modifier("pal") == 0
+
+
+def test_horrify_pulse_reaches_as_many_inches_as_the_ki_left():
+    """Horrify (cost 2, Pulse X"): X = the Ki tokens left after paying. Fox stands 2.82"
+    away (edge to edge): with 6 Ki the Pulse is 4" and reaches it; with 4 Ki it is 2"."""
+    assert fe.effect_status("Horrify") == (True, "")
+    for ki, frightened in ((6, True), (4, False)):
+        g = game(hero=("Horrify",), places={"fox": (10, 14)})  # 4 - 1.18 = 2.82" edge to edge
+        set_model(g, "hero", ki=ki)
+        g.push(next(a for a in g.legal_actions() if a.feat == "Horrify"))
+        assert (g.marker_count("fox", "frightened") > 0) is frightened, ki
+        assert g.marker_count("far", "frightened") == 0

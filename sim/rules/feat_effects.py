@@ -83,7 +83,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "dice_curse", "cleanse",  # round 6 (F2)
+       "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -96,7 +96,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4: feat_rolls)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
-    "dice_curse", "cleanse",  # round 6 (F2: sim.rules.game.feat_areas)
+    "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
@@ -667,6 +667,18 @@ class DiceCurseOp(_Strict):
     until: Until = "end_phase"
 
 
+class FeatCostOp(_Strict):
+    """Round 6 (F2): until ``until`` the Ki cost of every Ki feat the affected model uses
+    changes by ``n`` (and of its Ki boosts with ``boosts``); a cost never drops below one
+    token (p.46). In an Aura: the models inside pay it while they are there (Burden on
+    Society); Faith: ``{op: feat_cost, n: -1, until: action}``."""
+
+    op: Literal["feat_cost"]
+    n: int = Field(ge=-3, le=3)
+    boosts: bool = False
+    until: Until = "action"
+
+
 class CleanseOp(_Strict):
     """Round 6 (F2): remove up to ``n`` markers in all (``X``: the paid X) of the conditions
     ``names`` from the affected models, shared out as the user's player picks: the action's
@@ -772,7 +784,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
-                     DiceCurseOp, CleanseOp,  # round 6 (F2)
+                     DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
@@ -863,6 +875,11 @@ class FeatEffect(_Strict):
     aura_enter: bool = False
     range_turn: bool = False
     unseen: bool = False
+    # round 6 (F2): a Personal feat whose lasting ops reach the user while it is in base contact
+    # with a friendly model the entry's filters accept, and each such model touching it
+    # (Defensive Line); the Pulse / Aura range is the user's Ki tokens after paying (Horrify)
+    touching: bool = False
+    range_ki: bool = False
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
     # models only); usable only while the user has at most this many marked wound boxes (Inflated
@@ -1133,6 +1150,15 @@ def area_refusal(entry: FeatEffect) -> str:
     one-time ops of models the Aura reaches."""
     if (entry.aura_terrain is not None or entry.aura_enter or entry.range_turn) and entry.area != "aura":
         return "aura_terrain, aura_enter and range_turn are for Aura feats"
+    if entry.range_ki and (entry.area != "pulse" or entry.range_x or entry.range_turn):
+        return "range_ki is for a Pulse (its range read when it is used), without range_x / range_turn"
+    if entry.touching and (entry.area != "personal" or entry.affects != "friends_and_self"
+                           or any(e.op not in ("grant", "grant_weapon", "lose", "stat") or e.until is None
+                                  for e in entry.effects)):
+        return "touching is a Personal feat's lasting grant / lose / stat ops on friends_and_self"
+    if any(isinstance(e, FeatCostOp) and e.until not in ("action", "activation", "end_phase", "turn", "game")
+           for e in _all_ops(entry)):
+        return "feat_cost lasts an action, an activation, the turn or the game"
     if entry.range_x and entry.area not in ("pulse", "aura"):
         return "range_x is applied to Pulse and Aura feats only"
     if entry.range_x and entry.range_turn:

@@ -40,8 +40,9 @@ from typing import Any
 
 from sim.geometry import Footprint, Passage, Size, Visibility
 from sim.rules import conditions, ki
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose
-from sim.rules.feat_effects import CleanseOp, FeatEffect, feat_effect
+from sim.rules.feat_effects import CleanseOp, FeatCostOp, FeatEffect, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_auras import FeatAuras, aura_kept, aura_range
@@ -55,12 +56,20 @@ HIT_MARK = "aura_hit:"
 #: The source of the effect that keeps cursed dice values: ``<feat>: dice 2,5``.
 DICE_SOURCE = ": dice "
 _DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
+#: The source of the effect that keeps a ``touching`` feat on its user.
+TOUCH_MARK = ": touching"
+_TOUCH = re.compile(r"^(?P<feat>.+): touching(?: X=(?P<x>\d+))?$")
+_COST = re.compile(r": feat cost (?P<n>[+-]\d+)(?P<boosts> and boosts)?$")
 #: Event kinds after which a model may have come into an Aura.
 ENTER_EVENTS = ("move", "arrive", "exchange", "shot")
 
 
 class FeatAreas(FeatAuras):
-    """Aura terrain, entering Auras, X / turn ranges, unseen feats, dice curses, cleansing."""
+    """Aura terrain, entering Auras, X / turn ranges, unseen feats, dice curses, cleansing,
+    feats read while models touch, Ki cost changes."""
+
+    #: The Aura ops read while a model is inside (:class:`FeatAuras`) and ``feat_cost``.
+    AURA_OPS = FeatAuras.AURA_OPS | frozenset({"feat_cost"})
 
     # ------------------------------------------------------------ ranges
     @staticmethod
@@ -72,10 +81,15 @@ class FeatAreas(FeatAuras):
         """The Pulse / Aura range of ``entry`` used with X = ``x`` now (:func:`aura_range`)."""
         return aura_range(entry, x, self.state.turn)
 
-    def sized_feat(self, f: ki.Feat, entry: FeatEffect, x: int | None) -> ki.Feat:
+    def sized_feat(self, f: ki.Feat, entry: FeatEffect, x: int | None, user: str | None = None) -> ki.Feat:
         """``f`` with its Pulse / Aura range as :meth:`area_reach` reads it (``range_x``,
-        ``range_turn``); ``f`` itself otherwise."""
-        if not (entry.range_x or entry.range_turn) or f.area not in ("pulse", "aura"):
+        ``range_turn``; ``range_ki``: the Ki tokens ``user`` has now, after paying when the
+        feat is applied); ``f`` itself otherwise."""
+        if f.area not in ("pulse", "aura"):
+            return f
+        if entry.range_ki and user in self.state.models:
+            return replace(f, range=float(self.state.models[user].ki))
+        if not (entry.range_x or entry.range_turn):
             return f
         return replace(f, range=self.area_reach(entry, x))
 
@@ -188,6 +202,120 @@ class FeatAreas(FeatAuras):
                 continue
             self._aura_hit(m, f, entry, x.id, int(action.x or 1))
 
+    # ------------------------------------------------------------ start of the area rules
+    @staticmethod
+    def area_rules_own(entry: FeatEffect) -> bool:
+        """Whether this module applies the entry's ops itself (``aura_enter``: to the models
+        in or coming into the Aura; ``touching``: while they touch), not once at use."""
+        return entry.aura_enter or entry.touching
+
+    def area_rules_start(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
+        """When ``entry`` is used: the models in an ``aura_enter`` Aura get its ops; a
+        ``touching`` feat is kept on its user until its ops' longest duration."""
+        if entry.aura_enter:
+            self.aura_start_hits(m, f, entry, action)
+        if entry.touching:
+            order = ("action", "activation", "exchange", "end_phase", "turn", "game")
+            untils = [str(getattr(e, "until", None) or "end_phase") for e in entry.effects]
+            until = max(untils, key=order.index) if untils else "end_phase"
+            self.grant(m.id, f"{f.name}{TOUCH_MARK}" + (f" X={int(action.x)}" if action.x else ""), until)
+
+    # ------------------------------------------------------------ touching
+    def aura_effects(self, mid: str) -> list[dict]:
+        """The effects of Auras (:class:`FeatAuras`), of ``touching`` feats and of
+        ``feat_cost`` Auras model ``mid`` has now."""
+        return super().aura_effects(mid) + self.touching_effects(mid)
+
+    def touching_effects(self, mid: str) -> list[dict]:
+        """The lasting ops of ``touching`` feats model ``mid`` benefits from now: the user
+        while it is in base contact with another friendly model the entry accepts, and each
+        such model in base contact with the user; once per feat name (a model benefits from
+        one such feat once)."""
+        st = self.state
+        me = st.models.get(mid)
+        if me is None or not me.alive:
+            return []
+        users = self._touch_users()
+        if not users:
+            return []
+        scene = self._table_now().scene()
+        out: list[dict] = []
+        seen: set[str] = set()
+        for user, feat, x in users:
+            if feat in seen:
+                continue
+            entry = feat_effect(feat)
+            u = st.models[user]
+            if entry is None or me.player != u.player:
+                continue
+            if mid == user:
+                ok = any(o.id != user and o.player == u.player and self._touch_reaches(u, o, entry)
+                         and scene.btb(user, o.id) for o in st.alive() if o.elsewhere is None)
+            else:
+                ok = self._touch_reaches(u, me, entry) and scene.btb(user, mid)
+            if not ok:
+                continue
+            seen.add(feat)
+            for eff in self._aura_ops_effects(feat, entry, x, 0):
+                out.append({**eff, "source": f"{feat} (touching {user})", "until": "end_phase"})
+        return out
+
+    def _touch_reaches(self, u: ModelState, o: ModelState, entry: FeatEffect) -> bool:
+        """Whether friendly model ``o`` is one the ``touching`` feat of ``u`` accepts (its
+        keyword filters read off the printed card; every keyword with ``target_keywords_all``)."""
+        if not self._aura_reaches(u, o, entry):
+            return False
+        if entry.target_keywords_all or entry.target_not_keywords:
+            view = view_of(self.printed_profile(o.id), friendly=True, conditions=o.conditions)
+            if entry.target_keywords_all and not all(keyword_matches(k, view) for k in entry.target_keywords):
+                return False
+            if any(keyword_matches(k, view) for k in entry.target_not_keywords):
+                return False
+        return True
+
+    def _touch_users(self) -> list[tuple[str, str, int]]:
+        """``(user, feat, x)`` of every ``touching`` feat in play, memoised until the next event."""
+        memo = self._memo
+        if "feat_touch" in memo:
+            return memo["feat_touch"]
+        out = []
+        for u in self.state.models.values():
+            if not u.alive or not u.effects or u.elsewhere is not None:
+                continue
+            for e in u.effects:
+                got = _TOUCH.match(str(e.get("source", "")))
+                if got is not None:
+                    out.append((u.id, got["feat"], int(got["x"] or 1)))
+        memo["feat_touch"] = out
+        return out
+
+    # ------------------------------------------------------------ Ki costs
+    def _aura_ops_effects(self, feat: str, entry: FeatEffect, x: int, option: int) -> list[dict]:
+        """:meth:`FeatAuras._aura_ops_effects` and the ``feat_cost`` ops of an Aura."""
+        out = super()._aura_ops_effects(feat, entry, x, option)
+        for op in entry.effects:
+            if isinstance(op, FeatCostOp):
+                out.append({"source": f"{feat} (Aura){_cost_text(op)}", "until": "end_phase"})
+        return out
+
+    def apply_feat_cost(self, f: ki.Feat, op: FeatCostOp, mid: str) -> None:
+        """The ``feat_cost`` op: model ``mid``'s Ki feats (and boosts) cost ``n`` more until
+        ``until`` (an effect whose source says so)."""
+        self.grant(mid, f"{f.name}{_cost_text(op)}", op.until)
+
+    def feat_cost_change(self, mid: str, boost: bool = False) -> int:
+        """The change of the Ki cost of ``mid``'s Ki feats (``boost``: of its Ki boosts) from
+        ``feat_cost`` ops now (its effects and the Auras it is in)."""
+        m = self.state.models.get(mid)
+        if m is None:
+            return 0
+        total = 0
+        for e in list(m.effects) + (self.aura_effects(mid) if self._auras_now() else []):
+            got = _COST.search(str(e.get("source", "")))
+            if got is not None and (not boost or got["boosts"]):
+                total += int(got["n"])
+        return total
+
     # ------------------------------------------------------------ unseen
     def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:
         """Why a feat used only out of every enemy's sight (``unseen``) may not be used by
@@ -254,7 +382,7 @@ class FeatAreas(FeatAuras):
         op = self.cleanse_op(entry)
         if op is None:
             return []
-        sized = self.sized_feat(f, entry, x)  # the models of ``affects`` in the area (the user with *_and_self)
+        sized = self.sized_feat(f, entry, x, m.id)  # the models of ``affects`` in the area (the user with *_and_self)
         area = self.area_models(m, sized, entry) if entry.affects != "self" else [m.id]
         names = [conditions.canonical(n) or n for n in op.names]
         st = self.state
@@ -304,6 +432,11 @@ class FeatAreas(FeatAuras):
             mid, _, name = str(item).partition(":")
             if mid in self.state.models and self.marker_count(mid, name) > 0:
                 self.remove_markers(mid, name, 1)
+
+
+def _cost_text(op: FeatCostOp) -> str:
+    """``: feat cost +1 and boosts`` -- the end of the source of a ``feat_cost`` effect."""
+    return f": feat cost {op.n:+d}" + (" and boosts" if op.boosts else "")
 
 
 def _seg_dist(p: Any, path: list) -> float:

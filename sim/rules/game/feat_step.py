@@ -417,7 +417,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             return ([m.id] + got) if entry.affects == "self_and_target" else got
         if f.area not in ("pulse", "aura") and not entry.table:
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
-        out = self.area_models(m, self.sized_feat(f, entry, action.x), entry)  # round 6 (F2): X / turn ranges
+        out = self.area_models(m, self.sized_feat(f, entry, action.x, m.id), entry)  # round 6 (F2): X / turn / Ki
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
         cap = entry.cap(action.x)
@@ -506,11 +506,11 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             return
         if f.area == "aura" and (entry.affects in AREA_AFFECTS or self.aura_keeps(entry)):
             self.start_feat_aura(m, f, entry, action)  # lasting changes read while inside (feat_auras, feat_areas)
-        if entry.aura_enter:  # round 6 (F2): its ops reach each model in or coming into it, once a turn
-            self.aura_start_hits(m, f, entry, action)
+        if self.area_rules_own(entry):  # round 6 (F2): ops for models in / coming into an Aura, or touching
+            self.area_rules_start(m, f, entry, action)
         ops = self.chosen_ops(f, entry, action)
         self.note_feat_used(m, f, entry)  # round 6 (F1): once_per_exchange (feat_assists)
-        for mid in ([] if entry.aura_enter else self.feat_affected(m, f, entry, action)):
+        for mid in ([] if self.area_rules_own(entry) else self.feat_affected(m, f, entry, action)):
             if not self.state.models[mid].alive:
                 continue
             user_in_target_test = (mid == m.id and entry.affects != "self" and entry.test is not None
@@ -673,6 +673,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             self.apply_dice_curse(m, f, op, mid)
         elif kind == "cleanse":  # round 6 (F2): markers shared out among the area's models (feat_areas)
             self.apply_cleanse(m, f, action)
+        elif kind == "feat_cost":  # round 6 (F2): its Ki feats cost more or less for a time (feat_areas)
+            self.apply_feat_cost(f, op, mid)
         elif kind == "form":  # round 6 (F5): the model becomes its other form (feat_cards)
             self.apply_form(f, op, mid)
         elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)

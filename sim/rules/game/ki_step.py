@@ -119,7 +119,7 @@ class KiStep(FeatStep):
         cost = prof.boost(stat) if prof is not None else None
         b = ki.boost_stat(base, action.boost, boost=cost, ki_available=m.ki, phase=self.state.phase,
                           surprised="surprised" in m.conditions, conditions=conditions.from_model(m),
-                          cost_modifier=self.feat_cost_modifier(m.id))  # Believer, Disturb Flow (p.49, p.51)
+                          cost_modifier=self.feat_cost_modifier(m.id, boost=True))  # Believer, Disturb Flow
         return stat, b
 
     def _feat_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:

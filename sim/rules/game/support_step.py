@@ -133,11 +133,12 @@ class SupportStep(GamePart):
         return None
 
     # ------------------------------------------------------------ Believer, Disturb Flow
-    def feat_cost_modifier(self, mid: str) -> int:
+    def feat_cost_modifier(self, mid: str, boost: bool = False) -> int:
         """The change of every Ki feat's and Ki boost's cost for model ``mid`` now:
         ``-X`` for each friendly Believer [K] (X/Y") model within Y" whose keyword ``mid``
-        has (p.49), ``+X`` of the highest Disturb Flow (X/Y") enemy within Y" (p.51). The
-        cost floor (one token, p.46) is :func:`sim.rules.ki.feat_cost`'s."""
+        has (p.49), ``+X`` of the highest Disturb Flow (X/Y") enemy within Y" (p.51), and the
+        changes of ``feat_cost`` feat ops (round 6, F2: Faith, Burden on Society; ``boost``: the
+        cost of a Ki boost). The cost floor (one token, p.46) is :func:`sim.rules.ki.feat_cost`'s."""
         st = self.state
         m = st.models.get(mid)
         if m is None or not m.alive:
@@ -160,7 +161,7 @@ class SupportStep(GamePart):
                 x, y = trait_xy(d)
                 if self._within(o.id, mid, y):
                     worst = max(worst, x)
-        return mod + worst
+        return mod + worst + self.feat_cost_change(mid, boost)  # round 6 (F2, feat_areas)
 
     # ------------------------------------------------------------ Leech and Channel
     def _ki_move_legal(self, m: ModelState, action: Action) -> tuple[bool, str]:
