@@ -91,6 +91,12 @@ feats:
   Focusing Shomyo:
     {cost: 1, timing: complex, area: aura, range: 6, limits: [no_btb], when: action, affects: friends,
      target_keywords: [Sohei], effects: [{op: boost, stat: melee, cost: 2}], summary: Sohei get a Melee boost (2)}
+  Pay Your Dues:
+    {cost: 0, timing: simple, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_enemy,
+     target_keywords: [Non-Animal],
+     effects: [{op: choice, by: opponent, labels: [death sentence, one ki],
+                options: [[{op: condition, name: death_sentence}], [{op: take_ki, n: 1}]]}],
+     summary: the enemy's player picks a Death Sentence marker or 1 Ki to the user}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -493,3 +499,41 @@ def test_focusing_shomyo_gives_sohei_in_the_aura_a_melee_boost():
     assert g.profile("pal").boost("melee") == 2
     assert g.profile("away").boost("melee") is None
     assert g.profile("hero").boost("melee") is None
+
+
+# ---------------------------------------------------------------- a choice by the opponent (Pay Your Dues)
+def test_pay_your_dues_waits_for_the_targets_player_to_choose():
+    """Pay Your Dues: "Target Enemy ... must choose to either gain a Death Sentence Marker or
+    transfer 1 of its Ki Tokens to this model": after the feat the game waits for player 2
+    (two options, no refusal); its pick applies; then play goes on as after Hero's action."""
+    g = game(hero=("Pay Your Dues",))
+    set_model(g, "foe", ki=2)
+    set_model(g, "hero", ki=3)
+    offers = [a for a in g.legal_actions() if a.feat == "Pay Your Dues"]
+    assert offers and all(a.option is None for a in offers)  # the user picks nothing
+    g.push(Action("ki_feat", "hero", feat="Pay Your Dues", target="foe"))
+    assert g.to_move() == 2
+    assert set(g.legal_actions()) == {Action("feat_later", "foe", feat="Pay Your Dues", option=0),
+                                      Action("feat_later", "foe", feat="Pay Your Dues", option=1)}
+    ok, why = g.is_legal(Action("decline_feat", "foe", feat="Pay Your Dues"))
+    assert not ok and "must choose" in why
+    ok, _ = g.is_legal(Action("walk", "far", point=(30, 30)))
+    assert not ok
+    g.push(Action("feat_later", "foe", feat="Pay Your Dues", option=1))
+    assert g.state.models["foe"].ki == 1 and g.state.models["hero"].ki == 4
+    assert "death_sentence" not in g.state.models["foe"].conditions
+    assert g.state.active == 2 and not g.triggers_pending()
+    assert g.replay().snapshot() == g.snapshot()
+    g.pop()
+    g.push(Action("feat_later", "foe", feat="Pay Your Dues", option=0))
+    assert g.state.models["foe"].conditions.get("death_sentence") and g.state.models["foe"].ki == 2
+
+
+def test_pay_your_dues_on_a_model_without_ki_gives_the_marker_at_once():
+    """A model with no Ki token cannot hand one over (reading): the Death Sentence marker
+    comes at once, no choice waits."""
+    g = game(hero=("Pay Your Dues",))
+    set_model(g, "foe", ki=0)
+    g.push(Action("ki_feat", "hero", feat="Pay Your Dues", target="foe"))
+    assert not g.triggers_pending()
+    assert g.state.models["foe"].conditions.get("death_sentence")

@@ -1125,6 +1125,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         return False, "ends_action is only for a trigger:targeted interrupt"
     if entry.targeted_by and entry.when != "trigger:targeted":  # round 6 (F3)
         return False, "targeted_by is only for a trigger:targeted interrupt"
+    if any(isinstance(e, ChoiceOp) and e.by == "opponent" for e in entry.effects) and (
+            entry.area != "target" or entry.affects != "target_enemy"):  # round 6 (F5)
+        return False, "a choice by the opponent is applied to the enemy target of a Target feat only"
     pending = round3_pending(entry)
     if pending:
         return False, f"{pending}: not applied by the engine yet"
@@ -1140,6 +1143,8 @@ SUPPORTED_ROUND3: frozenset[str] = frozenset({
     "effects_self", "needs_tokens", "unopposed_keywords",
     # round 6 (F2): Pulse and Aura ranges of X inches (area_refusal keeps Target feats out)
     "range_x",
+    # round 6 (F5): a choice the target's player makes (sim.rules.game.feat_cards)
+    "choice_opponent",
 })
 
 

@@ -31,6 +31,11 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   special attacks cost 1 less) and **boost** (Mamba's Stride, Focusing Shōmyō: a Ki boost box
   gained): effects on the card (:mod:`sim.rules.effects` keys ``weapon_name``,
   ``special_cost``, ``boosts``), with a duration, or read while inside an Aura.
+* **choice** ``by: opponent`` (Pay Your Dues, Final Verdict): when the feat resolves, the
+  enemy target's player picks the option: the game waits (a trigger mark on the target, its
+  player to move) for ``Action("feat_later", target, feat=..., option=i)``, which cannot be
+  declined; the option's ops then apply to the target as the user's. An option that only
+  gives the user Ki tokens (``take_ki``) is not offered to a model without one.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -49,15 +54,30 @@ from models.profiles import Profile, get_profile
 from sim.geometry import Size
 from sim.rules import conditions, ki
 from sim.rules.effects import effect_problem
-from sim.rules.feat_effects import BoostOp, CounterOp, FeatEffect, FormOp, GrantWeaponOp, SpecialCostOp, TransferOp
+from sim.rules.feat_effects import (
+    BoostOp,
+    ChoiceOp,
+    CounterOp,
+    FeatEffect,
+    FormOp,
+    GrantWeaponOp,
+    SpecialCostOp,
+    TakeKiOp,
+    TransferOp,
+)
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
-from sim.rules.game.part import GamePart
+from sim.rules.game.feat_moves import FeatMoves
+from sim.rules.game.feat_triggers import LATER, TRIGGER_MARK, FeatTriggers
 from sim.rules.game.state import ModelState
 
 #: The mark (a key of ``ModelState.conditions``, no condition of p.43-45) that holds the id of
 #: the card a ``form`` op made the model's printed card.
 FORM_MARK = "feat_form"
+
+#: Noted in the trigger mark of a choice the affected model's player makes (``choice`` ``by:
+#: opponent``), with ``[user: id]`` and ``[x: n]``.
+CHOOSE = "[its player chooses]"
 
 #: Conditions whose value is one number, not a count of markers (p.43-44).
 _VALUED = ("frightened", "disguised")
@@ -82,7 +102,7 @@ def card_effect_keys(op: Any) -> dict:
     return out
 
 
-class FeatCards(GamePart):
+class FeatCards(FeatTriggers, FeatMoves):
     """The ``form`` and ``transfer`` ops, ``counter`` limits (see the module docstring)."""
 
     # ------------------------------------------------------------ form (Shapeshift)
@@ -271,6 +291,96 @@ class FeatCards(GamePart):
         if problem:
             raise ValueError(f"effect of {f.name} on {mid}: {problem}")
         self._emit(Event("effect", {"model": mid, **eff}))
+
+    # ------------------------------------------------------------ a choice by the opponent
+    def _choice_allowed(self, mid: str, op: ChoiceOp) -> list[int]:
+        """The options of ``op`` model ``mid``'s player may pick: all but those that only
+        hand Ki tokens over when it has none."""
+        m = self.state.models[mid]
+        return [i for i, opt in enumerate(op.options)
+                if not (all(isinstance(o, TakeKiOp) for o in opt) and m.ki <= 0)]
+
+    def defer_choice(self, m: ModelState, f: ki.Feat, op: ChoiceOp, mid: str, action: Action) -> None:
+        """A ``choice`` ``by: opponent`` on model ``mid``: its player picks the option now (a
+        trigger mark on ``mid`` that waits for ``feat_later``); one option left applies at once."""
+        allowed = self._choice_allowed(mid, op)
+        labels = [op.labels[i] if op.labels else f"option {i + 1}" for i in range(len(op.options))]
+        if len(allowed) <= 1:
+            for i in allowed:
+                self._emit(Event("note", {"text": f"{f.name}: {mid} can only take {labels[i]}"}))
+                for sub in op.options[i]:
+                    self._apply_op(m, f, sub, mid, action)
+            return
+        player = self.state.models[mid].player
+        self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + f.name, "on": True,
+                                       "value": f"on {m.id}'s {f.name}: player {player} chooses "
+                                                f"{' or '.join(labels[i] for i in allowed)} {CHOOSE} "
+                                                f"[user: {m.id}] [x: {int(action.x or 1)}] {LATER}"}))
+
+    def _choosing(self, mid: str, feat: str) -> dict | None:
+        """``{"user", "x"}`` of ``mid``'s waiting choice of feat ``feat`` (None: none)."""
+        m = self.state.models.get(mid)
+        v = str(m.conditions.get(TRIGGER_MARK + feat, "")) if m is not None else ""
+        if CHOOSE not in v:
+            return None
+        user = re.search(r"\[user: ([^\]]+)\]", v)
+        x = re.search(r"\[x: (\d+)\]", v)
+        return {"user": user.group(1) if user else "", "x": int(x.group(1)) if x else 1}
+
+    def _choice_op(self, feat: str) -> ChoiceOp | None:
+        entry = self.card_feat_entry_any(feat)
+        return next((e for e in entry.effects if isinstance(e, ChoiceOp) and e.by == "opponent"), None)
+
+    def decline_refusal(self, m: ModelState, action: Action) -> str | None:
+        """A choice the opponent must make cannot be declined; else as the other steps say."""
+        if action.feat and self._choosing(m.id, action.feat):
+            return f"{action.feat}: player {m.player} must choose one of its options (option)"
+        return super().decline_refusal(m, action)
+
+    def trigger_actions(self) -> list[Action]:
+        """While a choice by the opponent waits: one ``feat_later`` per option it may pick."""
+        got = self.triggers_pending()
+        if got and self._choosing(got[0][0], got[0][1]):
+            return self.later_offers(got[0][0], got[0][1])
+        return super().trigger_actions()
+
+    def later_offers(self, mid: str, feat: str) -> list[Action]:
+        """A waiting choice: one ``Action("feat_later", mid, feat=..., option=i)`` per option."""
+        op = self._choice_op(feat) if self._choosing(mid, feat) else None
+        if op is None:
+            return super().later_offers(mid, feat)
+        return [Action("feat_later", mid, feat=feat, option=i) for i in self._choice_allowed(mid, op)]
+
+    def later_refusal(self, m: ModelState, action: Action) -> str | None:
+        """Why a waiting choice may not be answered with ``action.option`` (None when it may)."""
+        op = self._choice_op(action.feat or "") if self._choosing(m.id, action.feat or "") else None
+        if op is None:
+            return super().later_refusal(m, action)
+        allowed = self._choice_allowed(m.id, op)
+        if action.option not in allowed:
+            return f"{action.feat}: choose one of the options {allowed} (option)"
+        return None
+
+    def resolve_later(self, action: Action) -> None:
+        """The option the opponent chose: its ops on the chooser's model, as the user's feat."""
+        data = self._choosing(action.model or "", action.feat or "")
+        op = self._choice_op(action.feat or "") if data else None
+        if data is None or op is None:
+            super().resolve_later(action)
+            return
+        assert action.model is not None and action.feat is not None and action.option is not None  # judged legal
+        user = self.state.models.get(data["user"])
+        f = self.feats(data["user"]).get(action.feat) if user is not None else None
+        label = op.labels[action.option] if op.labels else f"option {action.option + 1}"
+        self._emit(Event("note", {"text": f"{action.feat}: player {self.state.models[action.model].player} "
+                                          f"chooses {label} for {action.model}"}))
+        self.trigger_done(action.model, action.feat)
+        if user is None or f is None:
+            return
+        act = Action("feat", user.id, feat=action.feat, target=action.model, x=data["x"])
+        for sub in op.options[action.option]:
+            if self.state.models[action.model].alive:
+                self._apply_op(user, f, sub, action.model, act)
 
     # ------------------------------------------------------------ counters
     def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:

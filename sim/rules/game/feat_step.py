@@ -48,8 +48,8 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
                "attacked_by": "marks each model whose attack on it succeeds"}
 
 
-class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers, FeatMoves,
-               FeatAreas, FeatCards):  # FeatAreas (round 6, F2) derives from FeatAuras; FeatCards (F5)
+class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers,
+               FeatMoves, FeatAreas):  # FeatAreas (round 6, F2) derives from FeatAuras; FeatCards (F5)
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -117,7 +117,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
                 a = Action(kind, m.id, feat=f.name, target=t.id, x=self.target_x(entry, t.id, x), facing=facing)
                 out.append(self._with_choices(m, f, entry, a) if moves else a)
         choice = entry.choice
-        if choice is not None:  # one action per option of its choice (the action's option)
+        if choice is not None and choice.by != "opponent":  # one action per option (the action's option)
             out = [replace(a, option=i) for a in out for i in range(len(choice.options))]
         return out
 
@@ -571,7 +571,7 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
         (``option``, 0-based; the first when it names none), logged."""
         out: list[Any] = []
         for op in entry.effects:
-            if isinstance(op, ChoiceOp):
+            if isinstance(op, ChoiceOp) and op.by != "opponent":  # the opponent's: later (F5, feat_cards)
                 i = action.option or 0
                 label = op.labels[i] if op.labels else f"option {i + 1}"
                 self._emit(Event("note", {"text": f"{f.name}: {action.model} chooses {label}"}))
@@ -675,6 +675,8 @@ class FeatStep(FeatRolls, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInt
             self.apply_cleanse(m, f, action)
         elif kind == "feat_cost":  # round 6 (F2): its Ki feats cost more or less for a time (feat_areas)
             self.apply_feat_cost(f, op, mid)
+        elif kind == "choice":  # round 6 (F5): a choice the affected model's player makes (feat_cards)
+            self.defer_choice(m, f, op, mid, action)
         elif kind == "form":  # round 6 (F5): the model becomes its other form (feat_cards)
             self.apply_form(f, op, mid)
         elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)
