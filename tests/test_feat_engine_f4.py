@@ -417,3 +417,65 @@ def test_look_into_the_void_needs_the_targets_sight_and_once_per_turn_per_target
     assert g.state.models["fox"].damage == 0
     ok, why = g.is_legal(Action("feat", "pal", feat="Look into the Void", target="fox"))
     assert not ok and "once per turn" in why
+
+
+# ---------------------------------------------------------------- Traps: Snare
+def _snare_game() -> Game:
+    return game(fox=("Snare",))
+
+
+def test_snare_waits_on_an_enemy_walk_declared_in_its_pulse_and_a_failed_move_test_stops_it():
+    """Snare (Instant, Pulse 12", a Trap): when an enemy declares a Move in the Pulse, it
+    takes a Move challenge test (7; 8 for a Run or Charge); failed, it may not move, its action
+    counts as resolved and it loses one activation counter. Ishi's Move is 5: five dice, the
+    highest 3 plus two supports = 5 < 7."""
+    g = _snare_game()
+    start = g.state.models["hero"].position
+    g.push(Action("walk", "hero", point=(10, 7)))
+    assert g.state.models["hero"].position == start  # waiting: nothing moved yet
+    assert g.to_move() == 2
+    assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Snare"), ("decline_feat", "Snare")}
+    g.dice = PhysicalDice([3, 2, 2, 1, 1])
+    g.push(Action("feat", "fox", feat="Snare"))
+    hero = g.state.models["hero"]
+    assert hero.position == start and hero.counters == 1
+    assert g.state.models["fox"].ki == 2
+    assert any("may not move" in t for t in g.log())
+
+
+def test_snare_a_failed_charge_costs_one_counter_not_two():
+    g = _snare_game()
+    set_model(g, "fox", position=[10, 20])
+    g.push(Action("charge", "hero", target="fox"))
+    g.dice = PhysicalDice([6, 1, 1, 1, 1])  # 6 + no support = 6 < 8 (Charge)
+    g.push(Action("feat", "fox", feat="Snare"))
+    hero = g.state.models["hero"]
+    assert hero.counters == 1 and g.state.exchange is None
+    assert tuple(hero.position) == (10.0, 10.0)
+
+
+def test_snare_a_passed_test_lets_the_move_go_on_and_declining_too():
+    g = _snare_game()
+    g.push(Action("walk", "hero", point=(10, 7)))
+    g.dice = PhysicalDice([6, 2, 1, 1, 1])  # 6 + 1 support = 7: passes
+    g.push(Action("feat", "fox", feat="Snare"))
+    assert tuple(g.state.models["hero"].position) == (10.0, 7.0)
+    g = _snare_game()
+    g.push(Action("walk", "hero", point=(10, 7)))
+    g.push(Action("decline_feat", "fox", feat="Snare"))
+    assert tuple(g.state.models["hero"].position) == (10.0, 7.0) and g.state.models["fox"].ki == 4
+
+
+def test_snare_spares_models_out_of_the_pulse_with_cloudwalk_or_in_contact_with_a_friend():
+    """No window (the walk resolves at once): Far is more than 12" away; Hero with Cloudwalk;
+    Pal in base contact with Fox (a friend of the Snare's user) declaring a Melee."""
+    g = _snare_game()
+    g.push(Action("walk", "far", point=(30, 29)))
+    assert tuple(g.state.models["far"].position) == (30.0, 29.0)
+    g = _snare_game()
+    g.grant("hero", "test: Cloudwalk", "game", traits=["Cloudwalk"])
+    g.push(Action("walk", "hero", point=(10, 7)))
+    assert tuple(g.state.models["hero"].position) == (10.0, 7.0)
+    g = game(fox=("Snare",), places={"pal": (10, 13.815)})
+    g.push(Action("melee", "pal", target="fox"))
+    assert g.state.exchange is not None

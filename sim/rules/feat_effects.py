@@ -81,7 +81,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "pass_token", "facing", "move", "summon", "no_specials", "manual_step",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
-       "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4)
+       "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost")  # round 6 (F5)
@@ -94,7 +94,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "rider",  # round 4 (H18, sim.rules.game.feat_triggers)
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
-    "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn",  # round 6 (F4: feat_rolls)
+    "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost",  # round 6 (F5: sim.rules.game.feat_cards)
@@ -120,7 +120,9 @@ SUPPORTED_WHEN: frozenset[str] = frozenset({"action", "any", "exchange", "trigge
                                             # round 4 (H18): an interrupt before the enemy action resolves
                                             "trigger:targeted",
                                             # round 6 (F1): a friend's activation ended (feat_order)
-                                            "trigger:friend_activation_end"})
+                                            "trigger:friend_activation_end",
+                                            # round 6 (F4): an enemy in the Pulse declares a move (feat_rolls)
+                                            "trigger:enemy_move"})
 
 
 class FeatDataError(ValueError):
@@ -401,6 +403,23 @@ class RangedTnOp(_Strict):
     until: Until = "end_phase"
 
 
+class TrapTestOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): a Trap (p.7: one Trap effect per
+    activation of a model). The enemy whose declared action the feat answers (its ``when``:
+    ``trigger:enemy_move`` -- an enemy in the feat's Pulse declares an action that moves it)
+    takes a ``stat`` challenge test at ``tn`` (``tn_run`` for a Run or Charge); on a failure
+    it may not move: its action counts as resolved and it loses one activation counter (not
+    the action's cost). ``exempt``: traits that spare a model (Cloudwalk, Intangible);
+    ``not_engaged``: a model in base contact with a model of the user's side is spared (Snare)."""
+
+    op: Literal["trap_test"]
+    stat: Literal["move", "ki"] = "move"
+    tn: int = Field(ge=1, le=20)
+    tn_run: int | None = Field(default=None, ge=1, le=20)
+    exempt: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    not_engaged: bool = False
+
+
 def roll_refusal(entry: "FeatEffect") -> str:
     """Round 6 (F4): why the entry's ``sl_markers`` / ``damage_rolls`` ops are not applied
     (``""`` when they are): ``sl_markers`` reads the success level of the feat's Opposed Ki
@@ -414,6 +433,9 @@ def roll_refusal(entry: "FeatEffect") -> str:
                 return f"{bad[0]!r} is not a condition marker of p.43-45"
         if isinstance(e, DamageRollsOp) and e.rule == "double" and e.dealt_by != "melee":
             return "damage_rolls double is applied to melee damage only"
+    traps = [e for e in entry.effects if isinstance(e, TrapTestOp)]
+    if (entry.when == "trigger:enemy_move") != bool(traps) or (traps and entry.affects != "self"):
+        return "a trap_test is the op of a trigger:enemy_move feat (affects: self), and that moment needs one"
     return ""
 
 
@@ -783,6 +805,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
+                     TrapTestOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp],  # round 6 (F5)

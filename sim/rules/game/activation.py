@@ -175,6 +175,8 @@ class Activation(GamePart):
             return False
         if self.targeted_window(m.id, action):  # a trigger:targeted Ki feat answers first (feat_triggers)
             return False
+        if self.trap_window(m.id, action):  # round 6 (F4): a Trap feat answers a declared move (feat_rolls)
+            return False
         self._declared_go(m, action)
         return True
 

@@ -33,10 +33,11 @@ import math
 from typing import Any
 
 from sim.rules import conditions, ki
-from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, evaluate_roll
-from sim.rules.feat_effects import DamageOp, DamageRollsOp, FeatEffect
+from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, challenge_test, evaluate_roll
+from sim.rules.feat_effects import DamageOp, DamageRollsOp, FeatEffect, TrapTestOp, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
+from sim.rules.game.feat_triggers import INTERRUPT_MARK, TRIGGER_MARK
 from sim.rules.game.melee_traits import card_trait_values
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
@@ -46,6 +47,10 @@ from sim.rules.wounds import apply_wounds, resolve_damage
 DAMAGE_MARK = "feat_damage:"
 #: The mark of a ``ranged_tn`` op: ``feat_ranged_tn:<feat>`` (JSON ``{"user", "n", "until"}``).
 RANGED_TN_MARK = "feat_ranged_tn:"
+#: The mark of a model a Trap feat tested in its activation (p.7: one Trap effect per activation).
+TRAPPED_MARK = "feat_trapped"
+#: Declared actions that move the model (a Shoot or Heal only with its Walk: :func:`_moves`).
+MOVE_ACTIONS = ("walk", "run", "charge", "melee")
 #: Test keywords of ``Prowess [K]`` this module reads, by the test taken.
 TEST_KEYWORDS = {"ki": ("ki", "challenge"), "opposed_ki": ("ki",), "fear": ("fear", "ki", "challenge"),
                  "size": ("size", "challenge"), "challenge": ("challenge",)}
@@ -111,6 +116,8 @@ class FeatRolls(GamePart):
             self._marker_wounds(f, op, mid)
         elif op.op == "challenge":
             self._feat_challenge(m, f, op, mid)
+        elif op.op == "trap_test":
+            self._trap_test(m, f, op)
         elif op.op == "ranged_tn":
             value = json.dumps({"user": m.id, "n": op.n, "until": op.until}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": RANGED_TN_MARK + f.name, "on": True, "value": value}))
@@ -222,6 +229,85 @@ class FeatRolls(GamePart):
                     return f"{f.name}: {t} was already targeted by it this turn (once per turn, from any source)"
         return None
 
+    # ------------------------------------------------------------ Traps (Snare)
+    def trap_window(self, mid: str, action: Action) -> bool:
+        """When model ``mid`` declares an action that moves it (:data:`MOVE_ACTIONS`, a Shoot
+        or Heal with its Walk) within the Pulse of an enemy that has a ``trigger:enemy_move``
+        feat it may use now (its ``trap_test`` op's exemptions checked, p.7: no Trap yet in
+        this activation of ``mid``), the action waits before it resolves for that player's
+        ``feat`` or ``decline_feat`` (True), like a ``trigger:targeted`` interrupt."""
+        if not _moves(action):
+            return False
+        st = self.state
+        me = st.models.get(mid)
+        if me is None or TRAPPED_MARK in me.conditions:
+            return False
+        for u in st.alive(3 - me.player):
+            if u.elsewhere is not None:
+                continue
+            for f in self.feats(u.id).values():
+                entry = feat_effect(f.name)
+                if entry is None or entry.when != "trigger:enemy_move" or not entry_status(entry)[0]:
+                    continue
+                op = next((o for o in entry.effects if isinstance(o, TrapTestOp)), None)
+                if op is None or not self._may_answer(u, f.name) or not self._trap_reaches(u, entry, op, mid):
+                    continue
+                self._emit(Event("condition", {"model": u.id, "name": INTERRUPT_MARK + f.name, "on": True,
+                                               "value": json.dumps({"action": action.to_json(), "ends": False},
+                                                                   sort_keys=True)}))
+                self._emit(Event("condition", {"model": u.id, "name": TRIGGER_MARK + f.name, "on": True,
+                                               "value": f"on {mid}'s {action.kind} [trigger: {mid}]"}))
+                self._emit(Event("note", {"text": f"{f.name}: {mid}'s {action.kind} waits for player {u.player} "
+                                                  "(use it or not) before it moves"}))
+                return True
+        return False
+
+    def _trap_reaches(self, u: ModelState, entry: FeatEffect, op: Any, mid: str) -> bool:
+        """Whether the Trap of ``u`` reaches the declaring enemy ``mid``: within the feat's
+        range (edge to edge; none: anywhere), none of the exempting traits, and (``not_engaged``)
+        in base contact with no model of ``u``'s side."""
+        table = self._table_now()
+        if entry.range is not None:
+            a, b = table.model(u.id), table.model(mid)
+            if math.dist(a.position, b.position) - a.radius - b.radius > float(entry.range) + 1e-6:
+                return False
+        if any(self._trait(mid, t.lower().replace(" ", "_"))[0] for t in op.exempt):
+            return False
+        return not (op.not_engaged and self.enemies_in_contact(mid))
+
+    def _trap_test(self, m: ModelState, f: ki.Feat, op: Any) -> None:
+        """The ``trap_test`` op of feat ``f`` used by ``m``: the enemy whose declared action
+        waits takes the test; a failure ends the action (it counts as resolved) and leaves it
+        one activation counter lost in all."""
+        v = m.conditions.get(INTERRUPT_MARK + f.name)
+        if v is None:
+            return
+        declared = Action.from_json(json.loads(str(v))["action"])
+        t = self.state.models.get(declared.model or "")
+        if t is None or not t.alive:
+            return
+        self._emit(Event("condition", {"model": t.id, "name": TRAPPED_MARK, "on": True, "value": f.name}))
+        tn = op.tn_run if op.tn_run is not None and declared.kind in ("run", "charge") else op.tn
+        card = self.profile(t.id)
+        if op.stat == "ki":
+            passed = self._ki_challenge(t.id, tn, RollPurpose(RollKind.KI_RESIST, t.id, m.id, f.name),
+                                        active=True).passed
+        else:
+            dice = int(getattr(card, "move", 0) or 0) if card is not None else 0
+            passed = challenge_test(dice, tn, 0, self._roller, rerolls=test_rerolls(self, t.id, "challenge", tn),
+                                    purpose=RollPurpose(RollKind.CHALLENGE, t.id, m.id, f.name)).success
+        self._emit(Event("test", {"model": t.id, "test": op.stat, "passed": passed, "tn": tn,
+                                  "text": f"{f.name}: {t.id} {'passes' if passed else 'fails'} a {op.stat.title()} "
+                                          f"({tn}) challenge test"}))
+        if passed:
+            return
+        self.interrupt_ends_action(m.id, f.name)
+        spent = self.action_counters(declared)
+        if spent > 1:  # its declared action's counters were spent: it loses one in all (the card's rule, p.24)
+            self._emit(Event("counters_gained", {"model": t.id, "n": spent - 1, "source": f.name}))
+        self._emit(Event("note", {"text": f"{f.name}: {t.id} may not move; its {declared.kind} counts as resolved "
+                                          "and it loses one activation counter"}))
+
     # ------------------------------------------------------------ reading the rules
     def damage_rule_texts(self, mid: str, how: str) -> tuple[str, ...]:
         """The damage-roll rules (``made:<rule>[:<value>]``, ``taken:<rule>``) of ``mid`` for
@@ -294,6 +380,8 @@ class FeatRolls(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
                 elif key.startswith(RANGED_TN_MARK) and json.loads(str(v)).get("until") == until:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                elif key == TRAPPED_MARK and until == "activation":  # one Trap per activation (p.7)
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
 
 
 _RULE_TEXT = {"double": "the next damage it suffers is doubled", "ignore_double": "a damage roll whose dice "
@@ -318,3 +406,13 @@ def opposed_rerolls(game: Any, a: str, b: str) -> Rerolls | None:
             return sorted((i for i, v in enumerate(own) if v < 4), key=lambda i: own[i])[:n]
         return choose
     return Rerolls(a_on_a=below4(na) if na > 0 else None, b_on_b=below4(nb) if nb > 0 else None)
+
+
+def _moves(action: Action) -> bool:
+    """Whether the declared ``action`` moves its model (:data:`MOVE_ACTIONS`; a Shoot with a
+    declared Walk; a Heal that walks to a point)."""
+    if action.kind in MOVE_ACTIONS:
+        return True
+    if action.kind == "shoot":
+        return action.walk is not None
+    return action.kind == "heal" and action.point is not None
