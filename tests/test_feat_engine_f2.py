@@ -64,16 +64,19 @@ class ScriptedDice:
         return out
 
 
-def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None) -> Game:
+def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None, traits=None) -> Game:
     """Hero and Pal (player 1, active) and Fox / Far (player 2): Ishi's card without traits
     (no Lightfooted) and with the given feats; Hero has 6 Ki, Fox 4."""
-    key = "-".join(hero + ("x",) + pal + ("y",) + fox + tuple(types or ())).lower().replace(" ", "")
+    key = "-".join(hero + ("x",) + pal + ("y",) + fox + tuple(types or ()) + tuple(traits or ())).lower().replace(
+        " ", "")
     ishi = replace(get_profile("ishi"), traits=())
     profs = {}
     for who, feats in (("hero", hero), ("pal", pal), ("fox", fox)):
         p = replace(ishi, id=f"f2-{who}-{key}", name=who.title(), bs_id=f"test-f2-{who}-{key}", feats=feats)
         if types and who in types:
             p = replace(p, types=tuple(types[who]))
+        if traits and who in traits:
+            p = replace(p, traits=tuple(traits[who]))
         profs[who] = p
     add_profile_source({p.id: p for p in profs.values()})  # conftest removes them after
     text = YAML.replace("HERO", profs["hero"].id).replace("PAL", profs["pal"].id).replace("FOX", profs["fox"].id)
@@ -343,3 +346,60 @@ def test_horrify_pulse_reaches_as_many_inches_as_the_ki_left():
         g.push(next(a for a in g.legal_actions() if a.feat == "Horrify"))
         assert (g.marker_count("fox", "frightened") > 0) is frightened, ki
         assert g.marker_count("far", "frightened") == 0
+
+
+# ---------------------------------------------------------------- placed this activation
+def test_rankiryu_reaches_only_models_placed_this_activation():
+    """Rankiryu (Pulse 9"): "Models in the Pulse that have been Placed this activation gain a
+    Spirit Block Marker" -- Hero places itself with Shadow Walk (p.23 Place) and then uses
+    Rankiryu: Hero gains one, Pal (not placed) none; in a later activation the mark is old."""
+    assert fe.effect_status("Rankiryu") == (True, "")
+    g = game(hero=("Shadow Walk", "Rankiryu"))
+    set_model(g, "fox", facing=90.0)
+    set_model(g, "far", facing=90.0)
+    g.push(Action("feat", "hero", feat="Shadow Walk", point=(10, 7.5)))
+    g.push(Action("feat", "hero", feat="Rankiryu"))
+    assert g.marker_count("hero", "spirit_block") == 1
+    assert g.marker_count("pal", "spirit_block") == 0
+    g2 = game(hero=("Rankiryu",))
+    g2.push(Action("feat", "hero", feat="Rankiryu"))
+    assert g2.marker_count("hero", "spirit_block") == 0 and g2.marker_count("pal", "spirit_block") == 0
+
+
+# ---------------------------------------------------------------- touching terrain
+def test_prehensile_tail_immovable_only_while_touching_impassable_terrain():
+    assert fe.effect_status("Prehensile Tail") == (True, "")
+    g = game(hero=("Prehensile Tail",))
+    text = YAML.replace("terrain: []", "terrain:\n  - {id: rock, passage: impassable, visibility: blocking, "
+                        "size: large, circle: {center: [7.41, 10], radius: 2}}")
+    prof = g.table.model("hero").profile
+    g = Game(parse_table(text.replace("HERO", prof).replace("PAL", g.table.model("pal").profile)
+                         .replace("FOX", g.table.model("fox").profile), "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    g.push(Action("feat", "hero", feat="Prehensile Tail"))
+    immovable = lambda: g.profile("hero").trait("Immovable") is not None  # noqa: E731
+    assert immovable()  # hero's base (r 0.59 at x=10) touches the rock's edge at x=9.41
+    set_model(g, "hero", position=[12.5, 12])
+    assert not immovable()
+    set_model(g, "hero", position=[10, 10])
+    assert immovable()
+
+
+# ---------------------------------------------------------------- a Pulse centred on the target
+def test_whistling_shriek_pulse_on_the_target_as_wide_as_the_whole_inches_to_it():
+    """Whistling Shriek (Target 6"): "Centre an X" Pulse on the Target. Models in the Pulse
+    lose Sixth Sense. X is equal to the number of whole inches in the range to the Target."
+    Fox is 4.82" away: X = 4; Pal 1.05" from Fox loses it, Hero (4.82" from Fox) keeps it;
+    the card prints no end for the loss: until the End phase (reading, rulings_F2.md)."""
+    from models.profiles import Trait
+
+    assert fe.effect_status("Whistling Shriek") == (True, "")
+    sixth = (Trait(keyword="sixth_sense", value=None, qualifier=None, text="Sixth Sense"),)
+    g = game(hero=("Whistling Shriek",), places={"pal": (12, 17), "fox": (10, 16)},
+             traits={"hero": sixth, "pal": sixth, "fox": sixth})
+    has = lambda mid: g.profile(mid).trait("Sixth Sense") is not None  # noqa: E731
+    assert has("hero") and has("pal") and has("fox")
+    g.push(Action("ki_feat", "hero", feat="Whistling Shriek", target="fox"))
+    assert not has("fox") and not has("pal") and has("hero")
+    assert g.state.active == 2  # Hero's activation ended with its Simple feat; the loss lasts

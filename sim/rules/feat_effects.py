@@ -903,6 +903,15 @@ class FeatEffect(_Strict):
     # (Defensive Line); the Pulse / Aura range is the user's Ki tokens after paying (Horrify)
     touching: bool = False
     range_ki: bool = False
+    # round 6 (F2): only the models of the area that were Placed in the current activation
+    # (a feat's place, a Flank arrival; Rankiryu)
+    placed_this_activation: bool = False
+    # round 6 (F2): the user's lasting ops hold only while its base touches an Impassable
+    # terrain piece (Prehensile Tail)
+    touching_impassable: bool = False
+    # round 6 (F2): a Target feat whose effects reach the models of a Pulse centred on the
+    # target (the target included), as many whole inches wide as the range to it (Whistling Shriek)
+    pulse_at_target: bool = False
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
     # models only); usable only while the user has at most this many marked wound boxes (Inflated
@@ -1184,6 +1193,11 @@ def area_refusal(entry: FeatEffect) -> str:
                            or any(e.op not in ("grant", "grant_weapon", "lose", "stat") or e.until is None
                                   for e in entry.effects)):
         return "touching is a Personal feat's lasting grant / lose / stat ops on friends_and_self"
+    if entry.pulse_at_target and (entry.area != "target" or entry.affects != "target"):
+        return "pulse_at_target is for a Target feat (affects: target)"
+    if entry.touching_impassable and (entry.affects != "self" or entry.touching or any(
+            e.op not in ("grant", "grant_weapon", "lose", "stat") or e.until is None for e in entry.effects)):
+        return "touching_impassable keeps the user's own lasting grant / lose / stat ops"
     if any(isinstance(e, FeatCostOp) and e.until not in ("action", "activation", "end_phase", "turn", "game")
            for e in _all_ops(entry)):
         return "feat_cost lasts an action, an activation, the turn or the game"

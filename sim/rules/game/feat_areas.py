@@ -38,7 +38,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from sim.geometry import Footprint, Passage, Size, Visibility
+from sim.geometry import CONTACT, Footprint, Passage, Size, Visibility
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose
@@ -56,6 +56,8 @@ HIT_MARK = "aura_hit:"
 #: The source of the effect that keeps cursed dice values: ``<feat>: dice 2,5``.
 DICE_SOURCE = ": dice "
 _DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
+#: The mark of a model Placed in an activation (value: the activation's number).
+PLACED_MARK = "placed"
 #: The source of the effect that keeps a ``touching`` feat on its user.
 TOUCH_MARK = ": touching"
 _TOUCH = re.compile(r"^(?P<feat>.+): touching(?: X=(?P<x>\d+))?$")
@@ -135,6 +137,7 @@ class FeatAreas(FeatAuras):
         through it on a move (its path from where it stood, the declared Walk's points when
         ``ev`` moves the model of the action being resolved) or that the user's own move
         swept over, and that the Aura has not reached this turn, gets the entry's ops."""
+        self._note_place(ev)
         if before is None:
             return
         st = self.state
@@ -207,14 +210,14 @@ class FeatAreas(FeatAuras):
     def area_rules_own(entry: FeatEffect) -> bool:
         """Whether this module applies the entry's ops itself (``aura_enter``: to the models
         in or coming into the Aura; ``touching``: while they touch), not once at use."""
-        return entry.aura_enter or entry.touching
+        return entry.aura_enter or entry.touching or entry.touching_impassable
 
     def area_rules_start(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
         """When ``entry`` is used: the models in an ``aura_enter`` Aura get its ops; a
         ``touching`` feat is kept on its user until its ops' longest duration."""
         if entry.aura_enter:
             self.aura_start_hits(m, f, entry, action)
-        if entry.touching:
+        if entry.touching or entry.touching_impassable:
             order = ("action", "activation", "exchange", "end_phase", "turn", "game")
             untils = [str(getattr(e, "until", None) or "end_phase") for e in entry.effects]
             until = max(untils, key=order.index) if untils else "end_phase"
@@ -248,7 +251,9 @@ class FeatAreas(FeatAuras):
             u = st.models[user]
             if entry is None or me.player != u.player:
                 continue
-            if mid == user:
+            if entry.touching_impassable:
+                ok = mid == user and self._touches_impassable(user, scene)
+            elif mid == user:
                 ok = any(o.id != user and o.player == u.player and self._touch_reaches(u, o, entry)
                          and scene.btb(user, o.id) for o in st.alive() if o.elsewhere is None)
             else:
@@ -259,6 +264,11 @@ class FeatAreas(FeatAuras):
             for eff in self._aura_ops_effects(feat, entry, x, 0):
                 out.append({**eff, "source": f"{feat} (touching {user})", "until": "end_phase"})
         return out
+
+    def _touches_impassable(self, mid: str, scene: Any) -> bool:
+        """Whether ``mid``'s base touches (base contact, 0.01") an Impassable terrain piece."""
+        return any(p.passage is Passage.IMPASSABLE and scene.piece_gap(p.id, mid) <= CONTACT + 1e-9
+                   for p in self._table_now().terrain)
 
     def _touch_reaches(self, u: ModelState, o: ModelState, entry: FeatEffect) -> bool:
         """Whether friendly model ``o`` is one the ``touching`` feat of ``u`` accepts (its
@@ -315,6 +325,57 @@ class FeatAreas(FeatAuras):
             if got is not None and (not boost or got["boosts"]):
                 total += int(got["n"])
         return total
+
+    # ------------------------------------------------------------ a Pulse on the target
+    def target_pulse(self, user: str, target: str) -> list[str]:
+        """The models of a Pulse centred on ``target`` (``pulse_at_target``): the target and
+        every other model within X" of its base (edge to edge, through models and terrain),
+        X the whole inches of the range from ``user`` to it; nearest first."""
+        scene = self._table_now().scene()
+        x = math.floor(scene.distance(user, target) + 1e-9)
+        others = [o.id for o in self.state.alive() if o.id != target and o.elsewhere is None
+                  and scene.distance(target, o.id) <= x + 1e-6]
+        return [target] + sorted(others, key=lambda i: (scene.distance(target, i), i))
+
+    # ------------------------------------------------------------ placed this activation
+    def _activation_no(self) -> int:
+        """How many activations the game has begun (the current one's number)."""
+        return sum(1 for e in self.events if e.kind == "activate")
+
+    def _watches_places(self) -> bool:
+        """Whether a model on the table has a feat that reads placements (computed once)."""
+        got = self.__dict__.get("_f2_places")
+        if got is None:
+            got = False
+            for tm in self.table.models:
+                for name in self.feats(tm.id):
+                    e = feat_effect(name)
+                    if e is not None and e.placed_this_activation:
+                        got = True
+            self.__dict__["_f2_places"] = got
+        return bool(got)
+
+    def _note_place(self, ev: Event) -> None:
+        """After event ``ev``: a model Placed (a feat's ``place`` move, p.23; a Flank
+        arrival, p.52) gets the mark ``placed`` (value: the number of the activation), when
+        a feat on the table reads it."""
+        if ev.kind == "move" and str(ev.data.get("move", "")).startswith("place ("):
+            mid = ev.data.get("model")
+        elif ev.kind == "arrive":
+            mid = ev.data.get("model")
+        else:
+            return
+        if mid in self.state.models and self._watches_places():
+            self._emit(Event("condition", {"model": mid, "name": PLACED_MARK, "on": True,
+                                           "value": self._activation_no()}))
+
+    def placed_ok(self, entry: FeatEffect, mid: str) -> bool:
+        """Whether ``mid`` may be affected by ``entry`` as Placed this activation
+        (``placed_this_activation``; True for any other entry)."""
+        if not entry.placed_this_activation:
+            return True
+        m = self.state.models.get(mid)
+        return m is not None and m.conditions.get(PLACED_MARK) == self._activation_no()
 
     # ------------------------------------------------------------ unseen
     def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:

@@ -414,10 +414,13 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
         if entry.affects in ("target", "target_enemy", "target_friend", "self_and_target"):
             t = st.models.get(action.target or "")
             got = [t.id] if t is not None and t.alive else []
+            if got and entry.pulse_at_target:  # round 6 (F2): a Pulse centred on the target (feat_areas)
+                got = self.target_pulse(m.id, got[0])
             return ([m.id] + got) if entry.affects == "self_and_target" else got
         if f.area not in ("pulse", "aura") and not entry.table:
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
         out = self.area_models(m, self.sized_feat(f, entry, action.x, m.id), entry)  # round 6 (F2): X / turn / Ki
+        out = [mid for mid in out if self.placed_ok(entry, mid)]  # round 6 (F2): Placed this activation
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
         cap = entry.cap(action.x)
