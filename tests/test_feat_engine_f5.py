@@ -97,6 +97,14 @@ feats:
      effects: [{op: choice, by: opponent, labels: [death sentence, one ki],
                 options: [[{op: condition, name: death_sentence}], [{op: take_ki, n: 1}]]}],
      summary: the enemy's player picks a Death Sentence marker or 1 Ki to the user}
+  Fresh Fallen Snow:
+    {cost: 3, timing: instant, area: target, range: 9, when: action, affects: target_enemy,
+     effects: [{op: on_feat, once: true, ban: true, until: game, effects: [{op: condition, name: spirit_block}]}],
+     summary: the target's next feat gives it Spirit Block and bars that feat}
+  Spiritual Poison:
+    {cost: 3, timing: active, area: aura, range: 6, limits: [no_btb, once_per_turn], when: action, affects: enemies,
+     effects: [{op: on_feat, effects: [{op: condition, name: poisoned, value: 2}]}],
+     summary: an enemy using a feat in the aura is Poisoned (2)}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -537,3 +545,49 @@ def test_pay_your_dues_on_a_model_without_ki_gives_the_marker_at_once():
     g.push(Action("ki_feat", "hero", feat="Pay Your Dues", target="foe"))
     assert not g.triggers_pending()
     assert g.state.models["foe"].conditions.get("death_sentence")
+
+
+# ---------------------------------------------------------------- reactions to feats used (on_feat)
+def test_fresh_fallen_snow_marks_the_targets_next_feat_and_bars_it_until_the_next_turns_end():
+    """Fresh Fallen Snow: "When a Target enemy model uses a Ki Feat, that model gains a Spirit
+    Block Marker and may not use that Ki Feat again until the end of the following turn": Foe
+    uses Inflated Reputation -> Spirit Block; that feat is refused in turns 1 and 2, allowed in
+    turn 3; its next feat brings no second marker (the reaction is spent)."""
+    g = game(hero=("Fresh Fallen Snow",), foe=("Inflated Reputation", "Chudan"))
+    g.push(Action("feat", "hero", feat="Fresh Fallen Snow", target="foe"))
+    assert any(k.startswith("feat_onfeat:") for k in g.state.models["foe"].conditions)
+    set_active(g, 2)
+    set_model(g, "foe", ki=6)
+    g.push(Action("feat", "foe", feat="Inflated Reputation"))
+    foe = g.state.models["foe"]
+    assert foe.conditions.get("spirit_block") == 1
+    assert not any(k.startswith("feat_onfeat:") for k in foe.conditions)
+    ok, why = g.is_legal(Action("feat", "foe", feat="Inflated Reputation"))
+    assert not ok and "until the end of turn 2" in why
+    g.push(Action("feat", "foe", feat="Chudan"))  # another feat: no second marker
+    assert g.state.models["foe"].conditions.get("spirit_block") == 1
+    pos = g.position()
+    pos["turn"] = 2
+    g.set_position(pos)
+    assert not g.is_legal(Action("feat", "foe", feat="Inflated Reputation"))[0]
+    pos["turn"] = 3
+    g.set_position(pos)
+    assert g.is_legal(Action("feat", "foe", feat="Inflated Reputation"))[0]
+    assert g.replay().snapshot() == g.snapshot()
+
+
+def test_spiritual_poison_poisons_enemies_that_use_a_feat_inside_its_aura():
+    """Spiritual Poison: "When an Enemy model uses a Ki Feat within the Aura, that model gains a
+    Poisoned (2) Marker": Foe (5" off, inside the 6" Aura) is Poisoned (2) each time; Far (out
+    of it) is not."""
+    g = game(hero=("Spiritual Poison",), foe=("Inflated Reputation", "Chudan"))
+    g.push(Action("feat", "hero", feat="Spiritual Poison"))
+    set_active(g, 2)
+    set_model(g, "foe", ki=6)
+    set_model(g, "far", ki=6)
+    g.push(Action("feat", "foe", feat="Inflated Reputation"))
+    assert g.state.models["foe"].markers.get("poison") == [2]
+    g.push(Action("feat", "foe", feat="Chudan"))
+    assert g.state.models["foe"].markers.get("poison") == [2, 2]
+    g.push(Action("feat", "far", feat="Chudan"))
+    assert not g.state.models["far"].markers.get("poison")

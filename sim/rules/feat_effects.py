@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
-       "form", "transfer", "special_cost", "boost")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost", "on_feat")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -97,7 +97,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
-    "form", "transfer", "special_cost", "boost",  # round 6 (F5: sim.rules.game.feat_cards)
+    "form", "transfer", "special_cost", "boost", "on_feat",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -801,6 +801,28 @@ class RiderOp(_Strict):
         return self
 
 
+class OnFeatOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until``, each time the affected
+    model uses a Ki feat (pays for it, p.46) the ops of ``effects`` apply to it, as the feat's
+    user's; ``once`` -- only the next time (then it ends); ``ban`` -- it may not use that feat
+    again until the end of the following turn (Fresh Fallen Snow). As an Aura op: each model
+    the Aura reaches that uses a feat inside it (Spiritual Poison)."""
+
+    op: Literal["on_feat"]
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+    once: bool = False
+    ban: bool = False
+    until: Until = "game"
+
+    @model_validator(mode="after")
+    def _plain(self) -> "OnFeatOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "on_feat", "swap", "form")
+               for o in self.effects):
+            raise ValueError("on_feat's effects are markers, wounds, Ki, traits ... on the model itself (no choice, "
+                             "move, attack, rider)")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -808,10 +830,11 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
-                     FormOp, TransferOp, SpecialCostOp, BoostOp],  # round 6 (F5)
+                     FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
+OnFeatOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):

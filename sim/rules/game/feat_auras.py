@@ -48,7 +48,7 @@ class FeatAuras(GamePart):
 
     #: The ops of an Aura feat read while a model is inside (not applied once at use).
     AURA_OPS = frozenset({"grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands",
-                          "special_cost", "boost"})  # the last two: round 6 (F5, feat_cards)
+                          "special_cost", "boost", "on_feat"})  # the last three: round 6 (F5, feat_cards)
 
     # ------------------------------------------------------------ Auras
     def start_feat_aura(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
@@ -132,7 +132,7 @@ class FeatAuras(GamePart):
 
     def _aura_ops_effects(self, feat: str, entry: FeatEffect, x: int, option: int) -> list[dict]:
         """The effect mappings of the lasting ops of an Aura entry (X and option as paid)."""
-        from sim.rules.game.feat_cards import OWN_NO_SPECIALS, card_effect_keys
+        from sim.rules.game.feat_cards import ON_FEAT, OWN_NO_SPECIALS, card_effect_keys
         from sim.rules.game.feat_moves import NO_SPECIALS
         from sim.rules.game.feat_step import _with_x, reroll_trait
 
@@ -156,6 +156,8 @@ class FeatAuras(GamePart):
                 eff.update(card_effect_keys(op))  # round 6 (F5): a named weapon (feat_cards)
             elif op.op in ("special_cost", "boost"):  # round 6 (F5, feat_cards)
                 eff.update(card_effect_keys(op))
+            elif op.op == "on_feat":  # round 6 (F5): read when a model inside uses a feat (feat_cards)
+                eff["source"] = feat + ON_FEAT
             elif op.op == "stat":
                 eff["stats"] = {k: x if v == "X" else int(v) for k, v in op.changes.items()}
             elif op.op == "no_specials":

@@ -36,6 +36,11 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   player to move) for ``Action("feat_later", target, feat=..., option=i)``, which cannot be
   declined; the option's ops then apply to the target as the user's. An option that only
   gives the user Ki tokens (``take_ki``) is not offered to a model without one.
+* **on_feat** (Fresh Fallen Snow, Spiritual Poison): a mark (:data:`ON_FEAT_MARK`) on the
+  affected model, or an Aura's reach: when the model uses a Ki feat (it is paid,
+  :meth:`FeatCards.feat_use_reactions`, called by the Ki step), the op's effects apply to
+  it; ``once`` ends the mark then; ``ban`` bars that feat until the end of the following
+  turn (:data:`BAN_MARK`, :meth:`FeatCards.feat_ban_refusal`).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -45,6 +50,7 @@ A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import replace
@@ -61,6 +67,7 @@ from sim.rules.feat_effects import (
     FeatEffect,
     FormOp,
     GrantWeaponOp,
+    OnFeatOp,
     SpecialCostOp,
     TakeKiOp,
     TransferOp,
@@ -78,6 +85,13 @@ FORM_MARK = "feat_form"
 #: Noted in the trigger mark of a choice the affected model's player makes (``choice`` ``by:
 #: opponent``), with ``[user: id]`` and ``[x: n]``.
 CHOOSE = "[its player chooses]"
+
+#: The mark of an ``on_feat`` op on a model: ``feat_onfeat:<feat>``, value JSON ``{"user", "x",
+#: "until"}``; of a feat barred by one: ``feat_ban:<feat barred>``, value the last turn it is barred.
+ON_FEAT_MARK = "feat_onfeat:"
+BAN_MARK = "feat_ban:"
+#: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
+ON_FEAT = ": reacts to Ki feats used inside"
 
 #: Conditions whose value is one number, not a count of markers (p.43-44).
 _VALUED = ("frightened", "disguised")
@@ -381,6 +395,74 @@ class FeatCards(FeatTriggers, FeatMoves):
         for sub in op.options[action.option]:
             if self.state.models[action.model].alive:
                 self._apply_op(user, f, sub, action.model, act)
+
+    # ------------------------------------------------------------ reactions to feats used
+    def apply_on_feat(self, m: ModelState, f: ki.Feat, op: OnFeatOp, mid: str, action: Action) -> None:
+        """Model ``mid`` carries ``f``'s ``on_feat`` reaction until ``op.until``."""
+        value = json.dumps({"user": m.id, "x": int(action.x or 1), "until": op.until}, sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": ON_FEAT_MARK + f.name, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"{f.name}: the next time {mid} uses a Ki feat it is hit"
+                                          + ("" if op.once else f" (until {op.until.replace('_', ' ')})")}))
+
+    def _on_feat_op(self, feat: str) -> OnFeatOp | None:
+        entry = self.card_feat_entry_any(feat)
+        return next((e for e in entry.effects if isinstance(e, OnFeatOp)), None)
+
+    def feat_use_reactions(self, mid: str, used: str) -> None:
+        """Model ``mid`` has just used (paid) Ki feat ``used``: the ``on_feat`` reactions it
+        carries, and those of the Auras it stands in, apply to it."""
+        st = self.state
+        m = st.models[mid]
+        hits: list[tuple[str, str, int, bool]] = []  # (user, feat, x, a mark to end)
+        for key, v in list(m.conditions.items()):
+            if key.startswith(ON_FEAT_MARK):
+                data = json.loads(str(v))
+                hits.append((str(data["user"]), key[len(ON_FEAT_MARK):], int(data.get("x", 1)), True))
+        if st.auras:  # an Aura's on_feat reaches the models inside it
+            for e in self.aura_effects(mid):
+                src = str(e.get("source", ""))
+                if src.endswith(ON_FEAT):
+                    feat = src[:-len(ON_FEAT)]
+                    user = next((a["source"] for a in st.auras if a["feat"] == feat and a["player"] != m.player),
+                                None)
+                    if user is not None:
+                        hits.append((user, feat, 1, False))
+        for user, feat, x, marked in hits:
+            op = self._on_feat_op(feat)
+            u = st.models.get(user)
+            f = self.feats(user).get(feat) if u is not None else None
+            if op is None or u is None or f is None:
+                continue
+            self._emit(Event("note", {"text": f"{feat}: {mid} uses {used}"}))
+            if marked and op.once:
+                self._emit(Event("condition", {"model": mid, "name": ON_FEAT_MARK + feat, "on": False}))
+            act = Action("feat", user, feat=feat, target=mid, x=x)
+            for sub in op.effects:
+                if st.models[mid].alive:
+                    self._apply_op(u, f, sub, mid, act)
+            if op.ban:
+                self._emit(Event("condition", {"model": mid, "name": BAN_MARK + used, "on": True,
+                                               "value": st.turn + 1}))
+                self._emit(Event("note", {"text": f"{feat}: {mid} may not use {used} again until the end of turn "
+                                                  f"{st.turn + 1}"}))
+
+    def feat_ban_refusal(self, m: ModelState, f: ki.Feat) -> str | None:
+        """Why ``m`` may not use feat ``f`` now because an ``on_feat`` ``ban`` bars it."""
+        v = m.conditions.get(BAN_MARK + f.name)
+        if isinstance(v, int) and not isinstance(v, bool) and self.state.turn <= v:
+            return f"{m.id} may not use {f.name} again until the end of turn {v} (Ki feat reaction)"
+        return None
+
+    def card_marks_expire(self, until: str) -> None:
+        """The duration ``until`` ends: ``on_feat`` marks lasting it go; at the end of a turn
+        the bans of past turns go too."""
+        for m in list(self.state.models.values()):
+            for key, v in list(m.conditions.items()):
+                gone = ((key.startswith(ON_FEAT_MARK) and json.loads(str(v)).get("until") == until)
+                        or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
+                            and v <= self.state.turn))
+                if gone:
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
 
     # ------------------------------------------------------------ counters
     def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:

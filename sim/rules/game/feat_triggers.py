@@ -142,6 +142,7 @@ class FeatTriggers(GamePart):
         self.roll_marks_expire(until)  # round 6 (F4): feat_rolls
         self.assist_marks_expire(until)  # round 6 (F1): feat_assists
         self.order_marks_expire(until)  # round 6 (F1): feat_order (a friend's activation ended: its triggers)
+        self.card_marks_expire(until)  # round 6 (F5): feat_cards (reactions to feats used)
         if until == "activation":
             for m in list(self.state.models.values()):
                 for key, v in list(m.conditions.items()):

@@ -131,7 +131,8 @@ class KiStep(FeatStep):
         want = f.action_kind or "feat"
         if action.kind != want:
             return False, f"{f.name} is a {f.timing.title()} feat: declare it as {want!r}"
-        why_not = self.card_feat_refusal(m, f, action)  # the data entry's when / affects
+        why_not = (self.card_feat_refusal(m, f, action)  # the data entry's when / affects
+                   or self.feat_ban_refusal(m, f))  # round 6 (F5): a feat barred for a while (feat_cards)
         if why_not:
             return False, why_not
         if action.walk is not None and action.kind == "feat":
@@ -199,6 +200,7 @@ class KiStep(FeatStep):
         cost = ki.feat_cost(f, x=action.x, modifier=self.feat_cost_modifier(m.id))  # Believer, Disturb Flow
         self._emit(Event("feat_used", {"model": m.id, "feat": f.name, "cost": cost, "target": action.target,
                                        "once_per_turn": f.once_per_turn, "once_per_game": f.once_per_game}))
+        self.feat_use_reactions(m.id, f.name)  # round 6 (F5): reactions to a feat used (feat_cards)
         if f.once_per_activation:  # OpA: marked on the model until its activation ends
             self.grant(m.id, f"once per activation: {f.name}", "activation")
         scene = self._table_now().scene()
