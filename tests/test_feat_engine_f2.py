@@ -403,3 +403,18 @@ def test_whistling_shriek_pulse_on_the_target_as_wide_as_the_whole_inches_to_it(
     g.push(Action("ki_feat", "hero", feat="Whistling Shriek", target="fox"))
     assert not has("fox") and not has("pal") and has("hero")
     assert g.state.active == 2  # Hero's activation ended with its Simple feat; the loss lasts
+
+
+def test_curse_fate_and_an_aura_survive_a_save_and_a_verified_load():
+    """A game with Curse Fate (cursed dice read through the recorder) and Quagmire (Aura
+    terrain) re-simulates to the same events from its save (the raw dice are saved)."""
+    g = game(hero=("Curse Fate", "Quagmire"), places={"fox": (10, 16), "pal": (30, 5)})
+    g.push(replace(next(a for a in g.legal_actions() if a.feat == "Quagmire"), x=2))
+    set_active(g, 1)
+    g.push(next(a for a in g.legal_actions() if a.feat == "Curse Fate"))
+    if g.state.active == 2:
+        g.push(Action("shoot", "fox", target="hero"))
+    doc = g.to_json()
+    again = Game.from_save(doc)
+    assert [e.kind for e in again.events] == [e.kind for e in g.events]
+    assert again.position() == g.position()
