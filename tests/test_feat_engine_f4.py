@@ -479,3 +479,44 @@ def test_snare_spares_models_out_of_the_pulse_with_cloudwalk_or_in_contact_with_
     g = game(fox=("Snare",), places={"pal": (10, 13.815)})
     g.push(Action("melee", "pal", target="fox"))
     assert g.state.exchange is not None
+
+
+# ---------------------------------------------------------------- the Tactical test
+def _to_turn_2(g: Game) -> list:
+    """Every model waits until turn 2 begins; the events of turn 2's Starting phase."""
+    n = len(g.events)
+    while g.state.turn == 1 and not g.is_over():
+        act = g.state.active
+        m = next(x for x in g.state.alive(act) if not x.exhausted and x.counters > 0)
+        g.push(Action("wait", m.id))
+    return g.events[n:]
+
+
+def test_art_of_war_wins_the_next_tactical_test_outright():
+    """Art of War (Instant): the user's player wins the next Tactical test, the enemy fails
+    it (no dice rolled); when both players would, the test is rolled as usual."""
+    g = game(hero=("Art of War",))
+    g.push(Action("feat", "hero", feat="Art of War"))
+    assert g.state.models["hero"].ki == 2
+    tac = [e for e in _to_turn_2(g) if e.kind == "tactical"][-1]
+    assert tac.data["winner"] == 1 and tac.data["rolls"] == []
+    assert not any(k.startswith("feat_tactical:") for k in g.state.models["hero"].conditions)  # used up
+    g = game(hero=("Art of War",), fox=("Art of War",))
+    g.push(Action("feat", "hero", feat="Art of War"))
+    set_active(g, 2)
+    g.push(Action("feat", "fox", feat="Art of War"))
+    set_active(g, 1)
+    tac = [e for e in _to_turn_2(g) if e.kind == "tactical"][-1]
+    assert tac.data["rolls"]  # both automatic: rolled as usual
+
+
+def test_insight_adds_one_tactician_die_to_the_next_tactical_test():
+    """Insight (Instant): Tactician (+1) for the next Tactical test -- Hero (no Tactician)
+    counts Tactician (1): player 1 rolls one more die in turn 2's test (the Tactician dice
+    handed to the test are logged), and the mark is used up by that test."""
+    g = game(hero=("Insight",))
+    g.push(Action("feat", "hero", feat="Insight"))
+    events = _to_turn_2(g)
+    notes = [e.data["text"] for e in events if e.kind == "note"]
+    assert "Tactical test: Tactician dice 1 / 0 (Ki feats)" in notes
+    assert not any(k.startswith("feat_tactical:") for k in g.state.models["hero"].conditions)

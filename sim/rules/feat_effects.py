@@ -82,6 +82,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
+       "tactical",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat")  # round 6 (F5)
@@ -95,6 +96,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
+    "tactical",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat",  # round 6 (F5: sim.rules.game.feat_cards)
@@ -418,6 +420,18 @@ class TrapTestOp(_Strict):
     tn_run: int | None = Field(default=None, ge=1, le=20)
     exempt: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     not_engaged: bool = False
+
+
+class TacticalOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the affected model's next Tactical test
+    (p.28; kept as the mark ``feat_tactical:<feat>`` until that test): ``tactician`` -- its
+    Tactician (X) counts ``n`` more (Insight); ``win`` -- its player, nominating it, wins
+    without a roll and the other fails; when both players would, the test is rolled as usual
+    (Art of War)."""
+
+    op: Literal["tactical"]
+    rule: Literal["tactician", "win"]
+    n: int = Field(default=1, ge=1, le=3)
 
 
 def roll_refusal(entry: "FeatEffect") -> str:
@@ -828,6 +842,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      TrapTestOp,  # round 6 (F4)
+                     TacticalOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp],  # round 6 (F5)

@@ -33,7 +33,15 @@ import math
 from typing import Any
 
 from sim.rules import conditions, ki
-from sim.rules.dice import Rerolls, RollKind, RollOptions, RollPurpose, challenge_test, evaluate_roll
+from sim.rules.dice import (
+    Rerolls,
+    RollKind,
+    RollOptions,
+    RollPurpose,
+    TacticalResult,
+    challenge_test,
+    evaluate_roll,
+)
 from sim.rules.feat_effects import DamageOp, DamageRollsOp, FeatEffect, TrapTestOp, entry_status, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
@@ -49,6 +57,8 @@ DAMAGE_MARK = "feat_damage:"
 RANGED_TN_MARK = "feat_ranged_tn:"
 #: The mark of a model a Trap feat tested in its activation (p.7: one Trap effect per activation).
 TRAPPED_MARK = "feat_trapped"
+#: The mark of a ``tactical`` op: ``feat_tactical:<feat>`` (JSON ``{"rule", "n"}``), until the next Tactical test.
+TACTICAL_MARK = "feat_tactical:"
 #: Declared actions that move the model (a Shoot or Heal only with its Walk: :func:`_moves`).
 MOVE_ACTIONS = ("walk", "run", "charge", "melee")
 #: Test keywords of ``Prowess [K]`` this module reads, by the test taken.
@@ -116,6 +126,11 @@ class FeatRolls(GamePart):
             self._marker_wounds(f, op, mid)
         elif op.op == "challenge":
             self._feat_challenge(m, f, op, mid)
+        elif op.op == "tactical":
+            value = json.dumps({"rule": op.rule, "n": op.n}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": TACTICAL_MARK + f.name, "on": True, "value": value}))
+            what = "wins it outright" if op.rule == "win" else f"has Tactician (+{op.n})"
+            self._emit(Event("note", {"text": f"{f.name}: in the next Tactical test {mid} {what}"}))
         elif op.op == "trap_test":
             self._trap_test(m, f, op)
         elif op.op == "ranged_tn":
@@ -307,6 +322,40 @@ class FeatRolls(GamePart):
             self._emit(Event("counters_gained", {"model": t.id, "n": spent - 1, "source": f.name}))
         self._emit(Event("note", {"text": f"{f.name}: {t.id} may not move; its {declared.kind} counts as resolved "
                                           "and it loses one activation counter"}))
+
+    # ------------------------------------------------------------ the Tactical test (Insight, Art of War)
+    def tactical_feats(self, tact: dict[int, int]) -> tuple[dict[int, int], TacticalResult | None]:
+        """The ``tactical`` marks in this Tactical test (p.28), used up by it: each player's
+        Tactician dice ``tact`` (the highest X of its models) with a marked model's X raised by
+        ``n`` (Insight); a player whose marked model wins outright (Art of War: the other
+        fails, no roll) -- a :class:`~sim.rules.dice.TacticalResult` -- unless both would
+        (then the test is rolled as usual). ``(tact, None)`` unchanged when no mark is in play."""
+        st = self.state
+        marks = [(m, k, json.loads(str(v))) for m in st.models.values() for k, v in m.conditions.items()
+                 if k.startswith(TACTICAL_MARK)]
+        if not marks:
+            return tact, None
+        out = dict(tact)
+        winners: set[int] = set()
+        for m, key, data in marks:
+            if m.alive and m.elsewhere is None:
+                if data.get("rule") == "win":
+                    winners.add(m.player)
+                else:
+                    has, x = self._trait(m.id, "tactician")
+                    own = int(x or 0) if has and isinstance(x, int) else 0
+                    out[m.player] = max(out[m.player], own + int(data.get("n", 1)))
+            self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+        if out != tact:
+            self._emit(Event("note", {"text": f"Tactical test: Tactician dice {out[1]} / {out[2]} (Ki feats)"}))
+        if len(winners) == 1:
+            won = winners.pop()
+            self._emit(Event("note", {"text": f"Tactical test: player {won} wins it outright, the other fails "
+                                              "(a Ki feat)"}))
+            return out, TacticalResult(won, ())  # type: ignore[arg-type]
+        if winners:
+            self._emit(Event("note", {"text": "Tactical test: both players would win outright: it is rolled"}))
+        return out, None
 
     # ------------------------------------------------------------ reading the rules
     def damage_rule_texts(self, mid: str, how: str) -> tuple[str, ...]:

@@ -52,8 +52,9 @@ class TurnPhases(GamePart):
         # player nominates a model (p.28), the one with the highest X on the table
         tact = {p: max((int(self._trait(m.id, "tactician")[1] or 0) for m in st.alive(p)
                         if self._trait(m.id, "tactician")[0]), default=0) for p in (1, 2)}
-        res = tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2],
-                            rerolls=melee_traits.tactical_rerolls(self))  # Prowess [Tactical] (p.56)
+        tact, won = self.tactical_feats(tact)  # round 6 (F4): Insight, Art of War (feat_rolls)
+        res = won or tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2],
+                                   rerolls=melee_traits.tactical_rerolls(self))  # Prowess [Tactical] (p.56)
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))
