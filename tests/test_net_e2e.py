@@ -385,3 +385,26 @@ def test_a_set_up_step_out_of_turn_or_refused_by_the_rules_changes_nothing_and_a
     while r.stage is not None:
         assert r.setup_step(r.to_move() or 1, None, auto=True).error is None
     assert r.game is not None and r.status()["phase"] in ("start", "main") and r.view(2)["save"]["events"]
+
+
+def test_an_engine_failure_on_an_input_is_refused_and_the_connection_and_game_go_on(tmp_path, monkeypatch):
+    def broken(self, *a, **k):
+        raise RuntimeError("an engine bug")
+
+    async def body(url):
+        made = await create_game(url, _table_text(), seed=8)
+        c = GameClient(made["invites"]["1"])
+        await c.connect()
+        n = c.mirror.status["events"]
+        with monkeypatch.context() as m:
+            m.setattr(HostedGame, "submit", broken)
+            await c.send({"type": "action", "action": {"kind": "pass"}, "seen": 0})
+            err = await asyncio.wait_for(c.recv(), 10)
+        await c.send({"type": "claim"})  # the connection is still open: the next message is answered
+        nxt = await asyncio.wait_for(c.recv(), 10)
+        await c.close()
+        return err, nxt, n
+
+    err, nxt, n = asyncio.run(_serve(tmp_path, body))
+    assert err["type"] == "error" and err["code"] == "engine" and "unchanged" in err["message"]
+    assert nxt["type"] == "error" and nxt["code"] == "state"  # the wait policy: nothing to claim

@@ -192,5 +192,5 @@ def dumps(doc: dict) -> str:
 
 def error(code: str, message: str, **extra: Any) -> dict:
     """An ``error`` message: ``code`` (``size``, ``json``, ``schema``, ``token``, ``seat``,
-    ``illegal``, ``stale``, ``rate``, ``state``, ``unknown``) and one line."""
+    ``illegal``, ``stale``, ``rate``, ``state``, ``unknown``, ``engine``, ``store``) and one line."""
     return {"type": "error", "code": code, "message": message, **extra}

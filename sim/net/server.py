@@ -18,7 +18,9 @@ constant time and never logged.
 
 Games are loaded from the store when first asked for (a restart costs nothing until a
 client comes back; a game's inputs are re-simulated then, checked against the stored
-events).
+events); a finished game nobody watches is dropped from memory (the store keeps it). An
+input on which the engine itself fails is refused with ``engine`` (and logged); the
+connection and the game go on unchanged.
 """
 
 from __future__ import annotations
@@ -192,6 +194,7 @@ class GameServer:
                         return
                     continue
                 allowance -= 1.0
+                strikes = max(0, strikes - 1)  # a message within the limit forgives one refused
                 try:
                     msg = parse_client(raw)
                 except ProtocolError as exc:
@@ -231,7 +234,12 @@ class GameServer:
                     await conn.send(dumps(error("seat", "spectators cannot act")))
                     continue
                 async with self.lock(game_id):
-                    out = self.dispatch(h, seat, msg)
+                    try:
+                        out = self.dispatch(h, seat, msg)
+                    except Exception:  # noqa: BLE001 - an engine bug must not close the connection
+                        log.exception("game %s: an input of seat %s raised", h.id, seat)
+                        out = Outcome.refused("engine", "the engine failed on this input (the server logged it); "
+                                                        "the game is unchanged: choose another action")
                     if out.error is not None:
                         await conn.send(dumps(out.error))
                         if out.error.get("code") == "stale":
@@ -250,6 +258,9 @@ class GameServer:
                     async with self.lock(h2.id):
                         h2.leave(seat)
                         await self.send_status(h2)
+                        if h2.over() and not self.viewers.get(h2.id):  # the store reloads it when asked
+                            self.games.pop(h2.id, None)
+                            self.viewers.pop(h2.id, None)
 
     def lock(self, game_id: str) -> asyncio.Lock:
         """The lock of game ``game_id``."""
