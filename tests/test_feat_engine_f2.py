@@ -418,3 +418,20 @@ def test_curse_fate_and_an_aura_survive_a_save_and_a_verified_load():
     again = Game.from_save(doc)
     assert [e.kind for e in again.events] == [e.kind for e in g.events]
     assert again.position() == g.position()
+
+
+def test_stand_behind_me_gives_cover_as_terrain_until_the_activation_ends():
+    """Stand Behind Me!: "This model grants Cover as if it were terrain until the end of the
+    current activation" -- the words of Construct (p.50): Pal between Fox and Hero gives Hero
+    Cover (Pal itself gets none from itself)."""
+    assert fe.effect_status("Stand Behind Me!") == (True, "")
+    g = game(pal=("Stand Behind Me!",), places={"pal": (10, 11.5), "fox": (10, 18)})
+    set_model(g, "pal", ki=2)
+    assert not g.table_now().scene().cover("fox", "hero").cover
+    g.push(Action("feat", "pal", feat="Stand Behind Me!"))
+    cov = g.table_now().scene().cover("fox", "hero")
+    assert cov.cover and cov.piece == "pal"
+    assert not g.table_now().scene().cover("fox", "pal").cover
+    g.push(Action("walk", "hero", point=(10, 9.5)))  # still behind Pal; the activation ends
+    assert g.profile("pal").trait("Construct") is None
+    assert not g.table_now().scene().cover("fox", "hero").cover
