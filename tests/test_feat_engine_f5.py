@@ -105,6 +105,13 @@ feats:
     {cost: 3, timing: active, area: aura, range: 6, limits: [no_btb, once_per_turn], when: action, affects: enemies,
      effects: [{op: on_feat, effects: [{op: condition, name: poisoned, value: 2}]}],
      summary: an enemy using a feat in the aura is Poisoned (2)}
+  Prayer of Healing:
+    {cost: 2, timing: active, area: aura, range: 6, limits: [no_btb], when: action, affects: self,
+     effects: [{op: heal_rule, reach: 6, until: end_phase}], summary: its Heal reaches the aura}
+  Prayer of Purification:
+    {cost: 2, timing: active, area: personal, limits: [no_btb], when: action, affects: self,
+     effects: [{op: heal_rule, markers: [berserk, blind, controlled, on_fire, poisoned, spirit_block, stunned]}],
+     summary: its Heal may remove markers instead}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -591,3 +598,50 @@ def test_spiritual_poison_poisons_enemies_that_use_a_feat_inside_its_aura():
     assert g.state.models["foe"].markers.get("poison") == [2, 2]
     g.push(Action("feat", "far", feat="Chudan"))
     assert not g.state.models["far"].markers.get("poison")
+
+
+# ---------------------------------------------------------------- Heal changed (heal_rule)
+def _healer(feats: tuple[str, ...], key: str):
+    ishi = get_profile("ishi")
+    return replace(ishi, id=f"f5-healer-{key}", name="Healer", bs_id=f"test-f5-healer-{key}", feats=feats,
+                   traits=ishi.traits + (parse_trait("Heal (2)"),))
+
+
+def test_prayer_of_healing_heals_a_model_in_the_aura_without_moving():
+    """Prayer of Healing: "This model may Target any model within the Aura with its Heal
+    trait": before it, healing Pal (1.3" off) needs a Walk into contact; after it, Pal is
+    healed where it stands and Hero does not move; Away (8.8" off, out of the 6" Aura) still
+    needs the Walk."""
+    g = game(hero_card=_healer(("Prayer of Healing",), "a"))
+    set_model(g, "pal", damage=3)
+    set_model(g, "away", damage=1)
+    ok, why = g.is_legal(Action("heal", "hero", target="pal"))
+    assert not ok and "contact" in why
+    g.push(Action("feat", "hero", feat="Prayer of Healing"))
+    assert Action("heal", "hero", target="pal") in g.legal_actions()
+    assert not g.is_legal(Action("heal", "hero", target="away"))[0]
+    before = g.state.models["hero"].position
+    g.push(Action("heal", "hero", target="pal"))
+    assert g.state.models["pal"].damage == 1 and g.state.models["hero"].position == before
+
+
+def test_prayer_of_purification_lets_heal_remove_markers_instead_of_wounds():
+    """Prayer of Purification: "instead of Healing Wounds it may instead remove an equal number
+    of Berserk, Blind, Controlled, Fire, Poison, Spirit Block, or Stunned Markers": Heal (2)
+    removes Pal's Stunned and Poison (2) markers and heals no wound; three markers, or a Prone
+    marker, are refused; without the feat no marker may be named."""
+    g = game(hero_card=_healer(("Prayer of Purification",), "b"))
+    set_model(g, "pal", position=[11.19, 10], damage=1, conditions={"stunned": 2, "prone": 1},
+              markers={"poison": [2]})
+    ok, why = g.is_legal(Action("heal", "hero", target="pal", models=("stunned",)))
+    assert not ok and "wounds only" in why
+    g.push(Action("feat", "hero", feat="Prayer of Purification"))
+    ok, why = g.is_legal(Action("heal", "hero", target="pal", models=("stunned", "stunned", "poisoned")))
+    assert not ok and "at most 2" in why
+    ok, why = g.is_legal(Action("heal", "hero", target="pal", models=("prone",)))
+    assert not ok
+    assert any(a.kind == "heal" and a.models for a in g.legal_actions())
+    g.push(Action("heal", "hero", target="pal", models=("stunned", "poisoned")))
+    pal = g.state.models["pal"]
+    assert pal.conditions.get("stunned") == 1 and not pal.markers.get("poison") and pal.damage == 1
+    assert pal.conditions.get("prone") == 1

@@ -85,7 +85,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "tactical",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
-       "form", "transfer", "special_cost", "boost", "on_feat")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -99,7 +99,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "tactical",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
-    "form", "transfer", "special_cost", "boost", "on_feat",  # round 6 (F5: sim.rules.game.feat_cards)
+    "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -837,6 +837,29 @@ class OnFeatOp(_Strict):
         return self
 
 
+class HealRuleOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until`` the affected model's Heal
+    (X) (p.52) changes: ``reach`` -- it may heal a model within that many inches (edge to
+    edge) without moving into contact (Prayer of Healing: its Aura); ``markers`` -- instead of
+    healing wounds it may remove as many markers of those conditions from its target, the
+    player naming them (the Heal action's ``models``: one condition name per marker; Prayer
+    of Purification)."""
+
+    op: Literal["heal_rule"]
+    reach: Annotated[float, Field(gt=0, le=24)] | None = None
+    markers: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    until: Until | None = None
+
+    @model_validator(mode="after")
+    def _some(self) -> "HealRuleOp":
+        if self.reach is None and not self.markers:
+            raise ValueError("heal_rule changes the reach or the markers of Heal (or both)")
+        bad = [n for n in self.markers if conditions.canonical(n) is None]
+        if bad:
+            raise ValueError(f"not condition markers of p.43-45: {', '.join(bad)}")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -845,7 +868,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TacticalOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
-                     FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp],  # round 6 (F5)
+                     FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -41,6 +41,11 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   :meth:`FeatCards.feat_use_reactions`, called by the Ki step), the op's effects apply to
   it; ``once`` ends the mark then; ``ban`` bars that feat until the end of the following
   turn (:data:`BAN_MARK`, :meth:`FeatCards.feat_ban_refusal`).
+* **heal_rule** (Prayer of Healing, Prayer of Purification): a mark (:data:`HEAL_MARK`) that
+  changes the model's Heal (X) (p.52) until its duration: ``reach`` -- it heals a model within
+  that many inches without a move into contact; ``markers`` -- the Heal action may name, in
+  its ``models``, up to X condition markers of those kinds (one name per marker) that the
+  target loses instead of healing wounds.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -67,6 +72,7 @@ from sim.rules.feat_effects import (
     FeatEffect,
     FormOp,
     GrantWeaponOp,
+    HealRuleOp,
     OnFeatOp,
     SpecialCostOp,
     TakeKiOp,
@@ -90,6 +96,8 @@ CHOOSE = "[its player chooses]"
 #: "until"}``; of a feat barred by one: ``feat_ban:<feat barred>``, value the last turn it is barred.
 ON_FEAT_MARK = "feat_onfeat:"
 BAN_MARK = "feat_ban:"
+#: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
+HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
 ON_FEAT = ": reacts to Ki feats used inside"
 
@@ -458,11 +466,103 @@ class FeatCards(FeatTriggers, FeatMoves):
         the bans of past turns go too."""
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                gone = ((key.startswith(ON_FEAT_MARK) and json.loads(str(v)).get("until") == until)
+                gone = ((key.startswith((ON_FEAT_MARK, HEAL_MARK)) and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
                 if gone:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+
+    # ------------------------------------------------------------ Heal (X) changed (p.52)
+    def apply_heal_rule(self, f: ki.Feat, op: HealRuleOp, mid: str) -> None:
+        """Model ``mid``'s Heal follows ``f``'s ``heal_rule`` until its duration."""
+        value = json.dumps({"reach": op.reach, "markers": [conditions.canonical(n) for n in op.markers],
+                            "until": op.until or "game"}, sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": HEAL_MARK + f.name, "on": True, "value": value}))
+        what = ([f"reaches models within {op.reach:g}\"" ] if op.reach else []) + (
+            [f"may remove {', '.join(op.markers)} markers instead of wounds"] if op.markers else [])
+        self._emit(Event("note", {"text": f"{f.name}: {mid}'s Heal {' and '.join(what)}"}))
+
+    def _heal_rules(self, mid: str) -> list[dict]:
+        m = self.state.models.get(mid)
+        if m is None:
+            return []
+        return [json.loads(str(v)) for k, v in m.conditions.items() if k.startswith(HEAL_MARK)]
+
+    def heal_reaches(self, mid: str, target: str) -> bool:
+        """Whether ``mid``'s Heal reaches ``target`` where it stands (a ``heal_rule`` reach)."""
+        reach = max((float(r["reach"]) for r in self._heal_rules(mid) if r.get("reach")), default=None)
+        if reach is None or target not in self.state.models:
+            return False
+        a, b = self.state.models[mid], self.state.models[target]
+        gap = math.dist(a.position, b.position) - self.table.model(mid).radius - self.table.model(target).radius
+        return gap <= reach + 1e-6
+
+    def _heal_x(self, mid: str) -> int:
+        from sim.rules.game.turn_traits import _x  # the X of Heal (X), as the Heal action reads it
+
+        return max(0, _x(self._trait(mid, "heal")[1]))
+
+    def heal_markers_refusal(self, mid: str, target: str, action: Action) -> str | None:
+        """Why the Heal ``action`` may not remove the markers its ``models`` name from
+        ``target`` (None when it may): a ``heal_rule`` with those kinds, at most X names,
+        markers the target has."""
+        kinds = {k for r in self._heal_rules(mid) for k in r.get("markers", [])}
+        if not kinds:
+            return f"{mid}'s Heal removes wounds only (p.52); it names no markers"
+        names = [conditions.canonical(n) for n in action.models]
+        bad = [n for n, c in zip(action.models, names) if c not in kinds]
+        if bad:
+            return f"{mid}'s Heal may remove {', '.join(sorted(kinds))} markers, not {', '.join(bad)}"
+        x = self._heal_x(mid)
+        if len(names) > x:
+            return f"{mid}'s Heal ({x}) removes at most {x} markers"
+        for c in set(names):
+            assert c is not None
+            have = len(self._units(target, c))
+            if names.count(c) > have:
+                return f"{target} has {have} {c} marker(s), not {names.count(c)}"
+        return None
+
+    def heal_markers(self, mid: str, target: str, names: Any) -> None:
+        """``target`` loses the markers ``names`` (one name per marker) instead of wounds."""
+        got = [c for c in (conditions.canonical(n) for n in names) if c is not None]
+        for c in dict.fromkeys(got):
+            self.remove_markers(target, c, got.count(c))
+        self._emit(Event("note", {"text": f"{mid}'s Heal removes {len(got)} marker(s) from {target} instead of "
+                                          f"wounds: {', '.join(got)}"}))
+
+    def _touching(self, a: str, b: str) -> bool:
+        """Whether the bases of ``a`` and ``b`` touch now (p.22)."""
+        ta, tb = self.table.model(a), self.table.model(b)
+        pa, pb = self.state.models[a].position, self.state.models[b].position
+        return math.dist(pa, pb) - ta.radius - tb.radius <= 0.01 + 1e-9
+
+    def heal_feat_offers(self, m: ModelState, offered: list[Action]) -> list[Action]:
+        """Heal actions a ``heal_rule`` adds to :meth:`heal_offers`: wounded friends within its
+        reach (no move), and for each friend it may heal now a removal of up to X markers
+        (the worst first)."""
+        rules = self._heal_rules(m.id)
+        if not rules:
+            return []
+        out: list[Action] = []
+        seen = {(a.target, a.point) for a in offered}
+        kinds = [k for r in rules for k in r.get("markers", [])]
+        order = ["controlled", "stunned", "blind", "spirit_block", "on_fire", "poisoned", "berserk"]
+        kinds = sorted(dict.fromkeys(kinds), key=lambda k: order.index(k) if k in order else len(order))
+        x = self._heal_x(m.id)
+        for t in self.state.alive(m.player):
+            near = t.id == m.id or self._touching(m.id, t.id) or self.heal_reaches(m.id, t.id)
+            if not near:
+                continue
+            cands = []
+            if t.damage > 0 and (t.id, None) not in seen:
+                cands.append(Action("heal", m.id, target=t.id))
+            if kinds and x > 0:
+                names = [k for k in kinds for _ in self._units(t.id, k)][:x]
+                if names:
+                    cands.append(Action("heal", m.id, target=t.id, models=tuple(names)))
+            out += [a for a in cands if self.is_legal(a)[0]]
+        return out
 
     # ------------------------------------------------------------ counters
     def apply_counter_limits(self, f: ki.Feat, op: CounterOp, mid: str) -> None:

@@ -678,6 +678,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_cleanse(m, f, action)
         elif kind == "feat_cost":  # round 6 (F2): its Ki feats cost more or less for a time (feat_areas)
             self.apply_feat_cost(f, op, mid)
+        elif kind == "heal_rule":  # round 6 (F5): its Heal reaches farther or removes markers (feat_cards)
+            self.apply_heal_rule(f, op, mid)
         elif kind == "on_feat":  # round 6 (F5): a reaction to the model's next Ki feats (feat_cards)
             self.apply_on_feat(m, f, op, mid, action)
         elif kind == "choice":  # round 6 (F5): a choice the affected model's player makes (feat_cards)

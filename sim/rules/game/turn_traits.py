@@ -555,7 +555,8 @@ class TurnTraits(GamePart):
             return False, f"no model {target!r} on the table"
         if target != m.id and self._trait(target, "soulless")[0]:  # "другой не-Бездушной модели"
             return False, f"{target} is Soulless: it cannot be healed by Heal (p.52)"
-        why = self.heal_refusal(target)
+        why = (self.heal_markers_refusal(m.id, target, action) if action.models  # round 6 (F5): markers instead
+               else self.heal_refusal(target))
         if why:
             return False, why
         if target == m.id:
@@ -563,7 +564,8 @@ class TurnTraits(GamePart):
                 return False, "Heal: a model that heals itself cannot move (p.52)"
             return True, ""
         if action.point is None and not action.path:
-            return (True, "") if self._in_contact(m.id, target) else (False, "Heal: a point to move into contact")
+            return ((True, "") if self._in_contact(m.id, target) or self.heal_reaches(m.id, target)  # F5 (Prayer)
+                    else (False, "Heal: a point to move into contact"))
         pts = walk_points(action)
         assert pts is not None  # a point or a path: checked above
         return verdict(movement.check_walk(self._table_now(), m.id, pts, facing=action.facing))
@@ -577,8 +579,11 @@ class TurnTraits(GamePart):
             pts = walk_points(action)
             assert pts is not None  # a point or a path
             self._move(mid, movement.check_walk(self._table_now(), mid, pts, facing=action.facing))
-        if target == mid or self._in_contact(mid, target):
-            self._heal(target, x, f"Heal ({x})")
+        if target == mid or self._in_contact(mid, target) or self.heal_reaches(mid, target):  # F5: Prayer of Healing
+            if action.models:  # round 6 (F5): markers removed instead of wounds (feat_cards)
+                self.heal_markers(mid, target, action.models)
+            else:
+                self._heal(target, x, f"Heal ({x})")
         else:
             self._emit(Event("note", {"text": f"{mid} does not end its move in contact with {target}: no wound "
                                               "healed (p.52)"}))
@@ -603,7 +608,7 @@ class TurnTraits(GamePart):
                 a = Action("heal", m.id, target=t.id, point=pt)
             if self.is_legal(a)[0]:
                 out.append(a)
-        return out
+        return out + self.heal_feat_offers(m, out)  # round 6 (F5): Prayer of Healing / Purification (feat_cards)
 
     # ------------------------------------------------------------ Booted (p.50)
     def booted_refusal(self, action: Action) -> str | None:
