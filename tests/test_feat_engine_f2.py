@@ -435,3 +435,35 @@ def test_stand_behind_me_gives_cover_as_terrain_until_the_activation_ends():
     g.push(Action("walk", "hero", point=(10, 9.5)))  # still behind Pal; the activation ends
     assert g.profile("pal").trait("Construct") is None
     assert not g.table_now().scene().cover("fox", "hero").cover
+
+
+def test_cleansing_flames_removes_destructible_terrain_in_the_pulse():
+    """Cleansing Flames (Pulse 6"): "... Remove all Destructible Terrain in the Pulse." -- a
+    Destructible hut 3.9" away goes, a barn 12.4" away stays; the markers part as before."""
+    assert fe.effect_status("Cleansing Flames") == (True, "")
+    g0 = game(hero=("Cleansing Flames",))
+    text = YAML.replace("terrain: []", "terrain:\n"
+                        "  - {id: hut, passage: impassable, visibility: blocking, size: large, traits: [Destructible],"
+                        " rect: {center: [10, 4.5], width: 2, depth: 2}}\n"
+                        "  - {id: barn, passage: impassable, visibility: blocking, size: large, traits: [Destructible],"
+                        " rect: {center: [24, 10], width: 2, depth: 2}}")
+    for who in ("HERO", "PAL", "FOX"):
+        text = text.replace(who, g0.table.model(who.lower()).profile)
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    g.gain_condition("pal", "poisoned", 1, value=2)
+    g.push(Action("ki_feat", "hero", feat="Cleansing Flames"))
+    ids = {t.id for t in g.table_now().terrain}
+    assert "hut" not in ids and "barn" in ids
+    assert g.marker_count("pal", "poisoned") == 0 and g.marker_count("pal", "on_fire") == 1
+
+
+def test_rage_against_time_pulse_is_the_turn_number():
+    g = game(hero=("Rage Against Time",), places={"pal": (11.5, 10), "fox": (13.5, 10)})
+    set_model(g, "hero", ki=6)
+    assert g.state.turn == 1
+    g.push(next(a for a in g.legal_actions() if a.feat == "Rage Against Time"))
+    assert g.marker_count("pal", "berserk") == 1  # 0.32" away: inside a 1" Pulse
+    assert g.marker_count("fox", "berserk") == 0  # 2.3" away
+    assert g.marker_count("hero", "berserk") == 0

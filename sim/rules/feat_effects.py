@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "dice_curse", "cleanse", "feat_cost",  # round 6 (F2)
+       "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -98,7 +98,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
     "tactical",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
-    "dice_curse", "cleanse", "feat_cost",  # round 6 (F2: sim.rules.game.feat_areas)
+    "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
@@ -715,6 +715,15 @@ class FeatCostOp(_Strict):
     until: Until = "action"
 
 
+class RemoveTerrainOp(_Strict):
+    """Round 6 (F2): every Destructible terrain piece (p.16) in the feat's Pulse or Aura (any
+    part of it within the range of the user's base) leaves the table (Cleansing Flames); use it
+    in ``effects_self``."""
+
+    op: Literal["remove_terrain"]
+    destructible: Literal[True] = True
+
+
 class CleanseOp(_Strict):
     """Round 6 (F2): remove up to ``n`` markers in all (``X``: the paid X) of the conditions
     ``names`` from the affected models, shared out as the user's player picks: the action's
@@ -867,7 +876,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
-                     DiceCurseOp, CleanseOp, FeatCostOp,  # round 6 (F2)
+                     DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
@@ -1246,8 +1255,13 @@ def area_refusal(entry: FeatEffect) -> str:
     applied (``""`` when they are, or it has none): ``aura_terrain`` / ``aura_enter`` /
     ``range_turn`` need an Aura, ``range_x`` a Pulse or an Aura; ``aura_enter`` repeats only
     one-time ops of models the Aura reaches."""
-    if (entry.aura_terrain is not None or entry.aura_enter or entry.range_turn) and entry.area != "aura":
-        return "aura_terrain, aura_enter and range_turn are for Aura feats"
+    if (entry.aura_terrain is not None or entry.aura_enter) and entry.area != "aura":
+        return "aura_terrain and aura_enter are for Aura feats"
+    if entry.range_turn and entry.area not in ("pulse", "aura"):
+        return "range_turn is for a Pulse or an Aura"
+    if any(isinstance(e, RemoveTerrainOp) for e in entry.effects) or (
+            any(isinstance(e, RemoveTerrainOp) for e in entry.effects_self) and entry.area not in ("pulse", "aura")):
+        return "remove_terrain goes in effects_self of a Pulse or an Aura feat"
     if entry.range_ki and (entry.area != "pulse" or entry.range_x or entry.range_turn):
         return "range_ki is for a Pulse (its range read when it is used), without range_x / range_turn"
     if entry.touching and (entry.area != "personal" or entry.affects != "friends_and_self"

@@ -377,6 +377,22 @@ class FeatAreas(FeatAuras):
         m = self.state.models.get(mid)
         return m is not None and m.conditions.get(PLACED_MARK) == self._activation_no()
 
+    # ------------------------------------------------------------ terrain removed
+    def apply_remove_terrain(self, m: ModelState, f: ki.Feat, action: Action) -> None:
+        """The ``remove_terrain`` op: every Destructible piece (p.16) any part of which lies
+        within the feat's Pulse / Aura (from the user's base edge) leaves the table."""
+        entry = feat_effect(f.name)
+        assert entry is not None
+        reach = self.sized_feat(f, entry, action.x, m.id).reach
+        table = self._table_now()
+        scene = table.scene()
+        gone = [t.id for t in table.terrain if t.destructible and t.id not in self.state.removed_terrain
+                and scene.piece_gap(t.id, m.id) <= reach + 1e-6]
+        for pid in gone:
+            self._emit(Event("terrain_removed", {"piece": pid, "model": m.id}))
+        if not gone:
+            self._emit(Event("note", {"text": f"{f.name}: no Destructible terrain in its area"}))
+
     # ------------------------------------------------------------ unseen
     def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:
         """Why a feat used only out of every enemy's sight (``unseen``) may not be used by
