@@ -659,7 +659,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         st = self.state
         start = len(self.events)
         self._marks.append(start)
-        self._dice_marks.append(self._dice.state() if hasattr(self._dice, "state") else None)
+        self._dice_marks.append(self._dice.snapshot() if hasattr(self._dice, "snapshot")  # compact (SeededDice)
+                                else self._dice.state() if hasattr(self._dice, "state") else None)
         self._actions.append(action)
         self._rolls.append([])
         p = st.active
