@@ -520,3 +520,75 @@ def test_insight_adds_one_tactician_die_to_the_next_tactical_test():
     notes = [e.data["text"] for e in events if e.kind == "note"]
     assert "Tactical test: Tactician dice 1 / 0 (Ki feats)" in notes
     assert not any(k.startswith("feat_tactical:") for k in g.state.models["hero"].conditions)
+
+
+# ---------------------------------------------------------------- Hope, Serpentine Sway, Prayer of Undeath
+def _with_types(g: Game, mid: str, types: tuple[str, ...], **more) -> Game:
+    """The same game with ``mid``'s card given ``types`` (keywords) and more card fields."""
+    ids = {m: g.printed_profile(m).id for m in ("hero", "pal", "fox")}
+    card = replace(g.printed_profile(mid), id=f"f4-{mid}-{'-'.join(types)}", bs_id=f"test-f4-{mid}-{'-'.join(types)}",
+                   types=types, **more)
+    add_profile_source({card.id: card})
+    ids[mid] = card.id
+    y = YAML.replace("HERO", ids["hero"]).replace("PAL", ids["pal"]).replace("FOX", ids["fox"])
+    g2 = Game(parse_table(y, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g2, 1)
+    set_model(g2, "hero", ki=6)
+    set_model(g2, "fox", ki=4)
+    return g2
+
+
+def test_hope_gives_a_villager_one_re_roll_in_each_test_and_damage_roll_this_activation():
+    """Hope (Active, 6"): a friendly Villager or Peasant may re-roll one die of any test or
+    damage roll until the end of the activation (Prowess [Melee, Ranged, Ki, Challenge] (1)
+    and its damage rolls re-roll their lowest die below 4). Only at a Villager / Peasant."""
+    g = game(hero=("Hope",))
+    assert not g.is_legal(Action("feat", "hero", feat="Hope", target="pal"))[0]  # Pal is no Villager
+    g = _with_types(game(hero=("Hope",)), "pal", ("villager",))
+    g.push(Action("feat", "hero", feat="Hope", target="pal"))
+    assert any(t.text == "Prowess [Melee, Ranged, Ki, Challenge] (1)" for t in g.profile("pal").traits)
+    assert g.damage_rule_texts("pal", "melee") == ("made:reroll_low",)
+    rules = damage_rules(g.damage_rule_texts("pal", "ranged"), ())
+    res = resolve_damage(PhysicalDice([2, 5, 6]), 0, rules=rules)
+    assert sorted(res.roll.kept) == [5, 6] and res.roll.total == 11
+    g.push(Action("wait", "hero"))  # the activation ends: so does Hope
+    assert g.damage_rule_texts("pal", "melee") == ()
+    assert not any(t.text.startswith("Prowess") for t in g.profile("pal").traits)
+
+
+@pytest.mark.parametrize("poisoned, stunned", [(False, False), (True, True)])
+def test_serpentine_sway_a_poisoned_target_tests_without_spirit(poisoned, stunned):
+    """Serpentine Sway (Simple, Opposed, 8"): Blind and Stunned; a target with Poison markers
+    may not use Spirit or Resistance in its test. Fox has Spirit (2): three dice 3, 6, 6
+    (final 8) beat Hero's 4; Poisoned, it rolls its one die (3) and loses."""
+    g = game(hero=("Serpentine Sway",))
+    g.grant("fox", "test: Spirit", "game", traits=["Spirit (2)"])
+    if poisoned:
+        set_model(g, "fox", markers={"poison": [1]})
+    g.dice = PhysicalDice([4, 3, 6, 6])
+    g.push(Action("ki_feat", "hero", feat="Serpentine Sway", target="fox"))
+    conds = g.state.models["fox"].conditions
+    assert ("stunned" in conds and "blind" in conds) == stunned
+
+
+@pytest.mark.parametrize("with_feat", [False, True])
+def test_prayer_of_undeath_adds_x_to_a_kairai_next_rise_test(with_feat):
+    """Prayer of Undeath (Instant, Pulse 8", X at most 2): a Kairai in the Pulse adds X to the
+    final result of its next Rise test this turn. Pal (a Kairai with Rise (5)) falls to 0
+    wounds and rolls a 3: with X = 2, 5 passes (healed, Prone); without, it is removed."""
+    from models.profiles import Trait
+
+    g0 = game(hero=("Prayer of Undeath",))
+    rise = Trait(keyword="rise", value=5, qualifier=None, text="Rise (5)")
+    g = _with_types(g0, "pal", ("kairai",), traits=tuple(g0.printed_profile("pal").traits) + (rise,))
+    if with_feat:
+        g.push(Action("feat", "hero", feat="Prayer of Undeath", x=2, models=("pal",)))
+        assert g.state.models["hero"].ki == 4
+    g.wound("pal", 5)  # by hand: the Rise test comes after the next action (p.57)
+    g.dice = PhysicalDice([3])  # the Rise test's one die
+    g.push(Action("wait", "hero"))
+    pal = g.state.models["pal"]
+    assert pal.alive == with_feat
+    assert any("Rise (5) test" in t for t in g.log())
+    if with_feat:
+        assert pal.damage == 0 and "prone" in pal.conditions

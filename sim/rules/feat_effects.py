@@ -82,7 +82,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
-       "tactical",  # round 6 (F4)
+       "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule")  # round 6 (F5)
@@ -96,7 +96,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
-    "tactical",  # round 6 (F4)
+    "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule",  # round 6 (F5: sim.rules.game.feat_cards)
@@ -351,7 +351,7 @@ class DamageRollsOp(_Strict):
     exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
 
     op: Literal["damage_rolls"]
-    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double"]
+    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double", "reroll_low"]
     roll: Literal["taken", "made"] = "taken"
     dealt_by: Literal["melee", "ranged", "any"] = "any"
     value: int = Field(default=0, ge=0, le=6)
@@ -432,6 +432,19 @@ class TacticalOp(_Strict):
     op: Literal["tactical"]
     rule: Literal["tactician", "win"]
     n: int = Field(default=1, ge=1, le=3)
+
+
+class TestBonusOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): the affected model's next ``test`` test
+    (``rise``: its Rise (X) test at 0 wounds, p.57) adds ``n`` (``X``: the paid X) to its final
+    result, until ``until`` (Prayer of Undeath). Kept as the mark ``feat_test_bonus:<feat>``."""
+
+    __test__ = False  # not a pytest class
+
+    op: Literal["test_bonus"]
+    test: Literal["rise"] = "rise"
+    n: Count = 1
+    until: Until = "turn"
 
 
 def roll_refusal(entry: "FeatEffect") -> str:
@@ -875,6 +888,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      SlMarkersOp, DamageRollsOp, DamageOp, MarkerWoundsOp, ChallengeOp, RangedTnOp,  # round 6 (F4)
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
+                     TestBonusOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp],  # round 6 (F5)
@@ -989,6 +1003,11 @@ class FeatEffect(_Strict):
     target_self: bool = False
     max_damage: Annotated[int, Field(ge=0, le=20)] | None = None
     x_target_ki: bool = False
+    # round 6 (F4, sim.rules.game.rolls_step): in the feat's Opposed Ki test the target may not use
+    # these traits (Spirit, Resistance ...), when it has a marker of ``resist_ignores_if`` (None:
+    # always): Serpentine Sway
+    resist_ignores: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    resist_ignores_if: Annotated[str, Field(min_length=1, max_length=40)] | None = None
     summary: Annotated[str, Field(max_length=300)] = ""
     manual: str | None = None
 

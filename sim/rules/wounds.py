@@ -159,7 +159,9 @@ class DamageRules:
     * ``strength_on_double`` -- when the two kept dice match, that much more Strength;
     * ``ignore_double`` -- when the two kept dice match, the roll is ignored (no wounds);
     * ``double`` -- the wounds after Tough are doubled; Durable is ignored when they reach
-      ``wounds_left`` (they kill), else it applies as usual.
+      ``wounds_left`` (they kill), else it applies as usual;
+    * ``reroll_low`` -- the roller re-rolls one of its kept dice: the lowest, when it shows
+      less than 4 (the engine's choice for the player), first of all.
     """
 
     drop_die: bool = False
@@ -168,9 +170,10 @@ class DamageRules:
     ignore_double: bool = False
     double: bool = False
     wounds_left: int | None = None
+    reroll_low: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.drop_die or self.strength_on_double or self.ignore_double or self.double)
+        return bool(self.drop_die or self.strength_on_double or self.ignore_double or self.double or self.reroll_low)
 
 
 def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifiers: int = 0,
@@ -203,6 +206,12 @@ def _ruled_damage(dice: Dice, roll: DamageRoll, level: int, rules: DamageRules, 
                   durable: bool, halved: bool, purpose: RollPurpose | None) -> DamageResult:
     """:func:`resolve_damage` of ``roll`` with a Ki feat's :class:`DamageRules`."""
     notes: list[str] = []
+    if rules.reroll_low and min(roll.kept) < 4:
+        low = min(roll.kept)
+        again = dice.roll(1, (purpose or _DAMAGE).rerolled())[0]
+        kept = (again, roll.kept[1]) if roll.kept[0] == low else (roll.kept[0], again)
+        roll = _with_kept(roll, roll.dice + (again,), kept, roll.modifier)
+        notes.append(f"the {low} re-rolled: {again}")
     if rules.drop_die:
         extra = dice.roll(1, (purpose or _DAMAGE).rerolled())[0]
         three = roll.kept + (extra,)
@@ -249,5 +258,5 @@ def damage_rules(made: Iterable[str], taken: Iterable[str], *, critical: bool = 
         return None
     return DamageRules(drop_die="drop_die" in got, avoid_double=critical and "drop_die" in got,
                        strength_on_double=got.get("strength_on_double", 0), ignore_double="ignore_double" in got,
-                       double="double" in got, wounds_left=wounds_left)
+                       double="double" in got, wounds_left=wounds_left, reroll_low="reroll_low" in got)
 

@@ -57,6 +57,8 @@ DAMAGE_MARK = "feat_damage:"
 RANGED_TN_MARK = "feat_ranged_tn:"
 #: The mark of a model a Trap feat tested in its activation (p.7: one Trap effect per activation).
 TRAPPED_MARK = "feat_trapped"
+#: The mark of a ``test_bonus`` op: ``feat_test_bonus:<feat>`` (JSON ``{"test", "n", "until"}``).
+BONUS_MARK = "feat_test_bonus:"
 #: The mark of a ``tactical`` op: ``feat_tactical:<feat>`` (JSON ``{"rule", "n"}``), until the next Tactical test.
 TACTICAL_MARK = "feat_tactical:"
 #: Declared actions that move the model (a Shoot or Heal only with its Walk: :func:`_moves`).
@@ -126,6 +128,12 @@ class FeatRolls(GamePart):
             self._marker_wounds(f, op, mid)
         elif op.op == "challenge":
             self._feat_challenge(m, f, op, mid)
+        elif op.op == "test_bonus":
+            n = int(action.x or 1) if op.n == "X" else int(op.n)
+            value = json.dumps({"test": op.test, "n": n, "until": op.until}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": BONUS_MARK + f.name, "on": True, "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: {mid}'s next {op.test.title()} test {n:+d} to its result "
+                                              f"(until {op.until.replace('_', ' ')})"}))
         elif op.op == "tactical":
             value = json.dumps({"rule": op.rule, "n": op.n}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": TACTICAL_MARK + f.name, "on": True, "value": value}))
@@ -323,6 +331,23 @@ class FeatRolls(GamePart):
         self._emit(Event("note", {"text": f"{f.name}: {t.id} may not move; its {declared.kind} counts as resolved "
                                           "and it loses one activation counter"}))
 
+    def test_bonus(self, mid: str, test: str) -> int:
+        """The bonus the ``test_bonus`` marks of ``mid`` give its ``test`` test now (Prayer of
+        Undeath: a Rise test), used up by it (0 when none)."""
+        m = self.state.models.get(mid)
+        if m is None:
+            return 0
+        total = 0
+        for key, v in list(m.conditions.items()):
+            if key.startswith(BONUS_MARK):
+                data = json.loads(str(v))
+                if data.get("test") == test:
+                    total += int(data.get("n", 0))
+                    self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
+                    self._emit(Event("note", {"text": f"{key[len(BONUS_MARK):]}: {int(data.get('n', 0)):+d} to "
+                                                      f"{mid}'s {test.title()} test"}))
+        return total
+
     # ------------------------------------------------------------ the Tactical test (Insight, Art of War)
     def tactical_feats(self, tact: dict[int, int]) -> tuple[dict[int, int], TacticalResult | None]:
         """The ``tactical`` marks in this Tactical test (p.28), used up by it: each player's
@@ -429,13 +454,16 @@ class FeatRolls(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
                 elif key.startswith(RANGED_TN_MARK) and json.loads(str(v)).get("until") == until:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+                elif key.startswith(BONUS_MARK) and json.loads(str(v)).get("until") == until:
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
                 elif key == TRAPPED_MARK and until == "activation":  # one Trap per activation (p.7)
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
 
 
 _RULE_TEXT = {"double": "the next damage it suffers is doubled", "ignore_double": "a damage roll whose dice "
               "match is ignored", "drop_die": "damage rolls roll one more die and drop one",
-              "strength_on_double": "matching damage dice gain Strength"}
+              "strength_on_double": "matching damage dice gain Strength",
+              "reroll_low": "one damage die may be re-rolled"}
 
 
 def _rule_text(op: DamageRollsOp) -> str:
@@ -465,3 +493,20 @@ def _moves(action: Action) -> bool:
     if action.kind == "shoot":
         return action.walk is not None
     return action.kind == "heal" and action.point is not None
+
+
+def resist_ignored(game: Any, feat: str, target: str | None) -> tuple[str, ...]:
+    """The trait keys ``target`` may not use in the Opposed Ki test of ``feat`` (its entry's
+    ``resist_ignores``, when the target has a marker of ``resist_ignores_if``): Serpentine
+    Sway -- a Poisoned target tests without Spirit and Resistance; ``()`` otherwise."""
+    entry = feat_effect(feat)
+    if entry is None or not entry.resist_ignores or target is None or target not in game.state.models:
+        return ()
+    if entry.resist_ignores_if is not None:
+        key = conditions.canonical(entry.resist_ignores_if)
+        t = game.state.models[target]
+        kind = conditions.DAMAGING.get(key or "")
+        has = bool(t.markers.get(kind)) if kind else (key is not None and key in t.conditions)
+        if not has:
+            return ()
+    return tuple(r.strip().lower().replace(" ", "_") for r in entry.resist_ignores)

@@ -12,7 +12,9 @@ A mixin of :class:`~sim.rules.game.Game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sim.geometry import Size
 from sim.rules import conditions
@@ -31,7 +33,7 @@ from sim.rules.dice import (
     size_test,
 )
 from sim.rules.game import melee_traits
-from sim.rules.game.feat_rolls import opposed_rerolls, test_rerolls
+from sim.rules.game.feat_rolls import opposed_rerolls, resist_ignored, test_rerolls
 from sim.rules.game.part import GamePart
 from sim.rules.ki import Feat
 
@@ -116,14 +118,19 @@ class RollsStep(GamePart):
 
     def _opposed_ki(self, a: str, b: str, purpose: RollPurpose, purpose_b: RollPurpose, *,
                     a_active: bool | None, boost_a: int = 0, modifier_a: int = 0,
-                    modifier_b: int = 0) -> TestOutcome:
+                    modifier_b: int = 0, ignore_b: tuple[str, ...] = ()) -> TestOutcome:
         """An opposed Ki test of ``a`` against ``b`` (p.27) with their traits
         (:func:`sim.rules.test_traits.opposed_ki_terms`); ``passed``: ``a`` wins. Ties go
         to the active side (``a_active``; with no active model, to the active player's
         model). A Soulless side that is not active passes without dice (p.58)."""
         st = self.state
         ma, mb = st.models[a], st.models[b]
-        ta, tb = tt.opposed_ki_terms(self._trait, a, ma.ki_stat, b, mb.ki_stat, a_active=a_active, boost_a=boost_a)
+        trait: Callable[[str, str], tuple[bool, Any]] = self._trait
+        if ignore_b:  # round 6 (F4): traits ``b`` may not use in this test (Serpentine Sway, feat_rolls)
+            def _without(mid: str, key: str) -> tuple[bool, Any]:
+                return (False, None) if mid == b and key in ignore_b else self._trait(mid, key)
+            trait = _without
+        ta, tb = tt.opposed_ki_terms(trait, a, ma.ki_stat, b, mb.ki_stat, a_active=a_active, boost_a=boost_a)
         traits = tuple(f"{a}: {n}" for n in ta.traits) + tuple(f"{b}: {n}" for n in tb.traits)
         if tb.auto_pass and not ta.auto_pass:
             return TestOutcome(False, None, traits, True)
@@ -158,7 +165,8 @@ class RollsStep(GamePart):
         if feat.opposed and target is not None and target in st.models:
             return self._opposed_ki(mid, target, RollPurpose(RollKind.KI_FEAT, mid, target, feat.name),
                                     RollPurpose(RollKind.KI_RESIST, target, mid, feat.name),
-                                    a_active=active, boost_a=boost)
+                                    a_active=active, boost_a=boost,
+                                    ignore_b=resist_ignored(self, feat.name, target))  # round 6 (F4)
         if feat.challenge is not None:
             return self._ki_challenge(mid, feat.challenge, RollPurpose(RollKind.KI_FEAT, mid, None, feat.name),
                                       boost=boost, active=active)

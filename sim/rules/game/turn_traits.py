@@ -154,7 +154,8 @@ class TurnTraits(GamePart):
             has_rise, rise_x = self._trait(m.id, "rise")
             if has_rise and m.id not in fire:
                 x = _x(rise_x, 0)
-                res = challenge_test(1, x, 0, self._roller, purpose=RollPurpose(RollKind.CHALLENGE, m.id,
+                bonus = self.test_bonus(m.id, "rise")  # round 6 (F4): a Ki feat's bonus (feat_rolls)
+                res = challenge_test(1, x, bonus, self._roller, purpose=RollPurpose(RollKind.CHALLENGE, m.id,
                                                                                   detail=f"Rise ({x})"))
                 self._emit(Event("test", {"model": m.id, "test": "rise", "tn": x, "passed": res.success,
                                           "text": f"{m.id} is reduced to 0 wounds: Rise ({x}) test "
