@@ -467,3 +467,24 @@ def test_rage_against_time_pulse_is_the_turn_number():
     assert g.marker_count("pal", "berserk") == 1  # 0.32" away: inside a 1" Pulse
     assert g.marker_count("fox", "berserk") == 0  # 2.3" away
     assert g.marker_count("hero", "berserk") == 0
+
+
+def test_threat_turns_enemies_that_end_a_move_in_the_aura_to_face_the_user():
+    """Threat (Aura 6"): "Enemy models ending a move in the Aura or Placed into the Aura must
+    turn to directly face this model. This Model loses Camouflage while using this Ki Feat."
+    -- each time (no once-per-turn); a move ending outside turns nobody."""
+    assert fe.effect_status("Threat") == (True, "")
+    g = game(hero=("Threat",), places={"fox": (18, 17), "far": (30, 32)})
+    g.push(Action("ki_feat", "hero", feat="Threat"))
+    assert g.state.active == 2
+    walk = Action("walk", "fox", point=(15, 14))  # ends 6.4 - 1.18 = 5.2" from Hero: inside
+    assert g.is_legal(walk)[0]
+    g.push(walk)
+    want = math.degrees(math.atan2(10 - 14, 10 - 15)) % 360.0
+    assert g.state.models["fox"].facing == pytest.approx(want)
+    assert any("turns to face hero" in line for line in g.log())
+    set_active(g, 2)
+    walk = Action("walk", "far", point=(30, 28))  # far outside the Aura
+    assert g.is_legal(walk)[0]
+    g.push(walk)
+    assert g.state.models["far"].facing == pytest.approx(270.0)

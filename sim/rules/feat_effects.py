@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2)
+       "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -98,7 +98,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
     "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
-    "dice_curse", "cleanse", "feat_cost", "remove_terrain",  # round 6 (F2: sim.rules.game.feat_areas)
+    "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule",  # round 6 (F5: sim.rules.game.feat_cards)
 })
 
@@ -737,6 +737,24 @@ class RemoveTerrainOp(_Strict):
     destructible: Literal[True] = True
 
 
+class FaceOp(_Strict):
+    """Round 6 (F2): the affected model turns to face the feat's user directly (its facing
+    line points at the user's base centre; Threat)."""
+
+    op: Literal["face"]
+    toward: Literal["user"] = "user"
+
+
+class RedirectOp(_Strict):
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): the enemy action a
+    ``trigger:targeted`` feat with ``watch: friends`` holds (declared at a friend of the user
+    in the feat's range) is made at the user instead; offered only when it would be legal so.
+    ``range_to_original``: an enemy Ki feat's range is still measured to the friend."""
+
+    op: Literal["redirect"]
+    range_to_original: bool = False
+
+
 class CleanseOp(_Strict):
     """Round 6 (F2): remove up to ``n`` markers in all (``X``: the paid X) of the conditions
     ``names`` from the affected models, shared out as the user's player picks: the action's
@@ -890,7 +908,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
-                     DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp,  # round 6 (F2)
+                     DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
@@ -979,7 +997,7 @@ class FeatEffect(_Strict):
     # it later, once per model per turn (Cloud of Flies); the area's range is the turn number
     # (Encroaching Mist); usable only while no enemy model has LoS to the user (Shadow Walk)
     aura_terrain: AuraTerrain | None = None
-    aura_enter: bool = False
+    aura_enter: Union[bool, Literal["ends"]] = False  # "ends": each move ending in it, each Place into it (Threat)
     range_turn: bool = False
     unseen: bool = False
     # round 6 (F2): a Personal feat whose lasting ops reach the user while it is in base contact
@@ -1300,9 +1318,9 @@ def area_refusal(entry: FeatEffect) -> str:
     if entry.range_x and entry.range_turn:
         return "range_x and range_turn both set"
     if entry.aura_enter and (entry.affects not in AREA_AFFECTS or entry.test is not None
-                             or any(e.op not in ("condition", "wound", "remove_condition", "ki", "tokens")
+                             or any(e.op not in ("condition", "wound", "remove_condition", "ki", "tokens", "face")
                                     for e in entry.effects)):
-        return "aura_enter repeats only markers, wounds, Ki and tokens on the models of the Aura, untested"
+        return "aura_enter repeats only markers, wounds, Ki, tokens and facings on the models of the Aura, untested"
     return ""
 
 

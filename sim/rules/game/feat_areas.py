@@ -56,6 +56,8 @@ HIT_MARK = "aura_hit:"
 #: The source of the effect that keeps cursed dice values: ``<feat>: dice 2,5``.
 DICE_SOURCE = ": dice "
 _DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
+#: The start of the text of the turn a ``face`` op makes (no Aura reacts to it).
+FACE_MOVE = "turns to face "
 #: The mark of a model Placed in an activation (value: the activation's number).
 PLACED_MARK = "placed"
 #: The source of the effect that keeps a ``touching`` feat on its user.
@@ -150,6 +152,9 @@ class FeatAreas(FeatAuras):
             if reach is None:
                 continue
             ru = self.table.model(user).radius
+            if entry.aura_enter == "ends":  # each move ending in it, each Place into it (Threat)
+                self._aura_ends(ev, u, f, entry, x, reach + ru)
+                continue
             upath = self._path_of(ev, user, before)
             for m in list(st.models.values()):
                 if m.id == user or not m.alive or m.elsewhere is not None or m.id not in before:
@@ -163,6 +168,37 @@ class FeatAreas(FeatAuras):
                 if not inside:
                     continue
                 self._aura_hit(u, f, entry, m.id, x)
+
+    def _aura_ends(self, ev: Event, u: ModelState, f: ki.Feat, entry: FeatEffect, x: int, reach: float) -> None:
+        """An ``aura_enter: ends`` Aura: the model that event ``ev`` moved (a move, a Place, a
+        Flank arrival; not a turn the Aura itself made) gets the ops when it ends inside the
+        Aura (its base within ``reach`` of the user's centre), each time."""
+        mid = str(ev.data.get("model", ""))
+        if ev.kind not in ("move", "arrive") or mid == u.id or mid not in self.state.models:
+            return
+        if str(ev.data.get("move", "")).startswith(FACE_MOVE):
+            return
+        m = self.state.models[mid]
+        if not m.alive or not self._aura_reaches(u, m, entry):
+            return
+        if math.dist(m.position, u.position) > reach + self.table.model(mid).radius + 1e-6:
+            return
+        act = Action("feat", u.id, feat=f.name, x=x)
+        for op in entry.effects:
+            if self.state.models[mid].alive:
+                self._apply_op(u, f, op, mid, act)
+
+    def apply_face(self, m: ModelState, f: ki.Feat, mid: str) -> None:
+        """The ``face`` op: ``mid`` turns to face the user ``m`` directly."""
+        t = self.state.models[mid]
+        u = self.state.models[m.id]
+        if mid == m.id:
+            return
+        facing = math.degrees(math.atan2(u.position[1] - t.position[1], u.position[0] - t.position[0])) % 360.0
+        if abs((facing - t.facing + 180.0) % 360.0 - 180.0) < 1e-6:
+            return
+        self._emit(Event("move", {"model": mid, "move": f"{FACE_MOVE}{m.id} ({f.name})", "to": list(t.position),
+                                  "facing": facing, "cost": 0.0}))
 
     def _path_of(self, ev: Event, mid: str, before: dict) -> list[tuple[float, float]]:
         """Where model ``mid`` went during event ``ev``: from where it stood to where it
@@ -210,12 +246,12 @@ class FeatAreas(FeatAuras):
     def area_rules_own(entry: FeatEffect) -> bool:
         """Whether this module applies the entry's ops itself (``aura_enter``: to the models
         in or coming into the Aura; ``touching``: while they touch), not once at use."""
-        return entry.aura_enter or entry.touching or entry.touching_impassable
+        return bool(entry.aura_enter) or entry.touching or entry.touching_impassable
 
     def area_rules_start(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
         """When ``entry`` is used: the models in an ``aura_enter`` Aura get its ops; a
         ``touching`` feat is kept on its user until its ops' longest duration."""
-        if entry.aura_enter:
+        if entry.aura_enter is True:  # "ends": only models that end a move in it later
             self.aura_start_hits(m, f, entry, action)
         if entry.touching or entry.touching_impassable:
             order = ("action", "activation", "exchange", "end_phase", "turn", "game")

@@ -680,6 +680,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_feat_cost(f, op, mid)
         elif kind == "remove_terrain":  # round 6 (F2): Destructible pieces in the area removed (feat_areas)
             self.apply_remove_terrain(m, f, action)
+        elif kind == "face":  # round 6 (F2): the model turns to face the user (feat_areas)
+            self.apply_face(m, f, mid)
         elif kind == "heal_rule":  # round 6 (F5): its Heal reaches farther or removes markers (feat_cards)
             self.apply_heal_rule(f, op, mid)
         elif kind == "on_feat":  # round 6 (F5): a reaction to the model's next Ki feats (feat_cards)
