@@ -592,3 +592,23 @@ def test_prayer_of_undeath_adds_x_to_a_kairai_next_rise_test(with_feat):
     assert any("Rise (5) test" in t for t in g.log())
     if with_feat:
         assert pal.damage == 0 and "prone" in pal.conditions
+
+
+def test_nerve_strike_turns_its_melee_damage_rolls_into_an_activation_counter_lost():
+    """Nerve Strike (Active, once per turn): until the end of the activation each damage roll
+    the model would make in a melee exchange is replaced: the enemy removes an activation
+    counter instead (no wounds). Fox (2 counters) fights: one counter for the exchange
+    (p.35 step 14) and one for the replaced roll."""
+    for seed in range(1, 60):
+        g = game(hero=("Nerve Strike",), places=TOUCH, seed=seed)
+        g.push(Action("feat", "hero", feat="Nerve Strike"))
+        assert g.damage_rule_texts("hero", "melee") == ("made:counter_instead",)
+        text = _fight(g, "hero", "fox")
+        if "removes an activation counter instead" not in text:
+            continue
+        fox = g.state.models["fox"]
+        assert "hero rolls" not in text and fox.damage == 0
+        assert fox.counters == 0
+        assert g.damage_rule_texts("hero", "melee") == ()  # the activation ended
+        return
+    pytest.fail("Hero's attack never succeeded")

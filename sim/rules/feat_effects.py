@@ -351,7 +351,7 @@ class DamageRollsOp(_Strict):
     exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
 
     op: Literal["damage_rolls"]
-    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double", "reroll_low"]
+    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double", "reroll_low", "counter_instead"]
     roll: Literal["taken", "made"] = "taken"
     dealt_by: Literal["melee", "ranged", "any"] = "any"
     value: int = Field(default=0, ge=0, le=6)
@@ -458,8 +458,9 @@ def roll_refusal(entry: "FeatEffect") -> str:
             bad = [n for n in e.names if conditions.canonical(n) is None]
             if bad:
                 return f"{bad[0]!r} is not a condition marker of p.43-45"
-        if isinstance(e, DamageRollsOp) and e.rule == "double" and e.dealt_by != "melee":
-            return "damage_rolls double is applied to melee damage only"
+        if isinstance(e, DamageRollsOp) and e.rule in ("double", "counter_instead") and (
+                e.dealt_by != "melee" or (e.rule == "counter_instead" and e.roll != "made")):
+            return "damage_rolls double / counter_instead are applied to melee damage only (counter_instead: made)"
     traps = [e for e in entry.effects if isinstance(e, TrapTestOp)]
     if (entry.when == "trigger:enemy_move") != bool(traps) or (traps and entry.affects != "self"):
         return "a trap_test is the op of a trigger:enemy_move feat (affects: self), and that moment needs one"

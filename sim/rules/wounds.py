@@ -162,6 +162,9 @@ class DamageRules:
       ``wounds_left`` (they kill), else it applies as usual;
     * ``reroll_low`` -- the roller re-rolls one of its kept dice: the lowest, when it shows
       less than 4 (the engine's choice for the player), first of all.
+
+    (A ``counter_instead`` rule -- no damage roll, the enemy removes an activation counter --
+    is the melee exchange's: :meth:`sim.rules.melee.exchange` reads it from the roller.)
     """
 
     drop_die: bool = False

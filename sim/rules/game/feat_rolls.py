@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from sim.rules import conditions, ki
@@ -421,6 +422,20 @@ class FeatRolls(GamePart):
         rules = self.damage_rule_texts(mid, "melee")
         return {"damage_rules": rules} if rules else {}
 
+    def counters_instead(self, ev: Event) -> None:
+        """After melee exchange ``ev``: each damage roll a ``counter_instead`` rule replaced
+        (Nerve Strike) makes the enemy remove an activation counter (as many as it has)."""
+        lost: dict[str, int] = {}
+        for line in ev.data.get("summary", []):
+            got = re.search(r": (\S+) removes an activation counter instead", str(line))
+            if got and got.group(1) in self.state.models:
+                lost[got.group(1)] = lost.get(got.group(1), 0) + 1
+        for mid, n in lost.items():
+            m = self.state.models[mid]
+            n = min(n, m.counters)
+            if n > 0 and m.alive:
+                self._emit(Event("counter", {"model": mid, "n": n}))
+
     # ------------------------------------------------------------ durations and use
     def roll_marks_used(self, dealt: list[tuple[str, str, int, str]]) -> None:
         """The attacks ``dealt`` (``(by, target, wounds, melee|ranged|feat)``) made damage
@@ -463,7 +478,8 @@ class FeatRolls(GamePart):
 _RULE_TEXT = {"double": "the next damage it suffers is doubled", "ignore_double": "a damage roll whose dice "
               "match is ignored", "drop_die": "damage rolls roll one more die and drop one",
               "strength_on_double": "matching damage dice gain Strength",
-              "reroll_low": "one damage die may be re-rolled"}
+              "reroll_low": "one damage die may be re-rolled",
+              "counter_instead": "melee damage rolls become an activation counter the enemy removes"}
 
 
 def _rule_text(op: DamageRollsOp) -> str:

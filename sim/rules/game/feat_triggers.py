@@ -198,6 +198,8 @@ class FeatTriggers(GamePart):
         dealt = self._dealt(ev) if (index or ev.kind in ("exchange", "shot", "wounds")) else []
         if dealt and any(k.startswith(RIDER_MARK) for m in self.state.models.values() for k in m.conditions):
             self.feat_riders(dealt)  # round 4: riders of the attack's models (feat_step)
+        if ev.kind == "exchange":
+            self.counters_instead(ev)  # round 6 (F4): Nerve Strike (feat_rolls)
         if dealt:
             self.roll_marks_used(dealt)  # round 6 (F4): damage-roll marks used (feat_rolls)
         if not index:

@@ -110,8 +110,12 @@ class _Exchange:
 
     # -- damage ------------------------------------------------------------------------
     def damage_roll(self, by: Side, sl: int, source: str, *, powerful: bool = False,
-                    halved: bool = False, critical: bool = False) -> DamageEvent:
+                    halved: bool = False, critical: bool = False) -> DamageEvent | None:
         roller, target = self.c[by], self.c[other_side(by)]
+        if "made:counter_instead" in roller.damage_rules:  # round 6 (F4): a Ki feat (Nerve Strike)
+            self.add(12, f"{source}: no damage roll by {roller.id}: {target.id} removes an activation counter "
+                         "instead (a Ki feat)")
+            return None
         w = roller.weapon
         bonus = 0
         if roller.charge and not self.charge_used[by]:
