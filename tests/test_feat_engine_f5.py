@@ -112,6 +112,16 @@ feats:
     {cost: 2, timing: active, area: personal, limits: [no_btb], when: action, affects: self,
      effects: [{op: heal_rule, markers: [berserk, blind, controlled, on_fire, poisoned, spirit_block, stunned]}],
      summary: its Heal may remove markers instead}
+  Petrification:
+    {cost: 1, timing: active, area: target, btb: true, when: action, affects: target_enemy, contact_all: true,
+     effects: [{op: grant, traits: [Slow], until: activation}, {op: lose, traits: [Dodge, Parry], until: activation}],
+     summary: enemies in contact get Slow and lose Dodge and Parry}
+  Kannagara:
+    {cost: 2, timing: simple, area: target, range: 9, opposed: true, limits: [no_btb, once_per_turn], when: action,
+     affects: target_enemy,
+     effects: [{op: on_action, not_kinds: [focus], unless: controlled, until: end_phase,
+                effects: [{op: condition, name: controlled, n: 1}]}],
+     summary: the enemy is Controlled after each action but Focus}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -645,3 +655,63 @@ def test_prayer_of_purification_lets_heal_remove_markers_instead_of_wounds():
     pal = g.state.models["pal"]
     assert pal.conditions.get("stunned") == 1 and not pal.markers.get("poison") and pal.damage == 1
     assert pal.conditions.get("prone") == 1
+
+
+# ---------------------------------------------------------------- every enemy in contact (contact_all)
+def test_petrification_reaches_every_enemy_in_base_contact():
+    """Petrification: "Enemy models in BtB with this model gain Slow and cannot benefit from
+    Dodge or Parry Traits until the end of this activation": declared at Foe, it reaches Far
+    (also touching Hero) too; Pal (a friend in contact) and enemies out of contact are not
+    reached."""
+    g = game(hero=("Petrification",))
+    set_model(g, "foe", position=[10, 11.19])
+    set_model(g, "far", position=[10, 8.81])
+    set_model(g, "pal", position=[11.19, 10])
+    g.push(Action("feat", "hero", feat="Petrification", target="foe"))
+    for mid in ("foe", "far"):
+        assert g.profile(mid).trait("slow") is not None
+    assert g.profile("pal").trait("slow") is None and g.profile("hero").trait("slow") is None
+    g.push(Action("walk", "hero", point=(10.5, 10)))
+    assert g.profile("foe").trait("slow") is None  # until the end of the activation
+
+
+# ---------------------------------------------------------------- reactions to actions declared (on_action)
+def _kannagara(seed_from: int = 1) -> Game:
+    """A game where Hero's Kannagara on Foe won its Opposed test; player 2 active."""
+    for seed in range(seed_from, seed_from + 60):
+        g = game(hero=("Kannagara",), seed=seed)
+        g.push(Action("ki_feat", "hero", feat="Kannagara", target="foe"))
+        if any(k.startswith("feat_onaction:") for k in g.state.models["foe"].conditions):
+            set_active(g, 2)
+            return g
+    raise AssertionError("the opposed test never passed")
+
+
+def test_kannagara_controls_the_target_after_each_action_but_focus():
+    """Kannagara: "Until the End Phase, if Target Enemy model declares an action other than
+    Focus it gains a Control Marker once the action is resolved, unless it has a Control
+    Marker when the action is declared": a Walk brings the marker when it is resolved (not
+    before); a Focus brings none."""
+    g = _kannagara()
+    n = len(g.events)
+    g.push(Action("walk", "foe", point=(10, 17)))
+    kinds = [e.kind for e in g.events[n:]]
+    assert g.state.models["foe"].conditions.get("controlled") == 1
+    assert kinds.index("move") < max(i for i, e in enumerate(g.events[n:]) if e.kind == "condition"
+                                     and e.data.get("name") == "controlled")
+    g2 = _kannagara()
+    g2.push(Action("focus", "foe"))
+    assert "controlled" not in g2.state.models["foe"].conditions
+
+
+def test_kannagara_gives_no_marker_to_a_model_controlled_when_it_declares():
+    """A Foe with a Control marker when it declares its Walk gains none from Kannagara; its own
+    marker goes with the counter it spends (p.43)."""
+    g = _kannagara()
+    marks = dict(g.state.models["foe"].conditions)
+    set_model(g, "foe", conditions=marks | {"controlled": 1})
+    set_active(g, g.state.models["foe"].player)
+    n = len(g.events)
+    g.push(Action("walk", "foe", point=(10, 17)))
+    assert "controlled" not in g.state.models["foe"].conditions
+    assert not any("Kannagara: foe's action is resolved" in str(e.data.get("text")) for e in g.events[n:])

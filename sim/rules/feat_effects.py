@@ -85,7 +85,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2)
-       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -99,7 +99,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2: sim.rules.game.feat_areas)
-    "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule",  # round 6 (F5: sim.rules.game.feat_cards)
+    "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action",  # round 6 (F5: feat_cards)
 })
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
@@ -901,6 +901,29 @@ class HealRuleOp(_Strict):
         return self
 
 
+class OnActionOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until``, each time the affected
+    model declares an action (begins an activation, p.24) of a kind not in ``not_kinds``, and
+    it has no ``unless`` condition marker then, the ops of ``effects`` apply to it once that
+    action is resolved (at the end of the activation), as the feat's user's (Kannagara)."""
+
+    op: Literal["on_action"]
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+    not_kinds: list[Literal["walk", "run", "charge", "melee", "shoot", "disengage", "stand_up", "wait", "focus",
+                            "scenario", "ki_feat", "heal"]] = []
+    unless: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    until: Until = "end_phase"
+
+    @model_validator(mode="after")
+    def _plain(self) -> "OnActionOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "on_feat", "on_action", "swap", "form")
+               for o in self.effects):
+            raise ValueError("on_action's effects are markers, wounds, Ki, traits ... on the model itself")
+        if self.unless is not None and conditions.canonical(self.unless) is None:
+            raise ValueError(f"unless names a condition marker of p.43-45, not {self.unless!r}")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -910,11 +933,13 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TestBonusOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp,  # round 6 (F2)
-                     FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp],  # round 6 (F5)
+                     FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
+                     OnActionOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
 OnFeatOp.model_rebuild()  # round 6 (F5)
+OnActionOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):
@@ -1022,6 +1047,9 @@ class FeatEffect(_Strict):
     target_self: bool = False
     max_damage: Annotated[int, Field(ge=0, le=20)] | None = None
     x_target_ki: bool = False
+    # round 6 (F5): a BtB Target feat that reaches every enemy in base contact with the user, the
+    # target among them (Petrification: "Enemy models in BtB with this model")
+    contact_all: bool = False
     # round 6 (F4, sim.rules.game.rolls_step): in the feat's Opposed Ki test the target may not use
     # these traits (Spirit, Resistance ...), when it has a marker of ``resist_ignores_if`` (None:
     # always): Serpentine Sway
@@ -1036,6 +1064,8 @@ class FeatEffect(_Strict):
             raise ValueError("target_self and x_target_ki are for Target feats (area: target)")
         if self.x_target_ki and not isinstance(self.cost, str):
             raise ValueError("x_target_ki needs a variable cost (X)")
+        if self.contact_all and (self.area != "target" or not self.btb or self.affects != "target_enemy"):
+            raise ValueError("contact_all is for a BtB Target feat at an enemy (btb: true, affects: target_enemy)")
         return self
 
     @field_validator("cost")

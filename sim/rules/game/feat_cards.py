@@ -46,6 +46,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   that many inches without a move into contact; ``markers`` -- the Heal action may name, in
   its ``models``, up to X condition markers of those kinds (one name per marker) that the
   target loses instead of healing wounds.
+* **on_action** (Kannagara): a mark (:data:`ACT_MARK`) on the model: when it begins an
+  activation declaring an action not of the op's ``not_kinds`` while it has no ``unless``
+  marker, the op's effects apply to it when that activation ends (the action resolved).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -73,6 +76,7 @@ from sim.rules.feat_effects import (
     FormOp,
     GrantWeaponOp,
     HealRuleOp,
+    OnActionOp,
     OnFeatOp,
     SpecialCostOp,
     TakeKiOp,
@@ -96,6 +100,9 @@ CHOOSE = "[its player chooses]"
 #: "until"}``; of a feat barred by one: ``feat_ban:<feat barred>``, value the last turn it is barred.
 ON_FEAT_MARK = "feat_onfeat:"
 BAN_MARK = "feat_ban:"
+#: The mark of an ``on_action`` op: ``feat_onaction:<feat>``, value JSON ``{"user", "x", "until",
+#: "pending"}`` (``pending``: an action it declared will bring the effects when it is resolved).
+ACT_MARK = "feat_onaction:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -462,15 +469,84 @@ class FeatCards(FeatTriggers, FeatMoves):
         return None
 
     def card_marks_expire(self, until: str) -> None:
-        """The duration ``until`` ends: ``on_feat`` marks lasting it go; at the end of a turn
-        the bans of past turns go too."""
+        """The duration ``until`` ends: at the end of an activation the pending ``on_action``
+        reactions apply; ``on_feat`` / ``on_action`` / ``heal_rule`` marks lasting it go; at the
+        end of a turn the bans of past turns go too."""
+        if until == "activation":
+            self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                gone = ((key.startswith((ON_FEAT_MARK, HEAL_MARK)) and json.loads(str(v)).get("until") == until)
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK))
+                gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
                 if gone:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+
+    # ------------------------------------------------------------ reactions to actions declared
+    def apply_on_action(self, m: ModelState, f: ki.Feat, op: OnActionOp, mid: str, action: Action) -> None:
+        """Model ``mid`` carries ``f``'s ``on_action`` reaction until ``op.until``."""
+        value = json.dumps({"user": m.id, "x": int(action.x or 1), "until": op.until, "pending": False},
+                           sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": ACT_MARK + f.name, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"{f.name}: until {op.until.replace('_', ' ')} each action {mid} declares"
+                                          + (f" (not {', '.join(op.not_kinds)})" if op.not_kinds else "")
+                                          + " brings the feat's effect once it is resolved"}))
+
+    def _on_action_op(self, feat: str) -> OnActionOp | None:
+        entry = self.card_feat_entry_any(feat)
+        return next((e for e in entry.effects if isinstance(e, OnActionOp)), None)
+
+    def card_activated(self, mid: str | None) -> None:
+        """Model ``mid`` began an activation (declared its action): its ``on_action`` marks
+        note the reaction due when the action is resolved, unless the action is of an
+        excluded kind or it has the ``unless`` marker now."""
+        m = self.state.models.get(mid or "")
+        if m is None or not any(k.startswith(ACT_MARK) for k in m.conditions):
+            return
+        act = self._actions[-1] if self._actions and self._actions[-1].model == m.id else None
+        kind = act.kind if act is not None else ""
+        kind = {"complex_ki_feat": "ki_feat", "complex_scenario": "scenario"}.get(kind, kind)
+        for key, v in list(m.conditions.items()):
+            if not key.startswith(ACT_MARK):
+                continue
+            op = self._on_action_op(key[len(ACT_MARK):])
+            if op is None or kind in op.not_kinds:
+                continue
+            if op.unless is not None and self.marker_count_f5(m.id, op.unless) > 0:
+                continue
+            data = json.loads(str(v)) | {"pending": True}
+            self._emit(Event("condition", {"model": m.id, "name": key, "on": True,
+                                           "value": json.dumps(data, sort_keys=True)}))
+
+    def marker_count_f5(self, mid: str, name: str) -> int:
+        """How many markers of condition ``name`` model ``mid`` has."""
+        key = conditions.canonical(name)
+        return len(self._units(mid, key)) if key is not None else 0
+
+    def _on_action_due(self) -> None:
+        """An activation ended: the pending ``on_action`` reactions apply to their models."""
+        st = self.state
+        for m in list(st.models.values()):
+            for key, v in list(m.conditions.items()):
+                if not key.startswith(ACT_MARK):
+                    continue
+                data = json.loads(str(v))
+                if not data.get("pending"):
+                    continue
+                self._emit(Event("condition", {"model": m.id, "name": key, "on": True,
+                                               "value": json.dumps(data | {"pending": False}, sort_keys=True)}))
+                feat = key[len(ACT_MARK):]
+                op = self._on_action_op(feat)
+                u = st.models.get(str(data["user"]))
+                f = self.feats(u.id).get(feat) if u is not None else None
+                if op is None or u is None or f is None or not m.alive:
+                    continue
+                self._emit(Event("note", {"text": f"{feat}: {m.id}'s action is resolved"}))
+                act = Action("feat", u.id, feat=feat, target=m.id, x=int(data.get("x", 1)))
+                for sub in op.effects:
+                    if st.models[m.id].alive:
+                        self._apply_op(u, f, sub, m.id, act)
 
     # ------------------------------------------------------------ Heal (X) changed (p.52)
     def apply_heal_rule(self, f: ki.Feat, op: HealRuleOp, mid: str) -> None:

@@ -416,6 +416,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             got = [t.id] if t is not None and t.alive else []
             if got and entry.pulse_at_target:  # round 6 (F2): a Pulse centred on the target (feat_areas)
                 got = self.target_pulse(m.id, got[0])
+            if got and entry.contact_all:  # round 6 (F5): every enemy in base contact with the user (feat_cards)
+                got = self.enemies_in_contact(m.id)
             return ([m.id] + got) if entry.affects == "self_and_target" else got
         if f.area not in ("pulse", "aura") and not entry.table:
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
@@ -682,6 +684,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_remove_terrain(m, f, action)
         elif kind == "face":  # round 6 (F2): the model turns to face the user (feat_areas)
             self.apply_face(m, f, mid)
+        elif kind == "on_action":  # round 6 (F5): a reaction to the model's next actions (feat_cards)
+            self.apply_on_action(m, f, op, mid, action)
         elif kind == "heal_rule":  # round 6 (F5): its Heal reaches farther or removes markers (feat_cards)
             self.apply_heal_rule(f, op, mid)
         elif kind == "on_feat":  # round 6 (F5): a reaction to the model's next Ki feats (feat_cards)
