@@ -84,6 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
+       "redirect",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action")  # round 6 (F5)
 
@@ -101,6 +102,8 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2: sim.rules.game.feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action",  # round 6 (F5: feat_cards)
 })
+
+SUPPORTED_OPS = SUPPORTED_OPS | {"redirect"}  # round 6 (F6: sim.rules.game.feat_redirects)
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
 ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
@@ -756,6 +759,16 @@ class RedirectOp(_Strict):
     range_to_original: bool = False
 
 
+class RedirectOp(_Strict):
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): the enemy action a
+    ``trigger:targeted`` feat with ``watch: friends`` holds (declared at a friend of the user
+    in the feat's range) is made at the user instead; offered only when it would be legal so.
+    ``range_to_original``: an enemy Ki feat's range is still measured to the friend."""
+
+    op: Literal["redirect"]
+    range_to_original: bool = False
+
+
 class CleanseOp(_Strict):
     """Round 6 (F2): remove up to ``n`` markers in all (``X``: the paid X) of the conditions
     ``names`` from the affected models, shared out as the user's player picks: the action's
@@ -931,6 +944,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
+                     RedirectOp,  # round 6 (F6)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
@@ -1289,8 +1303,9 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     why = attack_refusal(entry)
     if why:
         return False, why
-    if entry.when == "trigger:targeted" and entry.watch != "self":
-        return False, "trigger:targeted answers only actions aimed at the user itself (no watch of friends yet)"
+    why = redirect_refusal(entry)  # round 6 (F6): watch: friends with a redirect op
+    if why:
+        return False, why
     if entry.ends_action and entry.when != "trigger:targeted":
         return False, "ends_action is only for a trigger:targeted interrupt"
     if entry.targeted_by and entry.when != "trigger:targeted":  # round 6 (F3)
@@ -1316,6 +1331,19 @@ SUPPORTED_ROUND3: frozenset[str] = frozenset({
     # round 6 (F5): a choice the target's player makes (sim.rules.game.feat_cards)
     "choice_opponent",
 })
+
+
+def redirect_refusal(entry: FeatEffect) -> str:
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): why a friend-watching
+    ``trigger:targeted`` entry or a ``redirect`` op is not applied (``""`` when it is)."""
+    redirect = any(isinstance(e, RedirectOp) for e in _all_ops(entry))
+    if entry.when == "trigger:targeted" and entry.watch != "self" and not redirect:
+        return "trigger:targeted watching a friend is applied only with a redirect op"
+    if redirect and (entry.when != "trigger:targeted" or entry.watch != "friends" or entry.affects != "self"
+                     or any(not isinstance(e, RedirectOp) for e in entry.effects) or entry.effects_self
+                     or "contact" in entry.targeted_by):
+        return "redirect is the only op of a trigger:targeted feat with watch: friends, affects: self"
+    return ""
 
 
 def area_refusal(entry: FeatEffect) -> str:

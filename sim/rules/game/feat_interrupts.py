@@ -126,8 +126,8 @@ class FeatInterrupts(GamePart):
         if t is None or t.player == m.player:
             return False
         feat = self._interrupting_feat(t.id, "feat")
-        if feat is None:
-            return False
+        if feat is None:  # round 6 (F6): a friend's feat may answer it (feat_redirects)
+            return self.friend_watch_window(m.id, action, "feat")
         if _TRIGGER + (action.feat or "") in m.conditions:  # it answered a trigger of its own: that is done
             self._emit(Event("condition", {"model": m.id, "name": _TRIGGER + (action.feat or ""), "on": False}))
         self._open(t.id, feat, m.id, f"Ki feat {action.feat}", {"action": action.to_json()})

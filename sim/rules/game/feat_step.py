@@ -29,6 +29,7 @@ from sim.rules.game.feat_interrupts import FeatInterrupts
 from sim.rules.game.feat_moves import FeatMoves
 from sim.rules.game.feat_order import FeatOrder
 from sim.rules.game.feat_places import FeatPlaces
+from sim.rules.game.feat_redirects import FeatRedirects
 from sim.rules.game.feat_rolls import FeatRolls
 from sim.rules.game.feat_shots import FeatShots
 from sim.rules.game.feat_triggers import RIDER_MARK, FeatTriggers
@@ -49,7 +50,7 @@ _RIDER_TEXT = {"dealt_wound": "marks each model its attacks wound", "attack_succ
 
 
 class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlaces, FeatInterrupts, FeatTriggers,
-               FeatMoves, FeatAreas):  # FeatAreas (round 6, F2) derives from FeatAuras; FeatCards (F5)
+               FeatMoves, FeatAreas, FeatRedirects):  # FeatAreas (round 6, F2) derives from FeatAuras; FeatCards (F5)
     """Catalogue feats with a data entry: offers, areas and targets, operations."""
 
     # ------------------------------------------------------------ offers
@@ -672,6 +673,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_activation_op(m, f, op, mid)
         elif kind == "mark":  # round 6 (F1): friends that target or fight the model gain traits (feat_order)
             self.apply_mark_op(m, f, op, mid)
+        elif kind == "redirect":  # round 6 (F6): the held enemy action is made at the user (feat_redirects)
+            self.apply_redirect(m, f, op)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
         elif kind == "dice_curse":  # round 6 (F2): cursed dice values (feat_areas)

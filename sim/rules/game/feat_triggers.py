@@ -483,6 +483,7 @@ class FeatTriggers(GamePart):
             self._emit(Event("condition", {"model": mid, "name": TRIGGER_MARK + feat, "on": False}))
         if INTERRUPT_MARK + feat in self.state.models[mid].conditions:
             self._resume_interrupted(mid, feat)
+            self.redirect_done()  # round 6 (F6): a redirected feat's range mark goes (feat_redirects)
 
     # ------------------------------------------------------------ round 4: trigger:targeted
     def targeted_window(self, mid: str, action: Action) -> bool:
@@ -512,7 +513,7 @@ class FeatTriggers(GamePart):
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s {action.kind} at {t.id} waits for player "
                                               f"{t.player} (use it or not) before it resolves"}))
             return True
-        return False
+        return self.friend_watch_window(mid, action, moment)  # round 6 (F6): a friend's feat (feat_redirects)
 
     def interrupts_pending(self) -> bool:
         """Whether a declared enemy action waits for a ``trigger:targeted`` feat's answer."""

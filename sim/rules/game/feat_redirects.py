@@ -1,0 +1,163 @@
+"""Ki feats that watch a FRIEND and take an enemy's action on the user instead (round 6,
+helper F6; p.46-47 Instant feats, p.24 declared actions): the ``redirect`` op of a
+``trigger:targeted`` entry with ``watch: friends`` (:mod:`sim.rules.feat_effects`).
+
+Round 4 and F3 (:mod:`sim.rules.game.feat_interrupts`) hold an enemy action declared at the
+model that owns the answering feat. Here the held action was declared at ANOTHER friendly
+model of the feat's user, within the feat's range (a Pulse: edge to edge, the friend's
+keywords when ``watch_keywords`` names some): an enemy Charge, Melee or Shoot, or an enemy
+Target Ki feat (``targeted_by``). The waiting marks go on the user (``feat_interrupt:<feat>``
+with the held action, ``feat_trigger:<feat>`` naming the enemy and the friend); the user's
+player uses the feat or declines it, and the held action then goes on as in round 4.
+
+The ``redirect`` op rewrites the held action's target to the user: the enemy's Charge,
+Melee, Shoot or Ki feat is then made at the user (Intercept, Illicium, Spirit Guardian).
+The feat is offered only when the action so changed would be legal (Illicium: "if this
+model is a valid Target"; the project's reading for the others, rulings_F6.md). With
+``range_to_original`` (Spirit Guardian: "Range is measured to the original Target") the
+enemy feat's range is measured to the friend it was declared at: the mark
+``feat_range_to`` on the enemy names that friend until the held action is over
+(:meth:`FeatRedirects.feat_range_from`, read by :mod:`sim.rules.game.ki_step`).
+
+A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
+:class:`~sim.rules.game.Game`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from typing import Any
+
+from sim.rules import ki
+from sim.rules.feat_effects import FeatEffect, RedirectOp, entry_status, feat_effect
+from sim.rules.game.actions import ACTION_KINDS, Action
+from sim.rules.game.events import Event
+from sim.rules.game.part import GamePart
+from sim.rules.game.state import ModelState
+
+#: The mark prefixes shared with :mod:`sim.rules.game.feat_triggers`.
+_INTERRUPT, _TRIGGER = "feat_interrupt:", "feat_trigger:"
+#: On the enemy whose Ki feat was redirected with ``range_to_original``: the friend its range
+#: is measured to (value ``"<feat>|<friend>"``), until the held action is over.
+RANGE_MARK = "feat_range_to"
+
+
+class FeatRedirects(GamePart):
+    """Friend-watching ``trigger:targeted`` feats and the ``redirect`` op (module docstring)."""
+
+    # ------------------------------------------------------------ the window
+    def friend_watch_window(self, mid: str, action: Action, moment: str) -> bool:
+        """When enemy ``mid``'s declared ``action`` (its ``targeted_by`` ``moment``) is aimed
+        at a model with a friend whose ``watch: friends`` feat answers it now, the action
+        waits in that friend's marks (True); False: it goes on. The first such feat (the
+        friends in table order) is offered."""
+        st = self.state
+        t = st.models.get(action.target or "")
+        me = st.models.get(mid)
+        if t is None or me is None or not t.alive or t.player == me.player or action.models:
+            return False
+        for w in st.alive(t.player):
+            if w.id == t.id or w.elsewhere is not None:
+                continue
+            for f in self.feats(w.id).values():
+                entry = feat_effect(f.name)
+                if entry is None or entry.when != "trigger:targeted" or entry.watch == "self":
+                    continue
+                if not entry_status(entry)[0] or not self.answers_moment(entry, moment):
+                    continue
+                if not self._may_answer(w, f.name) or not self._watches_friend(w, f.range, entry, t.id):
+                    continue
+                op = next((o for o in entry.effects if isinstance(o, RedirectOp)), None)
+                if op is not None and not self.redirect_ok(me, action, w.id, op):
+                    continue
+                if action.kind == "feat" and _TRIGGER + (action.feat or "") in me.conditions:
+                    self._emit(Event("condition", {"model": me.id, "name": _TRIGGER + (action.feat or ""),
+                                                   "on": False}))  # it answered a trigger of its own: done
+                self._emit(Event("condition", {"model": w.id, "name": _INTERRUPT + f.name, "on": True,
+                                               "value": json.dumps({"action": action.to_json(), "ends": False,
+                                                                    "friend": t.id}, sort_keys=True)}))
+                self._emit(Event("condition", {"model": w.id, "name": _TRIGGER + f.name, "on": True,
+                                               "value": f"on {mid}'s {action.kind} at {t.id} [trigger: {mid}] "
+                                                        f"[friend: {t.id}]"}))
+                self._emit(Event("note", {"text": f"{f.name}: {mid}'s {action.kind} at {t.id} waits for player "
+                                                  f"{w.player} ({w.id} may use it or not) before it resolves"}))
+                return True
+        return False
+
+    def _watches_friend(self, w: ModelState, reach: float | None, entry: FeatEffect, friend: str) -> bool:
+        """Whether ``friend`` is within the feat's range of ``w`` (edge to edge; no range:
+        anywhere) and has the entry's ``watch_keywords``."""
+        if reach is not None:
+            a, b = self.table.model(w.id), self.table.model(friend)
+            if math.dist(w.position, self.state.models[friend].position) - a.radius - b.radius > reach + 1e-6:
+                return False
+        if entry.watch_keywords:
+            from sim.rules.card_keywords import keyword_matches, view_of
+
+            view = view_of(self.profile(friend), friendly=True, conditions=self.state.models[friend].conditions)
+            return bool(keyword_matches(", ".join(entry.watch_keywords), view))
+        return True
+
+    # ------------------------------------------------------------ the redirect op
+    def redirect_ok(self, enemy: ModelState, action: Action, user: str, op: RedirectOp) -> bool:
+        """Whether ``enemy``'s ``action`` would be legal with ``user`` as its target: a Ki
+        feat's target also within its range (a feat may be declared beyond it and fail, p.47,
+        but a redirect needs a valid target), unless ``range_to_original`` measures the range
+        to the first target."""
+        moved = replace(action, target=user)
+        self.__dict__["_f6_range_to"] = (enemy.id, action.target) if op.range_to_original else None
+        try:
+            if action.kind in ("feat", "ki_feat", "complex_ki_feat") and not op.range_to_original:
+                f = self.feats(enemy.id).get(action.feat or "")  # a valid target: within the feat's range
+                d = self._table_now().scene().distance(enemy.id, user)
+                if f is None or not ki.in_target_range(f, d):
+                    return False
+            if action.kind == "feat":
+                return self._feat_legal(enemy, moved)[0]
+            return bool(ACTION_KINDS[action.kind].legal(self, enemy, moved)[0])
+        finally:
+            self.__dict__["_f6_range_to"] = None
+
+    def apply_redirect(self, m: ModelState, f: Any, op: RedirectOp) -> None:
+        """The ``redirect`` op of ``m``'s feat ``f``: the enemy action held in its mark takes
+        ``m`` as its target (a note when nothing waits)."""
+        key = _INTERRUPT + f.name
+        v = self.state.models[m.id].conditions.get(key)
+        if v is None:
+            self._emit(Event("note", {"text": f"{f.name}: no enemy action waits to be redirected"}))
+            return
+        data = json.loads(str(v))
+        declared = Action.from_json(data["action"])
+        first = declared.target
+        data["action"] = replace(declared, target=m.id).to_json()
+        self._emit(Event("condition", {"model": m.id, "name": key, "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+        if op.range_to_original and declared.model in self.state.models:
+            self._emit(Event("condition", {"model": declared.model, "name": RANGE_MARK, "on": True,
+                                           "value": f"{declared.feat}|{first}"}))
+        self._emit(Event("note", {"text": f"{f.name}: {declared.model}'s {declared.kind} is made at {m.id} "
+                                          f"instead of {first}"
+                                          + (" (its range measured to the first target)" if op.range_to_original
+                                             else "")}))
+
+    def feat_range_from(self, mid: str, target: str) -> str:
+        """The model ``mid``'s Target feat at ``target`` measures its range to: ``target``,
+        or the first target of a feat redirected with ``range_to_original``."""
+        probe = self.__dict__.get("_f6_range_to")
+        if probe is not None and probe[0] == mid and probe[1] in self.state.models:
+            return str(probe[1])
+        m = self.state.models.get(mid)
+        v = m.conditions.get(RANGE_MARK) if m is not None else None
+        if v is not None:
+            first = str(v).split("|", 1)[-1]
+            if first in self.state.models:
+                return first
+        return target
+
+    def redirect_done(self) -> None:
+        """A held action is over: the ``feat_range_to`` marks go."""
+        for m in self.state.models.values():
+            if RANGE_MARK in m.conditions:
+                self._emit(Event("condition", {"model": m.id, "name": RANGE_MARK, "on": False}))

@@ -1,0 +1,206 @@
+"""Ki feats as data, round 6 (issue #13, helper F6): feats that watch a FRIEND of the user and
+take the enemy's action on the user instead (``trigger:targeted`` with ``watch: friends``, the
+``redirect`` op; sim/rules/game/feat_redirects.py), through the Game's public API.
+
+Rulebook p.46: an Instant feat may be used at any time, also in the opponent's activation.
+p.24: a declared action is checked again when it resolves. The fixture entries copy the facts
+of the catalogue cards (Intercept: cost 2, Instant, Pulse 1"; Illicium: cost 1, Instant,
+Pulse 6", no BtB, once per turn; Spirit Guardian: cost 3, Instant, Pulse 3", no Walk, no BtB)
+and say their effect in the project's vocabulary, as data/feats/curated/c2.yaml and c4.yaml do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from models.profiles import add_profile_source, get_profile
+from sim.rules import feat_effects as fe
+from sim.rules.game import Action, Game
+from sim.table import parse_table
+from tests.conftest import feat_data, set_active, set_model
+
+FIXTURE = """
+format: bushido-feat-effects/1
+feats:
+  Intercept:
+    {cost: 2, timing: instant, area: pulse, range: 1, when: "trigger:targeted", watch: friends,
+     targeted_by: [charge, melee], affects: self, effects: [{op: redirect}], summary: takes a melee on itself}
+  Illicium:
+    {cost: 1, timing: instant, area: pulse, range: 6, limits: [no_btb, once_per_turn], when: "trigger:targeted",
+     watch: friends, targeted_by: [charge, shoot, feat], affects: self, effects: [{op: redirect}],
+     summary: takes a targeting on itself}
+  Spirit Guardian:
+    {cost: 3, timing: instant, area: pulse, range: 3, limits: [no_btb, no_move], when: "trigger:targeted",
+     watch: friends, targeted_by: [feat], affects: self, effects: [{op: redirect, range_to_original: true}],
+     summary: takes an enemy feat on itself}
+  Spirit Lash:
+    {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
+     effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
+"""
+
+YAML = """
+format: bushido-table/1
+name: feats-f6
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [10, 10], facing: 90}
+  - {id: fox, player: 2, profile: FOX, position: [10, 15], facing: 270}
+  - {id: guard, player: 2, profile: GUARD, position: [12, 15], facing: 270}
+"""
+
+
+@pytest.fixture(autouse=True)
+def _fixture_file(tmp_path, monkeypatch):
+    """The game reads this test's feat effects file instead of the repository's."""
+    yield from feat_data(FIXTURE, tmp_path, monkeypatch)
+
+
+def game(guard: tuple[str, ...], hero: tuple[str, ...] = (), places: dict | None = None, seed: int = 1,
+         fox_facing: float = 90.0) -> Game:
+    """Hero (Ishi's card, player 1, active, 6 Ki) 5" from Fox (player 2, facing away from Hero:
+    its ZoC does not bar a move to Guard); Guard (player 2, 5 Ki, the feats ``guard``) 2" beside
+    Fox (0.82" edge to edge: in a Pulse of 1")."""
+    key = ("-".join(hero + ("x",) + guard)).lower().replace(" ", "").replace("!", "")
+    ishi = get_profile("ishi")
+    h = replace(ishi, id=f"f6-hero-{key}", name="Hero", bs_id=f"test-f6-hero-{key}", feats=hero)
+    f = replace(ishi, id=f"f6-fox-{key}", name="Fox", bs_id=f"test-f6-fox-{key}", feats=())
+    gd = replace(ishi, id=f"f6-guard-{key}", name="Guard", bs_id=f"test-f6-guard-{key}", feats=guard)
+    add_profile_source({p.id: p for p in (h, f, gd)})  # conftest removes them after
+    text = YAML.replace("HERO", h.id).replace("FOX", f.id).replace("GUARD", gd.id)
+    g = Game(parse_table(text, "<test>"), seed=seed, length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    set_model(g, "hero", ki=6)
+    set_model(g, "guard", ki=5)
+    set_model(g, "fox", facing=fox_facing)
+    return g
+
+
+def _offers(g: Game) -> set[tuple[str, str | None, str | None]]:
+    return {(a.kind, a.model, a.feat) for a in g.legal_actions()}
+
+
+# ---------------------------------------------------------------- Intercept: melee and charge
+def test_intercept_waits_and_takes_the_melee_on_the_user():
+    """Hero's Melee at Fox waits for Guard's player; Intercept used: Hero's Melee is made at
+    Guard (its move brings it into contact with Guard) and the exchange is Hero v Guard."""
+    g = game(("Intercept",))
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is None and g.to_move() == 2
+    assert _offers(g) == {("feat", "guard", "Intercept"), ("decline_feat", "guard", "Intercept")}
+    g.push(Action("feat", "guard", feat="Intercept"))
+    assert g.state.models["guard"].ki == 3
+    ex = g.state.exchange
+    assert ex is not None and ex["attacker"] == "hero" and ex["defender"] == "guard", ex
+    assert "guard" in g.enemies_in_contact("hero") and "fox" not in g.enemies_in_contact("hero")
+    assert any("instead of fox" in line for line in g.log())
+
+
+def test_intercept_declined_the_melee_goes_on_at_the_friend():
+    g = game(("Intercept",))
+    g.push(Action("charge", "hero", target="fox"))
+    g.push(Action("decline_feat", "guard", feat="Intercept"))
+    ex = g.state.exchange
+    assert ex is not None and ex["defender"] == "fox" and ex["charge"]
+    assert g.state.models["guard"].ki == 5
+
+
+def test_intercept_redirects_a_charge():
+    g = game(("Intercept",))
+    g.push(Action("charge", "hero", target="fox"))
+    g.push(Action("feat", "guard", feat="Intercept"))
+    ex = g.state.exchange
+    assert ex is not None and ex["defender"] == "guard" and ex["charge"]
+
+
+def test_intercept_watches_only_friends_in_its_pulse():
+    """Guard 4" from Fox (beyond Pulse 1"): no window, the exchange opens at once."""
+    g = game(("Intercept",), places={"guard": (14.5, 15)})
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "fox"
+    assert not any(k.startswith("feat_trigger:") for k in g.state.models["guard"].conditions)
+
+
+def test_intercept_not_offered_when_the_redirected_action_is_illegal():
+    """Fox faces Hero: a Melee move to Guard would enter Fox's ZoC (p.22), so the Melee cannot
+    be made at Guard -- Intercept is not offered and the exchange opens with Fox."""
+    g = game(("Intercept",), fox_facing=270.0)
+    assert not g.is_legal(Action("melee", "hero", target="guard"))[0]
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "fox"
+    assert not any(k.startswith("feat_trigger:") for k in g.state.models["guard"].conditions)
+
+
+# ---------------------------------------------------------------- Illicium: a shot
+def test_illicium_takes_a_shot_on_the_user():
+    g = game(("Illicium",), places={"hero": (10, 4), "guard": (14, 15)})
+    g.push(Action("shoot", "hero", target="fox"))
+    assert not any(e.kind == "shot" for e in g.events[-6:])
+    assert ("feat", "guard", "Illicium") in _offers(g)
+    g.push(Action("feat", "guard", feat="Illicium"))
+    shots = [e for e in g.events if e.kind == "shot"]
+    assert shots and all("target guard" in str(e.data["summary"]) for e in shots), [e.data for e in shots]
+    assert g.state.models["guard"].ki == 4
+
+
+def test_illicium_ignores_a_melee():
+    """Illicium answers a Charge, a shot or a Target feat ("Targets"), not a Melee ("selected")."""
+    g = game(("Illicium",))
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "fox"
+
+
+# ---------------------------------------------------------------- Spirit Guardian: a Ki feat
+def test_spirit_guardian_takes_an_enemy_feat_its_range_measured_to_the_friend():
+    """Spirit Lash (range 8) at Fox 5.8" away; Guard 2.3" behind Fox, 9.3" from Hero (beyond the
+    feat's range): with Spirit Guardian the feat is made at Guard, its range measured to Fox,
+    so Guard is Stunned and Fox is not."""
+    g = game(("Spirit Guardian",), hero=("Spirit Lash",), places={"hero": (10, 8.0), "guard": (10, 18.5)})
+    g.push(Action("ki_feat", "hero", feat="Spirit Lash", target="fox"))
+    assert g.to_move() == 2 and ("feat", "guard", "Spirit Guardian") in _offers(g)
+    g.push(Action("feat", "guard", feat="Spirit Guardian"))
+    assert "stunned" in g.state.models["guard"].conditions
+    assert "stunned" not in g.state.models["fox"].conditions
+    assert g.state.models["hero"].ki == 5 and g.state.models["guard"].ki == 2
+    assert not any("feat_range_to" in m.conditions for m in g.state.models.values())
+
+
+def test_illicium_out_of_the_feat_range_is_not_offered():
+    """The same table with Illicium: Guard is no valid target of Spirit Lash (beyond 8"; the
+    feat could be declared there but would fail, p.47), so no window opens and Fox is Stunned."""
+    g = game(("Illicium",), hero=("Spirit Lash",), places={"hero": (10, 8.0), "guard": (10, 18.5)})
+    g.push(Action("ki_feat", "hero", feat="Spirit Lash", target="fox"))
+    assert "stunned" in g.state.models["fox"].conditions
+
+
+def test_spirit_guardian_take_back_and_replay():
+    """The redirect is events only: taking back the feat restores the wait, and the game
+    replays to the same state."""
+    g = game(("Spirit Guardian",), hero=("Spirit Lash",), places={"guard": (10, 17.5)})
+    g.push(Action("ki_feat", "hero", feat="Spirit Lash", target="fox"))
+    before = g.position()
+    g.push(Action("feat", "guard", feat="Spirit Guardian"))
+    after = g.position()
+    g.pop()
+    assert g.position() == before
+    g.push(Action("feat", "guard", feat="Spirit Guardian"))
+    assert g.position() == after
+
+
+# ---------------------------------------------------------------- the repository's entries
+def test_the_curated_entries_are_applied():
+    """The repository's curated files give the three feats with the redirect op, applied."""
+    root = Path(__file__).resolve().parents[1] / "data" / "feats" / "curated"
+    got = {}
+    for p in sorted(root.glob("*.yaml")):
+        got.update({k: v for k, v in fe.load_effects(p).items() if k in ("Intercept", "Illicium", "Spirit Guardian")})
+    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian"}
+    for name, entry in got.items():
+        assert fe.entry_status(entry) == (True, ""), name
+        assert entry.watch == "friends" and any(isinstance(o, fe.RedirectOp) for o in entry.effects)
+    assert got["Spirit Guardian"].effects[0].range_to_original
