@@ -64,11 +64,11 @@ class ScriptedDice:
         return out
 
 
-def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None, traits=None) -> Game:
+def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None, traits=None, large=()) -> Game:
     """Hero and Pal (player 1, active) and Fox / Far (player 2): Ishi's card without traits
     (no Lightfooted) and with the given feats; Hero has 6 Ki, Fox 4."""
-    key = "-".join(hero + ("x",) + pal + ("y",) + fox + tuple(types or ()) + tuple(traits or ())).lower().replace(
-        " ", "")
+    parts = hero + ("x",) + pal + ("y",) + fox + tuple(types or ()) + tuple(traits or ()) + tuple(large)
+    key = "-".join(parts).lower().replace(" ", "")
     ishi = replace(get_profile("ishi"), traits=())
     profs = {}
     for who, feats in (("hero", hero), ("pal", pal), ("fox", fox)):
@@ -77,6 +77,8 @@ def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None, traits=None) 
             p = replace(p, types=tuple(types[who]))
         if traits and who in traits:
             p = replace(p, traits=tuple(traits[who]))
+        if who in large:  # a 50 mm base, Large
+            p = replace(p, base=50, size="large")
         profs[who] = p
     add_profile_source({p.id: p for p in profs.values()})  # conftest removes them after
     text = YAML.replace("HERO", profs["hero"].id).replace("PAL", profs["pal"].id).replace("FOX", profs["fox"].id)
@@ -488,3 +490,27 @@ def test_threat_turns_enemies_that_end_a_move_in_the_aura_to_face_the_user():
     assert g.is_legal(walk)[0]
     g.push(walk)
     assert g.state.models["far"].facing == pytest.approx(270.0)
+
+
+def test_shroud_hides_models_completely_inside_from_enemies_outside():
+    """Shroud (Aura 2+X"): "Enemy models that are not in the Aura cannot draw LoS to models
+    completely inside the Aura. Models completely in the Aura do not block Enemy model's
+    LoS." -- with X = 1 (3"): Pal (Large, completely inside) no longer blocks Fox's sight of
+    Far behind it; Fox (outside) loses sight of Hero and of Pal; an enemy inside still sees
+    them."""
+    assert fe.effect_status("Shroud") == (True, "")
+    g = game(hero=("Shroud",), places={"pal": (10, 12.3), "fox": (10, 18), "far": (10, 5)}, large=("pal",))
+    set_model(g, "hero", ki=6)
+    assert not g.table_now().scene().los("fox", "far").visible  # Pal (Large) stands in the way
+    g.push(Action("complex_ki_feat", "hero", feat="Shroud", x=1))
+    assert g.table_now().scene().los("fox", "far").visible  # they are completely inside: no blockers
+    g2 = game(hero=("Shroud",), places={"pal": (13, 10), "fox": (10, 18), "far": (30, 32)})
+    set_model(g2, "hero", ki=6)
+    assert g2.table_now().scene().los("fox", "hero").visible
+    assert g2.table_now().scene().los("fox", "pal").visible
+    g2.push(Action("complex_ki_feat", "hero", feat="Shroud", x=1))
+    s2 = g2.table_now().scene()
+    assert not s2.los("fox", "hero").visible and not s2.los("fox", "pal").visible
+    # Far (an enemy) inside the Aura still sees Hero
+    set_model(g2, "far", position=[11.5, 12], facing=225.0)
+    assert g2.table_now().scene().los("far", "hero").visible

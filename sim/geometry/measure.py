@@ -34,6 +34,11 @@ from .primitives import unit_vector
 from .shapes import Footprint
 from .sight import Obstacle, Region, SightLine, disc_region, find_sight_line, point_region
 
+#: The id prefix of a Shroud Aura's piece (``shroud:<user>:<feat>``, a Ki feat's area, no terrain
+#: rule of its own): enemies of its user outside it do not see models completely inside it,
+#: and those models do not block their LoS (sim.rules.game.feat_areas).
+SHROUD = "shroud:"
+
 
 @dataclass(frozen=True)
 class Body:
@@ -235,6 +240,11 @@ class Scene:
         self._blockers_by_size: dict[Size, list[Obstacle]] = {}
         self._piece_gap: dict[tuple[str, str], float] = {}
         self._cover_cands: dict[str, list] = {}
+        # Shroud Auras (a Ki feat, sim.rules.game.feat_areas): pieces ``shroud:<user>:<feat>``,
+        # circles with no terrain rule of their own -- (centre, radius, the user's player)
+        self._shrouds = [(p.footprint.center, float(p.footprint.radius or 0.0),
+                          self.bodies[pid.split(":")[1]].player if pid.split(":")[1] in self.bodies else 0)
+                         for pid, p in self.pieces.items() if pid.startswith(SHROUD) and p.footprint.is_circle]
 
     # -------------------------------------------------------------- helpers
     def body(self, ref) -> Body:
@@ -350,12 +360,35 @@ class Scene:
             return LosResult(False, reason=f"{T.id} is outside {O.id}'s front arc")
         if self.btb(O, T):  # project ruling: bases in contact always see each other
             return LosResult(True, self._contact_line(O, T), reason="in base contact (BtB)")
+        unseen: tuple[str, ...] = ()
+        if self._shrouds:  # a Shroud Aura (Ki feat): hidden from enemies outside; no blocker for them
+            hidden, unseen = self._shrouded(O, T)
+            if hidden:
+                return LosResult(False, reason=f"{T.id} is completely inside an enemy Shroud and {O.id} is outside it")
         threshold = self.los_threshold(O, T)
-        found = find_sight_line(O.center, O.radius, self._region(O, T), self.blockers(threshold, (O.id, T.id)))
+        found = find_sight_line(O.center, O.radius, self._region(O, T),
+                                self.blockers(threshold, (O.id, T.id) + unseen))
         if found:
             return LosResult(True, found.line, reason="clear sight line")
         names = ", ".join(found.blockers) or "blocking elements"
         return LosResult(False, None, tuple(found.blockers), f"every sight line is blocked by {names}")
+
+    def _shrouded(self, O: Body, T: Body) -> tuple[bool, tuple[str, ...]]:
+        """Shroud Auras of ``O``'s enemies: ``(hidden, unseen)`` -- whether ``T`` lies completely
+        inside one that ``O``'s base is not in (no LoS), and the models completely inside
+        such Auras, which do not block ``O``'s LoS."""
+        hidden = False
+        unseen: list[str] = []
+        for c, r, player in self._shrouds:
+            if player == O.player:
+                continue
+            inside = [bid for bid, b in self.bodies.items()
+                      if math.dist(b.center, c) + b.radius <= r + EPS and bid not in (O.id, T.id)]
+            unseen += inside
+            o_in = math.dist(O.center, c) - O.radius <= r + EPS
+            if not o_in and math.dist(T.center, c) + T.radius <= r + EPS:
+                hidden = True
+        return hidden, tuple(unseen)
 
     def _contact_line(self, O: Body, T: Body) -> SightLine:
         """The witness for two bases in contact: from ``O``'s rim to the point of ``T``'s

@@ -1054,6 +1054,11 @@ class FeatEffect(_Strict):
     # round 6 (F2): a Target feat whose effects reach the models of a Pulse centred on the
     # target (the target included), as many whole inches wide as the range to it (Whistling Shriek)
     pulse_at_target: bool = False
+    # round 6 (F2): an Aura that hides the models completely inside it from enemy models
+    # outside it, and keeps them from blocking enemy LoS (Shroud); ``range_plus``: inches
+    # added to a ``range_x`` range (Shroud's "2+X")
+    aura_shroud: bool = False
+    range_plus: Annotated[float, Field(ge=0, le=12)] = 0.0
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
     # models only); usable only while the user has at most this many marked wound boxes (Inflated
@@ -1292,7 +1297,8 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
     for e in _all_ops(entry):
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
-    if not entry.effects and not entry.effects_self and not entry.ends_action and entry.aura_terrain is None:
+    if (not entry.effects and not entry.effects_self and not entry.ends_action and entry.aura_terrain is None
+            and not entry.aura_shroud):
         return False, "no effects listed"  # round 6: Parley (F3) only ends an action; Fog (F2) only makes terrain
     why = area_refusal(entry)  # round 6 (F2): aura terrain, entering, X / turn ranges, unseen
     if why:
@@ -1351,8 +1357,10 @@ def area_refusal(entry: FeatEffect) -> str:
     applied (``""`` when they are, or it has none): ``aura_terrain`` / ``aura_enter`` /
     ``range_turn`` need an Aura, ``range_x`` a Pulse or an Aura; ``aura_enter`` repeats only
     one-time ops of models the Aura reaches."""
-    if (entry.aura_terrain is not None or entry.aura_enter) and entry.area != "aura":
-        return "aura_terrain and aura_enter are for Aura feats"
+    if (entry.aura_terrain is not None or entry.aura_enter or entry.aura_shroud) and entry.area != "aura":
+        return "aura_terrain, aura_enter and aura_shroud are for Aura feats"
+    if entry.range_plus and not entry.range_x:
+        return "range_plus adds to a range_x range"
     if entry.range_turn and entry.area not in ("pulse", "aura"):
         return "range_turn is for a Pulse or an Aura"
     if any(isinstance(e, RemoveTerrainOp) for e in entry.effects) or (

@@ -39,6 +39,7 @@ from dataclasses import replace
 from typing import Any
 
 from sim.geometry import CONTACT, Footprint, Passage, Size, Visibility
+from sim.geometry.measure import SHROUD
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose
@@ -105,9 +106,16 @@ class FeatAreas(FeatAuras):
         for user, feat, entry, x, _opt in self._auras_now():
             t = entry.aura_terrain
             reach = self.area_reach(entry, x)
-            if t is None or reach is None or not math.isfinite(reach):
+            if reach is None or not math.isfinite(reach):
                 continue
             u = self.state.models[user]
+            if entry.aura_shroud:  # no terrain rule: the geometry reads the id (sim.geometry.measure.SHROUD)
+                sid = f"{SHROUD}{user}:{feat}"
+                out[sid] = TerrainPiece(id=sid, passage=Passage.NORMAL, visibility=Visibility.OPEN, size=Size.ZERO,
+                                        footprint=Footprint.circle(u.position, self.table.model(user).radius + reach),
+                                        height=DEFAULT_HEIGHTS[Size.ZERO], name=f"{feat} ({user})")
+            if t is None:
+                continue
             size = Size.parse(t.size)
             pid = f"{AURA_PIECE}{user}:{feat}"
             r = self.table.model(user).radius + reach

@@ -202,7 +202,8 @@ class FeatAuras(GamePart):
 def aura_kept(entry: FeatEffect) -> bool:
     """Round 6 (F2): whether an Aura entry is kept on its user while it lasts for the rules
     of :mod:`sim.rules.game.feat_areas` (terrain, entering, a range read from X or the turn)."""
-    return entry.aura_terrain is not None or bool(entry.aura_enter) or entry.range_x or entry.range_turn
+    return (entry.aura_terrain is not None or bool(entry.aura_enter) or entry.range_x or entry.range_turn
+            or entry.aura_shroud)
 
 
 def aura_range(entry: FeatEffect, x: int | None, turn: int) -> float | None:
@@ -210,7 +211,7 @@ def aura_range(entry: FeatEffect, x: int | None, turn: int) -> float | None:
     X inches (``range_x``), the turn number (``range_turn``), 0 for BtB, else the entry's range
     (None: unlimited)."""
     if entry.range_x:
-        return float(max(1, int(x or 1)))
+        return float(max(1, int(x or 1))) + float(entry.range_plus)
     if entry.range_turn:
         return float(max(1, turn))
     if entry.btb:
