@@ -440,7 +440,7 @@ def test_snare_waits_on_an_enemy_walk_declared_in_its_pulse_and_a_failed_move_te
     hero = g.state.models["hero"]
     assert hero.position == start and hero.counters == 1
     assert g.state.models["fox"].ki == 2
-    assert any("may not move" in t for t in g.log())
+    assert any("counts as resolved without moving" in t for t in g.log())
 
 
 def test_snare_a_failed_charge_costs_one_counter_not_two():
@@ -612,3 +612,47 @@ def test_nerve_strike_turns_its_melee_damage_rolls_into_an_activation_counter_lo
         assert g.damage_rule_texts("hero", "melee") == ()  # the activation ended
         return
     pytest.fail("Hero's attack never succeeded")
+
+
+# ---------------------------------------------------------------- Traps: Deference
+@pytest.mark.parametrize("die, charged", [(4, False), (5, True)])
+def test_deference_a_non_ashigaru_charging_it_tests_ki_5_or_its_activation_ends(die, charged):
+    """Deference (Instant, a Trap): an enemy that is neither Samurai nor Ashigaru declaring an
+    action that brings it into BtB with the model (or targets it with a shot or Ki feat) takes
+    a Ki (5) challenge test (Hero: Ki 1, one die); failed, its activation ends before any
+    movement and it removes one activation counter (its Charge would have cost two)."""
+    g = _with_types(game(fox=("Deference",)), "hero", ("bushi",))
+    set_model(g, "fox", position=[10, 20])
+    g.push(Action("charge", "hero", target="fox"))
+    assert {(a.kind, a.feat) for a in g.legal_actions()} == {("feat", "Deference"), ("decline_feat", "Deference")}
+    g.dice = PhysicalDice([die] + [3] * 30)
+    g.push(Action("feat", "fox", feat="Deference"))
+    hero = g.state.models["hero"]
+    if charged:
+        assert g.state.exchange is not None
+    else:
+        assert tuple(hero.position) == (10.0, 10.0) and g.state.exchange is None and hero.counters == 1
+
+
+def test_deference_spares_samurai_and_ashigaru():
+    """Ishi's card is an Ashigaru: the Trap may not be used against it (only declined)."""
+    g = game(fox=("Deference",), places={"fox": (10, 20)})
+    g.push(Action("charge", "hero", target="fox"))
+    offered = {(a.kind, a.feat) for a in g.legal_actions()}
+    assert offered == {("decline_feat", "Deference")}
+    ok, why = g.is_legal(Action("feat", "fox", feat="Deference"))
+    assert not ok and "Ashigaru" in why
+
+
+def test_deference_against_an_active_target_feat_ends_the_activation():
+    """An Active Target feat (Look into the Void) declared at the model waits unpaid; Deference
+    failed: the feat is not used (no Ki paid), Hero loses one counter and its activation ends
+    (player 2 acts)."""
+    g = _with_types(game(hero=("Look into the Void",), fox=("Deference",)), "hero", ("bushi",))
+    g.push(Action("feat", "hero", feat="Look into the Void", target="fox"))
+    assert g.to_move() == 2
+    g.dice = PhysicalDice([2])
+    g.push(Action("feat", "fox", feat="Deference"))
+    hero = g.state.models["hero"]
+    assert hero.ki == 6 and hero.counters == 1 and g.state.models["fox"].damage == 0
+    assert g.state.active == 2

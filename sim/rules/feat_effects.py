@@ -423,6 +423,9 @@ class TrapTestOp(_Strict):
     tn_run: int | None = Field(default=None, ge=1, le=20)
     exempt: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     not_engaged: bool = False
+    # a model matching one of these keywords is spared (Deference: non-Samurai, non-Ashigaru);
+    # with ``when: trigger:targeted`` the Trap answers an enemy action aimed at the user
+    exempt_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
 
 
 class TacticalOp(_Strict):
@@ -465,8 +468,10 @@ def roll_refusal(entry: "FeatEffect") -> str:
                 e.dealt_by != "melee" or (e.rule == "counter_instead" and e.roll != "made")):
             return "damage_rolls double / counter_instead are applied to melee damage only (counter_instead: made)"
     traps = [e for e in entry.effects if isinstance(e, TrapTestOp)]
-    if (entry.when == "trigger:enemy_move") != bool(traps) or (traps and entry.affects != "self"):
-        return "a trap_test is the op of a trigger:enemy_move feat (affects: self), and that moment needs one"
+    if (entry.when == "trigger:enemy_move" and not traps) or (traps and (
+            entry.affects != "self" or entry.when not in ("trigger:enemy_move", "trigger:targeted"))):
+        return ("a trap_test is the op of a trigger:enemy_move / trigger:targeted feat (affects: self), "
+                "and trigger:enemy_move needs one")
     return ""
 
 

@@ -34,6 +34,7 @@ import re
 from typing import Any
 
 from sim.rules import conditions, ki
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import (
     Rerolls,
     RollKind,
@@ -233,7 +234,20 @@ class FeatRolls(GamePart):
     def roll_op_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
         """Why the ``damage`` op of ``entry`` may not be used at the action's target now: it
         has no LoS to the user (``target_sees_user``, p.29: from its base, its front arc), or
-        it was already the target of this feat, from any model, this turn (``once_per_target``)."""
+        it was already the target of this feat, from any model, this turn (``once_per_target``);
+        why a ``trap_test`` may not answer the waiting enemy action: the enemy matches one of
+        its ``exempt_keywords`` (Deference: Samurai, Ashigaru)."""
+        trap = next((o for o in entry.effects if isinstance(o, TrapTestOp)), None)
+        v = m.conditions.get(INTERRUPT_MARK + f.name)
+        if trap is not None and v is not None:
+            who = str(json.loads(str(v)).get("action", {}).get("model", ""))
+            t = self.state.models.get(who)
+            if t is not None and TRAPPED_MARK in t.conditions:
+                return f"{f.name}: {who} already met a Trap in this activation (one Trap effect, p.7)"
+            if t is not None and trap.exempt_keywords:
+                view = view_of(self.profile(who), friendly=False, conditions=t.conditions)
+                if keyword_matches(", ".join(trap.exempt_keywords), view):
+                    return f"{f.name}: {who} is {' or '.join(trap.exempt_keywords)}: the Trap spares it"
         op = next((o for o in entry.effects if isinstance(o, DamageOp)), None)
         t = action.target
         if op is None or t is None or t not in self.state.models:
@@ -326,11 +340,18 @@ class FeatRolls(GamePart):
         if passed:
             return
         self.interrupt_ends_action(m.id, f.name)
+        if declared.kind == "feat":  # an Instant / Active feat held unpaid: no counter was spent for it
+            if t.counters > 0:
+                self._emit(Event("counter", {"model": t.id, "n": 1}))
+            self._emit(Event("note", {"text": f"{f.name}: {t.id}'s activation ends and it loses one activation "
+                                              "counter"}))
+            self._next_active(3 - t.player)
+            return
         spent = self.action_counters(declared)
         if spent > 1:  # its declared action's counters were spent: it loses one in all (the card's rule, p.24)
             self._emit(Event("counters_gained", {"model": t.id, "n": spent - 1, "source": f.name}))
-        self._emit(Event("note", {"text": f"{f.name}: {t.id} may not move; its {declared.kind} counts as resolved "
-                                          "and it loses one activation counter"}))
+        self._emit(Event("note", {"text": f"{f.name}: {t.id}'s {declared.kind} counts as resolved without "
+                                          "moving, and it loses one activation counter"}))
 
     def test_bonus(self, mid: str, test: str) -> int:
         """The bonus the ``test_bonus`` marks of ``mid`` give its ``test`` test now (Prayer of
