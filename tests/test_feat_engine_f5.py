@@ -122,6 +122,11 @@ feats:
      effects: [{op: on_action, not_kinds: [focus], unless: controlled, until: end_phase,
                 effects: [{op: condition, name: controlled, n: 1}]}],
      summary: the enemy is Controlled after each action but Focus}
+  Steal Vitality:
+    {cost: 5, timing: simple, area: target, range: 6, opposed: true, limits: [no_btb, once_per_turn], when: action,
+     affects: target_enemy, effects: [{op: counter, n: -1}],
+     effects_self: [{op: chosen, side: friend, range: 6, effects: [{op: counter, n: 1}]}],
+     summary: the target loses a counter and a chosen friend within 6 inches gains one}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -715,3 +720,29 @@ def test_kannagara_gives_no_marker_to_a_model_controlled_when_it_declares():
     g.push(Action("walk", "foe", point=(10, 17)))
     assert "controlled" not in g.state.models["foe"].conditions
     assert not any("Kannagara: foe's action is resolved" in str(e.data.get("text")) for e in g.events[n:])
+
+
+# ---------------------------------------------------------------- one more model chosen (chosen)
+def test_steal_vitality_moves_a_counter_from_the_target_to_a_chosen_friend():
+    """Steal Vitality: "Target Enemy model loses an Activation Counter. Choose a Friendly model
+    within 6, that model gains an Activation Counter": offered naming Pal (fewest counters);
+    Away (8.8" off) may not be named, nor none; a won Opposed test moves the counter, a lost
+    one moves nothing."""
+    seen = set()
+    for seed in range(1, 60):
+        g = game(hero=("Steal Vitality",), seed=seed)
+        set_model(g, "hero", ki=6)
+        set_model(g, "pal", counters=0)
+        offers = [a for a in g.legal_actions() if a.feat == "Steal Vitality"]
+        assert offers and all(a.models == ("pal",) for a in offers)
+        ok, why = g.is_legal(Action("ki_feat", "hero", feat="Steal Vitality", target="foe", models=("away",)))
+        assert not ok and "within 6" in why
+        ok, why = g.is_legal(Action("ki_feat", "hero", feat="Steal Vitality", target="foe"))
+        assert not ok and "models" in why
+        g.push(Action("ki_feat", "hero", feat="Steal Vitality", target="foe", models=("pal",)))
+        won = g.state.models["foe"].counters == 1
+        seen.add(won)
+        assert g.state.models["pal"].counters == (1 if won else 0)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

@@ -86,7 +86,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "swap",  # round 6 (F3)
        "redirect",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2)
-       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -100,7 +100,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2: sim.rules.game.feat_areas)
-    "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action",  # round 6 (F5: feat_cards)
+    "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect"}  # round 6 (F6: sim.rules.game.feat_redirects)
@@ -942,6 +942,26 @@ class OnActionOp(_Strict):
         return self
 
 
+class ChosenOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): the ops of ``effects`` apply to one more
+    model the user's player chooses -- the action's ``models`` names it: a ``friend`` (the
+    user included: a model may select itself, p.4), an ``enemy`` or ``any`` model within
+    ``range`` inches of the user (edge to edge). Used in ``effects_self`` (once per use; the
+    feat's own test gates it): Steal Vitality."""
+
+    op: Literal["chosen"]
+    side: Literal["friend", "enemy", "any"] = "friend"
+    range: Annotated[float, Field(ge=0, le=48)]
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def _plain(self) -> "ChosenOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "chosen", "swap", "form")
+               for o in self.effects):
+            raise ValueError("a chosen op's effects are markers, counters, Ki, traits ... on the chosen model")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -953,12 +973,13 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
-                     OnActionOp],  # round 6 (F5)
+                     OnActionOp, ChosenOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
 OnFeatOp.model_rebuild()  # round 6 (F5)
 OnActionOp.model_rebuild()  # round 6 (F5)
+ChosenOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):

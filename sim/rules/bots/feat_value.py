@@ -72,6 +72,8 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
         return v if friend else -v
     if kind == "pass_token":
         return 1.0 * op.n if friend else -1.0
+    if kind == "chosen" and action is not None and action.models and action.models[0] in st.models:  # F5
+        return sum(_op_value(game, user, o, action.models[0], x, fighting, killed_ki, action) for o in op.effects)
     if kind in ("special_cost", "boost"):  # round 6 (F5): cheaper specials, a Ki boost box
         v = 1.0 if fighting or op.until in ("end_phase", "game", None) else 0.5
         return v if friend else -v

@@ -49,6 +49,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **on_action** (Kannagara): a mark (:data:`ACT_MARK`) on the model: when it begins an
   activation declaring an action not of the op's ``not_kinds`` while it has no ``unless``
   marker, the op's effects apply to it when that activation ends (the action resolved).
+* **chosen** (Steal Vitality, in ``effects_self``): its ops reach one more model the player
+  names in the action's ``models``: a friend (the user included), an enemy or any model within
+  the op's range of the user; offered with the friend with the fewest counters, nearest first.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -71,6 +74,7 @@ from sim.rules.effects import effect_problem
 from sim.rules.feat_effects import (
     BoostOp,
     ChoiceOp,
+    ChosenOp,
     CounterOp,
     FeatEffect,
     FormOp,
@@ -187,6 +191,9 @@ class FeatCards(FeatTriggers, FeatMoves):
         if entry.max_damage is not None and m.damage > entry.max_damage:
             return (f"{f.name} may not be used with more than {entry.max_damage} marked wound boxes "
                     f"({m.id} has {m.damage})")
+        why = self._chosen_refusal(m, f, entry, action)
+        if why:
+            return why
         t = self.state.models.get(action.target or "")
         if entry.x_target_ki and t is not None and action.x != t.ki_stat:
             return f"{f.name}: X is the Ki statistic of the target ({t.id}: {t.ki_stat}), not {action.x}"
@@ -201,6 +208,54 @@ class FeatCards(FeatTriggers, FeatMoves):
                     if new.base != old.base:
                         return f"{f.name}: {new.name} has another base ({new.base} mm) than {old.name}"
         return None
+
+    # ------------------------------------------------------------ one more model chosen
+    def chosen_op(self, entry: FeatEffect) -> ChosenOp | None:
+        """The entry's ``chosen`` op (in ``effects_self`` or ``effects``), or None."""
+        return next((e for e in list(entry.effects_self) + list(entry.effects) if isinstance(e, ChosenOp)), None)
+
+    def chosen_models(self, m: ModelState, op: ChosenOp) -> list[str]:
+        """The models ``m``'s player may name for ``op`` now, the fewest counters and the
+        nearest first."""
+        st = self.state
+        out = []
+        for x in st.alive():
+            side = "friend" if x.player == m.player else "enemy"
+            if op.side not in ("any", side):
+                continue
+            gap = 0.0 if x.id == m.id else (math.dist(x.position, m.position) - self.table.model(x.id).radius
+                                             - self.table.model(m.id).radius)
+            if gap <= op.range + 1e-6:
+                out.append((x.counters, gap, x.id))
+        return [mid for _, _, mid in sorted(out)]
+
+    def with_chosen(self, m: ModelState, entry: FeatEffect, offers: list[Action]) -> list[Action]:
+        """``offers`` naming the default model of the entry's ``chosen`` op (none: unchanged)."""
+        op = self.chosen_op(entry)
+        if op is None:
+            return offers
+        got = self.chosen_models(m, op)
+        return [replace(a, models=(got[0],)) for a in offers] if got else []
+
+    def _chosen_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
+        op = self.chosen_op(entry)
+        if op is None:
+            return None
+        if len(action.models) != 1:
+            return f"{f.name}: name the {op.side} model within {op.range:g}\" it reaches (models, one id)"
+        if action.models[0] not in self.chosen_models(m, op):
+            return f"{f.name}: {action.models[0]} is no {op.side} model within {op.range:g}\" of {m.id}"
+        return None
+
+    def apply_chosen(self, m: ModelState, f: ki.Feat, op: ChosenOp, action: Action) -> None:
+        """The ``chosen`` op: its ops on the model the action names."""
+        if not action.models or action.models[0] not in self.state.models:
+            return
+        mid = action.models[0]
+        self._emit(Event("note", {"text": f"{f.name}: {m.id} chooses {mid}"}))
+        for sub in op.effects:
+            if self.state.models[mid].alive:
+                self._apply_op(m, f, sub, mid, action)
 
     def target_x(self, entry: FeatEffect, target: str, x: int | None) -> int | None:
         """The X a Target feat is offered with at ``target``: its Ki statistic when the

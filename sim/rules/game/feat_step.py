@@ -117,6 +117,7 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
                     facing = self._facing_away(t.id, m.id)
                 a = Action(kind, m.id, feat=f.name, target=t.id, x=self.target_x(entry, t.id, x), facing=facing)
                 out.append(self._with_choices(m, f, entry, a) if moves else a)
+        out = self.with_chosen(m, entry, out)  # round 6 (F5): the model a chosen op names (feat_cards)
         choice = entry.choice
         if choice is not None and choice.by != "opponent":  # one action per option (the action's option)
             out = [replace(a, option=i) for a in out for i in range(len(choice.options))]
@@ -243,7 +244,7 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
         why = (self.roll_op_refusal(m, f, entry, action)  # round 6 (F4): Look into the Void (feat_rolls)
                or self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
                or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
-        if why:
+        if why or self.chosen_op(entry) is not None:  # round 6 (F5): its models name the chosen model
             return why
         why = self.unseen_refusal(m, entry) or self.cleanse_refusal(m, f, entry, action)  # round 6 (F2)
         if why or self.cleanse_op(entry) is not None:
@@ -687,6 +688,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_remove_terrain(m, f, action)
         elif kind == "face":  # round 6 (F2): the model turns to face the user (feat_areas)
             self.apply_face(m, f, mid)
+        elif kind == "chosen":  # round 6 (F5): ops on one more model the player names (feat_cards)
+            self.apply_chosen(m, f, op, action)
         elif kind == "on_action":  # round 6 (F5): a reaction to the model's next actions (feat_cards)
             self.apply_on_action(m, f, op, mid, action)
         elif kind == "heal_rule":  # round 6 (F5): its Heal reaches farther or removes markers (feat_cards)
