@@ -14,6 +14,9 @@ from sim.geometry import Body, Size, base_radius
 
 #: Trait keywords the geometry reads (lower case, as in table files).
 GEOMETRY_TRAITS = ("aware", "construct", "blind")
+#: A mark among a table model's traits: ``sight:4`` -- it draws LoS only up to 4" (a Ki feat's
+#: limit, Darkness; sim.rules.game.feat_areas).
+SIGHT_MARK = "sight:"
 
 
 @dataclass(frozen=True)
@@ -75,5 +78,6 @@ class Model:
             prone=self.prone,
             blind=self.has_trait("blind"),
             construct=self.has_trait("construct"),
+            sight=next((float(t[len(SIGHT_MARK):]) for t in self.traits if t.startswith(SIGHT_MARK)), None),
             player=self.player,
         )

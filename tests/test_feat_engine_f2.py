@@ -67,7 +67,8 @@ class ScriptedDice:
 def game(hero=(), pal=(), fox=(), types=None, seed=1, places=None, traits=None, large=()) -> Game:
     """Hero and Pal (player 1, active) and Fox / Far (player 2): Ishi's card without traits
     (no Lightfooted) and with the given feats; Hero has 6 Ki, Fox 4."""
-    parts = hero + ("x",) + pal + ("y",) + fox + tuple(types or ()) + tuple(traits or ()) + tuple(large)
+    parts = (hero + ("x",) + pal + ("y",) + fox + tuple(types or ()) + tuple(large)
+             + tuple(f"{k}{len(v)}" for k, v in (traits or {}).items()))
     key = "-".join(parts).lower().replace(" ", "")
     ishi = replace(get_profile("ishi"), traits=())
     profs = {}
@@ -514,3 +515,28 @@ def test_shroud_hides_models_completely_inside_from_enemies_outside():
     # Far (an enemy) inside the Aura still sees Hero
     set_model(g2, "far", position=[11.5, 12], facing=225.0)
     assert g2.table_now().scene().los("far", "hero").visible
+
+
+def test_darkness_limits_los_to_four_inches_except_sixth_sense():
+    """Darkness: "Until the End Phase all Non-Soulless, Non-Sixth Sense, Non-Bakemono models
+    may only draw LoS up to 4"." -- Fox 4.82" away loses sight of Hero; Hero loses sight of Fox;
+    Far (Sixth Sense) still sees across 4.82"; models in base contact always see each other."""
+    from models.profiles import Trait
+
+    assert fe.effect_status("Darkness") == (True, "")
+    sixth = (Trait(keyword="sixth_sense", value=None, qualifier=None, text="Sixth Sense"),)
+    g = game(hero=("Darkness",), places={"fox": (10, 16), "pal": (30, 5)}, traits={"fox": ()})
+    set_model(g, "hero", ki=6)
+    assert g.table_now().scene().los("fox", "hero").visible
+    g.push(Action("feat", "hero", feat="Darkness"))
+    s = g.table_now().scene()
+    assert not s.los("fox", "hero").visible and not s.los("hero", "fox").visible
+    assert "4" in s.los("fox", "hero").reason
+    # an enemy with Sixth Sense at the same distance still sees Hero
+    g2 = game(hero=("Darkness",), places={"fox": (10, 16), "pal": (30, 5)}, traits={"fox": sixth})
+    set_model(g2, "hero", ki=6)
+    g2.push(Action("feat", "hero", feat="Darkness"))
+    s2 = g2.table_now().scene()
+    assert s2.los("fox", "hero").visible and not s2.los("hero", "fox").visible
+    set_model(g2, "fox", position=[10, 11.18])  # base contact
+    assert g2.table_now().scene().los("hero", "fox").visible

@@ -55,6 +55,8 @@ class Body:
         elsewhere: models Elsewhere do not block LoS.
         blind: Blind models have LoS only to models in BtB.
         construct: trait Construct (counts as Blocking terrain of its size for cover).
+        sight: LoS only to models within this many inches, edge to edge (base contact always
+            sees); None: no limit (a Ki feat's limit: Darkness).
         player: 1 or 2 (not used by the geometry; kept for answers).
     """
 
@@ -69,6 +71,7 @@ class Body:
     blind: bool = False
     construct: bool = False
     player: int = 0
+    sight: float | None = None  # LoS only up to this many inches, edge to edge (a Ki feat: Darkness)
 
     @property
     def facing_vector(self) -> np.ndarray:
@@ -358,6 +361,8 @@ class Scene:
             return LosResult(False, reason="Blind: LoS only to models in BtB")
         if not self.in_arc(O, T):
             return LosResult(False, reason=f"{T.id} is outside {O.id}'s front arc")
+        if O.sight is not None and not self.btb(O, T) and self.distance(O, T) > O.sight + EPS:
+            return LosResult(False, reason=f"{O.id} draws LoS only up to {O.sight:g}\" (a Ki feat)")
         if self.btb(O, T):  # project ruling: bases in contact always see each other
             return LosResult(True, self._contact_line(O, T), reason="in base contact (BtB)")
         unseen: tuple[str, ...] = ()

@@ -85,7 +85,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "redirect",  # round 6 (F6)
-       "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2)
+       "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
@@ -99,7 +99,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
     "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
-    "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face",  # round 6 (F2: sim.rules.game.feat_areas)
+    "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
 })
 
@@ -764,14 +764,14 @@ class RedirectOp(_Strict):
     range_to_original: bool = False
 
 
-class RedirectOp(_Strict):
-    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): the enemy action a
-    ``trigger:targeted`` feat with ``watch: friends`` holds (declared at a friend of the user
-    in the feat's range) is made at the user instead; offered only when it would be legal so.
-    ``range_to_original``: an enemy Ki feat's range is still measured to the friend."""
+class LosLimitOp(_Strict):
+    """Round 6 (F2): until ``until`` every model on the table that matches none of the
+    entry's ``target_not_keywords`` draws LoS only up to ``inches`` (edge to edge; models in
+    base contact always see each other). Used on the user (``affects: self``): Darkness."""
 
-    op: Literal["redirect"]
-    range_to_original: bool = False
+    op: Literal["los_limit"]
+    inches: Annotated[float, Field(gt=0, le=24)]
+    until: Until = "end_phase"
 
 
 class CleanseOp(_Strict):
@@ -971,7 +971,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TestBonusOp,  # round 6 (F4)
                      RedirectOp,  # round 6 (F6)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
-                     DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp,  # round 6 (F2)
+                     DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp],  # round 6 (F5)
                Field(discriminator="op")]
@@ -1385,6 +1385,8 @@ def area_refusal(entry: FeatEffect) -> str:
     one-time ops of models the Aura reaches."""
     if (entry.aura_terrain is not None or entry.aura_enter or entry.aura_shroud) and entry.area != "aura":
         return "aura_terrain, aura_enter and aura_shroud are for Aura feats"
+    if any(isinstance(e, LosLimitOp) for e in _all_ops(entry)) and entry.affects != "self":
+        return "los_limit is kept on the user (affects: self) and read on every model"
     if entry.range_plus and not entry.range_x:
         return "range_plus adds to a range_x range"
     if entry.range_turn and entry.area not in ("pulse", "aura"):

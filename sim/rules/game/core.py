@@ -309,6 +309,7 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
             # Blind (LoS and ZoC only in BtB, p.43) and Disguised (its ZoC may be ignored, p.44) act
             # in the geometry and movement through the model's traits
             marks = tuple(c for c in ("blind", "disguised") if c in s.conditions and c not in m.traits)
+            marks += self.feat_sight_marks(m.id)  # round 6 (F2): a LoS limit (Darkness, feat_areas)
             extra: dict = {"traits": m.traits + marks} if marks else {}
             card = self.printed_profile(m.id) if m.profile else None
             if card is not None and (s.effects or card.move is None):

@@ -38,11 +38,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from models.model import SIGHT_MARK
 from sim.geometry import CONTACT, Footprint, Passage, Size, Visibility
 from sim.geometry.measure import SHROUD
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose
+from sim.rules.effects import effective_profile
 from sim.rules.feat_effects import CleanseOp, FeatCostOp, FeatEffect, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
@@ -59,6 +61,9 @@ DICE_SOURCE = ": dice "
 _DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
 #: The start of the text of the turn a ``face`` op makes (no Aura reacts to it).
 FACE_MOVE = "turns to face "
+#: The source of the effect that keeps a ``los_limit`` op on its user: ``<feat>: los limit 4``.
+LOS_LIMIT = ": los limit "
+_LOS = re.compile(r"^(?P<feat>.+): los limit (?P<n>\d+(?:\.\d+)?)$")
 #: The mark of a model Placed in an activation (value: the activation's number).
 PLACED_MARK = "placed"
 #: The source of the effect that keeps a ``touching`` feat on its user.
@@ -436,6 +441,44 @@ class FeatAreas(FeatAuras):
             self._emit(Event("terrain_removed", {"piece": pid, "model": m.id}))
         if not gone:
             self._emit(Event("note", {"text": f"{f.name}: no Destructible terrain in its area"}))
+
+    # ------------------------------------------------------------ LoS limits
+    def apply_los_limit(self, f: ki.Feat, op: Any, mid: str) -> None:
+        """The ``los_limit`` op: kept on its user until ``until``; read by :meth:`feat_sight_marks`."""
+        self.grant(mid, f"{f.name}{LOS_LIMIT}{op.inches:g}", op.until)
+
+    def feat_sight_marks(self, mid: str) -> tuple[str, ...]:
+        """``("sight:4",)`` when a ``los_limit`` feat in play limits model ``mid``'s LoS (it
+        matches none of the entry's ``target_not_keywords``, read off its card and effects);
+        ``()`` otherwise. The geometry reads the mark (:attr:`sim.geometry.Body.sight`)."""
+        memo = self._memo
+        limits = memo.get("feat_los_limits")
+        if limits is None:
+            limits = []
+            for u in self.state.models.values():
+                if not u.alive or not u.effects:
+                    continue
+                for e in u.effects:
+                    got = _LOS.match(str(e.get("source", "")))
+                    if got is not None:
+                        limits.append((got["feat"], float(got["n"])))
+            memo["feat_los_limits"] = limits
+        if not limits:
+            return ()
+        m = self.state.models[mid]
+        card = self.printed_profile(mid)
+        best: float | None = None
+        for feat, inches in limits:
+            entry = feat_effect(feat)
+            if entry is None:
+                continue
+            if entry.target_not_keywords and card is not None:
+                eff = effective_profile(card, m.effects) if m.effects else card
+                view = view_of(eff, friendly=True, conditions=m.conditions)
+                if any(keyword_matches(k, view) for k in entry.target_not_keywords):
+                    continue
+            best = inches if best is None else min(best, inches)
+        return () if best is None else (f"{SIGHT_MARK}{best:g}",)
 
     # ------------------------------------------------------------ unseen
     def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:
