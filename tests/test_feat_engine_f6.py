@@ -36,6 +36,10 @@ feats:
     {cost: 3, timing: instant, area: pulse, range: 3, limits: [no_btb, no_move], when: "trigger:targeted",
      watch: friends, targeted_by: [feat], affects: self, effects: [{op: redirect, range_to_original: true}],
      summary: takes an enemy feat on itself}
+  Spiritual Conduit:
+    {cost: 1, timing: active, area: aura, range: 4, limits: [no_btb], when: action, affects: friends,
+     target_keywords: [Ito, Shisai], target_keywords_all: true, effects: [{op: feat_origin}],
+     summary: friendly Ito Shisai in the Aura may measure their Target feats from the user}
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -192,15 +196,87 @@ def test_spirit_guardian_take_back_and_replay():
     assert g.position() == after
 
 
+# ---------------------------------------------------------------- Spiritual Conduit: an Aura's point of origin
+CONDUIT_YAML = """
+format: bushido-table/1
+name: feats-f6-conduit
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: conduit, player: 1, profile: CONDUIT, position: [20, 10], facing: 90}
+  - {id: priest, player: 1, profile: PRIEST, position: [15, 10], facing: 90}
+  - {id: monk, player: 1, profile: MONK, position: [16, 7], facing: 90}
+  - {id: fox, player: 2, profile: FOX, position: [22, 18], facing: 270}
+"""
+
+
+def conduit_game(places: dict | None = None) -> Game:
+    """Conduit (Spiritual Conduit, 4 Ki) and Priest (an Ito Clan Shisai with Spirit Lash, Target 8")
+    3.8" apart; Monk (Ito Clan, no Shisai, Spirit Lash) in the Aura too; Fox (enemy) 7.1" from
+    Conduit, 9.4" from Priest (beyond the feat's range)."""
+    ishi = get_profile("ishi")
+    c = replace(ishi, id="f6-conduit", name="Conduit", bs_id="test-f6-conduit", faction="Ito Clan",
+                feats=("Spiritual Conduit",))
+    pr = replace(ishi, id="f6-priest", name="Priest", bs_id="test-f6-priest", faction="Ito Clan",
+                 types=("human", "shisai"), feats=("Spirit Lash",))
+    mk = replace(ishi, id="f6-monk", name="Monk", bs_id="test-f6-monk", faction="Ito Clan",
+                 types=("human",), feats=("Spirit Lash",))
+    f = replace(ishi, id="f6-cfox", name="Fox", bs_id="test-f6-cfox", feats=())
+    add_profile_source({p.id: p for p in (c, pr, mk, f)})
+    text = CONDUIT_YAML.replace("CONDUIT", c.id).replace("PRIEST", pr.id).replace("MONK", mk.id).replace("FOX", f.id)
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    for mid in ("conduit", "priest", "monk"):
+        set_model(g, mid, ki=4)
+    return g
+
+
+def _lash_offered(g: Game, mid: str) -> bool:
+    return any(a.kind == "ki_feat" and a.model == mid and a.target == "fox" for a in g.legal_actions())
+
+
+def test_spiritual_conduit_lets_a_shisai_measure_its_target_feat_from_the_user():
+    g = conduit_game()
+    assert not _lash_offered(g, "priest")  # 9.4": beyond Target 8"
+    g.push(Action("feat", "conduit", feat="Spiritual Conduit"))
+    assert _lash_offered(g, "priest") and not _lash_offered(g, "monk")  # Monk is no Shisai
+    g.push(Action("ki_feat", "priest", feat="Spirit Lash", target="fox"))
+    assert "stunned" in g.state.models["fox"].conditions
+
+
+def test_without_the_aura_the_feat_is_out_of_range():
+    g = conduit_game()
+    g.push(Action("ki_feat", "priest", feat="Spirit Lash", target="fox"))
+    assert "stunned" not in g.state.models["fox"].conditions
+    assert any("beyond 8" in line for line in g.log())
+
+
+def test_spiritual_conduit_needs_its_user_free_of_enemies():
+    """Fox moved into base contact with Conduit (after the Aura was made): Conduit is no point
+    of origin any more, the Shisai's feat is measured from the Shisai."""
+    g = conduit_game()
+    g.push(Action("feat", "conduit", feat="Spiritual Conduit"))
+    set_model(g, "fox", position=[20, 11.19])
+    assert "fox" in g.enemies_in_contact("conduit")
+    assert g.feat_origins("priest") == []
+    set_model(g, "fox", position=[22, 18])
+    assert g.feat_origins("priest") == ["conduit"]
+
+
 # ---------------------------------------------------------------- the repository's entries
 def test_the_curated_entries_are_applied():
-    """The repository's curated files give the three feats with the redirect op, applied."""
+    """The repository's curated files give the four feats of this round, applied."""
     root = Path(__file__).resolve().parents[1] / "data" / "feats" / "curated"
     got = {}
     for p in sorted(root.glob("*.yaml")):
-        got.update({k: v for k, v in fe.load_effects(p).items() if k in ("Intercept", "Illicium", "Spirit Guardian")})
-    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian"}
+        got.update({k: v for k, v in fe.load_effects(p).items()
+                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit")})
+    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit"}
     for name, entry in got.items():
         assert fe.entry_status(entry) == (True, ""), name
-        assert entry.watch == "friends" and any(isinstance(o, fe.RedirectOp) for o in entry.effects)
+    for name in ("Intercept", "Illicium", "Spirit Guardian"):
+        assert got[name].watch == "friends" and any(isinstance(o, fe.RedirectOp) for o in got[name].effects)
     assert got["Spirit Guardian"].effects[0].range_to_original
+    assert isinstance(got["Spiritual Conduit"].effects[0], fe.FeatOriginOp)

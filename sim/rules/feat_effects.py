@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "redirect",  # round 6 (F6)
+       "redirect", "feat_origin",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen")  # round 6 (F5)
 
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
 })
 
-SUPPORTED_OPS = SUPPORTED_OPS | {"redirect"}  # round 6 (F6: sim.rules.game.feat_redirects)
+SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin"}  # round 6 (F6: sim.rules.game.feat_redirects)
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
 ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
@@ -764,6 +764,17 @@ class RedirectOp(_Strict):
     range_to_original: bool = False
 
 
+class FeatOriginOp(_Strict):
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): an Aura's op -- a friendly model
+    inside may use the Aura's user as the point of origin of its Target Ki feats (range
+    measured from it), while the user is (``free``) in base contact with no enemy and in no
+    enemy's ZoC (Spiritual Conduit)."""
+
+    op: Literal["feat_origin"]
+    feats: Literal["target"] = "target"
+    free: bool = True
+
+
 class LosLimitOp(_Strict):
     """Round 6 (F2): until ``until`` every model on the table that matches none of the
     entry's ``target_not_keywords`` draws LoS only up to ``inches`` (edge to edge; models in
@@ -969,7 +980,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
-                     RedirectOp,  # round 6 (F6)
+                     RedirectOp, FeatOriginOp,  # round 6 (F6)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
@@ -1375,6 +1386,9 @@ def redirect_refusal(entry: FeatEffect) -> str:
                      or any(not isinstance(e, RedirectOp) for e in entry.effects) or entry.effects_self
                      or "contact" in entry.targeted_by):
         return "redirect is the only op of a trigger:targeted feat with watch: friends, affects: self"
+    if any(isinstance(e, FeatOriginOp) for e in _all_ops(entry)) and (
+            entry.area != "aura" or entry.affects != "friends" or entry.effects_self):
+        return "feat_origin is an Aura's op for friendly models (affects: friends)"
     return ""
 
 

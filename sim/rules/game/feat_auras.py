@@ -49,6 +49,7 @@ class FeatAuras(GamePart):
     #: The ops of an Aura feat read while a model is inside (not applied once at use).
     AURA_OPS = frozenset({"grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands",
                           "special_cost", "boost", "on_feat"})  # the last three: round 6 (F5, feat_cards)
+    AURA_OPS = AURA_OPS | {"feat_origin"}  # round 6 (F6): read by feat_redirects
 
     # ------------------------------------------------------------ Auras
     def start_feat_aura(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:

@@ -19,6 +19,13 @@ enemy feat's range is measured to the friend it was declared at: the mark
 ``feat_range_to`` on the enemy names that friend until the held action is over
 (:meth:`FeatRedirects.feat_range_from`, read by :mod:`sim.rules.game.ki_step`).
 
+The ``feat_origin`` op of an Aura (Spiritual Conduit): a friendly model inside the Aura (its
+keywords: ``target_keywords``, all of them with ``target_keywords_all``) may use the Aura's
+user as the point of origin of its Target Ki feats -- range is measured from whichever of the
+two is nearer the target (:meth:`FeatRedirects.feat_distance`; the engine checks no LoS for a
+feat, p.47) -- while the Aura's user is in base contact with no enemy and in no enemy's ZoC
+(``free``). BtB Target feats keep their user as origin.
+
 A base of :class:`~sim.rules.game.feat_step.FeatStep` (a mixin of
 :class:`~sim.rules.game.Game`).
 """
@@ -31,7 +38,7 @@ from dataclasses import replace
 from typing import Any
 
 from sim.rules import ki
-from sim.rules.feat_effects import FeatEffect, RedirectOp, entry_status, feat_effect
+from sim.rules.feat_effects import FeatEffect, FeatOriginOp, RedirectOp, entry_status, feat_effect
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -155,6 +162,52 @@ class FeatRedirects(GamePart):
             if first in self.state.models:
                 return first
         return target
+
+    # ------------------------------------------------------------ feat_origin (an Aura)
+    def feat_origins(self, mid: str) -> list[str]:
+        """The models whose ``feat_origin`` Aura reaches friendly model ``mid`` now (not
+        ``mid`` itself) and that are free of enemies (no base contact, no enemy ZoC)."""
+        st = self.state
+        me = st.models.get(mid)
+        if me is None or not me.alive:
+            return []
+        out: list[str] = []
+        for user, _feat, entry, _x, _opt in self._auras_now():
+            op = next((o for o in entry.effects if isinstance(o, FeatOriginOp)), None)
+            u = st.models.get(user)
+            if op is None or u is None or user == mid or u.player != me.player or user in out:
+                continue
+            gap = math.dist(u.position, me.position) - self.table.model(user).radius - self.table.model(mid).radius
+            if entry.range is not None and gap > entry.range + 1e-6:
+                continue
+            if entry.target_keywords:
+                from sim.rules.card_keywords import keyword_matches, view_of
+
+                view = view_of(self.profile(mid), friendly=True, conditions=me.conditions)
+                hits = [bool(keyword_matches(k, view)) for k in entry.target_keywords]
+                if not (all(hits) if entry.target_keywords_all else any(hits)):
+                    continue
+            if op.free and (self.enemies_in_contact(user) or self._in_enemy_zoc(user)):
+                continue
+            out.append(user)
+        return out
+
+    def _in_enemy_zoc(self, mid: str) -> bool:
+        """Whether model ``mid`` stands in an enemy model's ZoC now (exact ZoC, p.22)."""
+        scene = self._table_now().scene()
+        me = self.state.models[mid]
+        return any(scene.zoc(e.id, mid).in_zoc for e in self.state.alive(3 - me.player))
+
+    def feat_distance(self, scene: Any, mid: str, target: str, btb: bool = False) -> float:
+        """The range of ``mid``'s Target feat to ``target``: measured to the redirected
+        feat's first target (:meth:`feat_range_from`), from ``mid`` or (not for a BtB feat)
+        from a ``feat_origin`` model nearer the target."""
+        to = self.feat_range_from(mid, target)
+        d = float(scene.distance(mid, to))
+        if not btb and self._auras_now():
+            for o in self.feat_origins(mid):
+                d = min(d, 0.0 if o == to else float(scene.distance(o, to)))
+        return d
 
     def redirect_done(self) -> None:
         """A held action is over: the ``feat_range_to`` marks go."""

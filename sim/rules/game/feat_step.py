@@ -109,7 +109,7 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
                 out.append(a)
                 continue
             for t in self._feat_targets(m, f, entry):
-                d = scene.distance(m.id, t.id)
+                d = self.feat_distance(scene, m.id, t.id, not f.range)  # round 6 (F6): an Aura's origin
                 if not ki.in_target_range(f, d):  # a BtB feat: base contact (0.01")
                     continue
                 facing = None

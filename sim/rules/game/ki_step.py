@@ -146,7 +146,7 @@ class KiStep(FeatStep):
             t = st.models.get(action.target or "")
             if t is None or not t.alive:
                 return False, f"{f.name} needs a target model on the table"
-            dist = scene.distance(m.id, self.feat_range_from(m.id, t.id)) if t.id != m.id else 0.0  # F6
+            dist = self.feat_distance(scene, m.id, t.id, not f.range) if t.id != m.id else 0.0  # F6
             req = self._disguise(m, t.id)
             if req and req[0] == "forbidden":
                 return False, f"{t.id} is Disguised and {m.id}'s Ki is 1 or less (p.44)"
@@ -206,7 +206,7 @@ class KiStep(FeatStep):
         scene = self._table_now().scene()
         if f.area == "target":
             assert target is not None  # judged legal: a Target feat names a model on the table
-            d = scene.distance(m.id, self.feat_range_from(m.id, target)) if target != m.id else 0.0  # F6
+            d = self.feat_distance(scene, m.id, target, not f.range) if target != m.id else 0.0  # F6
             if not ki.in_target_range(f, d):
                 self._emit(Event("note", {"text": f"{target} is {d:.2f}\" away, beyond {f.range:g}\": "
                                                   f"{f.name} fails and its Ki is lost (p.47)"}))
