@@ -127,6 +127,10 @@ feats:
      affects: target_enemy, effects: [{op: counter, n: -1}],
      effects_self: [{op: chosen, side: friend, range: 6, effects: [{op: counter, n: 1}]}],
      summary: the target loses a counter and a chosen friend within 6 inches gains one}
+  Vicious Imitation:
+    {cost: 4, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: steal, traits: [Kata, Feint, Brutal, Parry, Dodge, Unblockable, Impenetrable Defence],
+                until: activation}], summary: it takes those traits from the enemies it fights}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -172,14 +176,14 @@ def _forms(key: str):
 
 
 def game(hero: tuple[str, ...] = (), foe: tuple[str, ...] = (), seed: int = 1, hero_card=None,
-         extra: tuple = (), pal_card=None) -> Game:
+         extra: tuple = (), pal_card=None, foe_card=None) -> Game:
     """Hero (player 1, active, 6 Ki), Pal 2.5" to its side and Away 10" off (player 1), Foe
     5" in front and Far across the table (player 2); Ishi's card unless ``hero_card``."""
     key = ("-".join(hero + ("x",) + foe)).lower().replace(" ", "") + f"-{seed}"
     ishi = get_profile("ishi")
     h = hero_card or replace(ishi, id=f"f5-hero-{key}", name="Hero", bs_id=f"test-f5-hero-{key}", feats=hero)
     p = pal_card or replace(ishi, id=f"f5-pal-{key}", name="Pal", bs_id=f"test-f5-pal-{key}", feats=())
-    f = replace(ishi, id=f"f5-foe-{key}", name="Foe", bs_id=f"test-f5-foe-{key}", feats=foe)
+    f = foe_card or replace(ishi, id=f"f5-foe-{key}", name="Foe", bs_id=f"test-f5-foe-{key}", feats=foe)
     add_profile_source({x.id: x for x in (h, p, f) + tuple(extra)})  # conftest removes them after
     g = Game(parse_table(YAML.replace("HERO", h.id).replace("PAL", p.id).replace("FOE", f.id), "<test>"),
              seed=seed, length=("fixed", 3))
@@ -746,3 +750,36 @@ def test_steal_vitality_moves_a_counter_from_the_target_to_a_chosen_friend():
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+# ---------------------------------------------------------------- traits taken in an exchange (steal)
+def test_vicious_imitation_takes_the_enemys_traits_while_they_fight():
+    """Vicious Imitation: "In a Melee Exchange, the Enemy model (and its Melee Weapons) lose
+    Kata, Feint, Brutal, Parry, Dodge, Unblockable and Impenetrable Defence. This model gains
+    any Traits the Enemy model loses with the same values ... ends at the end of the current
+    Activation": in Hero's exchange with Foe, Foe has no Feint (1), Parry (2) nor its Dagger's
+    Brutal (1), Hero has them; out of the exchange nothing changes."""
+    from models.profiles import Weapon
+
+    ishi = get_profile("ishi")
+    foe_card = replace(ishi, id="f5-brute", name="Brute", bs_id="test-f5-brute", feats=(),
+                       traits=ishi.traits + (parse_trait("Feint (1)"), parse_trait("Parry (2)")),
+                       weapons=(Weapon("Dagger", "melee", 0, traits=("Brutal (1)",)),))
+    g2 = game(hero=("Vicious Imitation",), foe_card=foe_card)
+    set_model(g2, "foe", position=[10, 11.19])
+    g2.push(Action("feat", "hero", feat="Vicious Imitation"))
+    assert g2.profile("foe").trait("feint") is not None  # no exchange yet
+    g2.push(Action("melee", "hero", target="foe"))
+    assert g2.state.exchange is not None
+    hero, foe = g2.profile("hero"), g2.profile("foe")
+    assert foe.trait("feint") is None and foe.trait("parry") is None
+    assert not any("Brutal" in t for w in foe.weapons for t in w.traits)
+    assert hero.trait("feint").value == 1 and hero.trait("parry").value == 2 and hero.trait("brutal").value == 1
+    for mid in ("hero", "foe"):
+        pool = g2.exchange_pools()[mid]
+        if mid in g2.state.exchange["allocations"]:
+            continue
+        g2.push(Action("allocate", mid, attack=pool, defence=0) if mid == "hero"
+                else Action("allocate", mid, attack=0, defence=pool))
+    assert g2.state.exchange is None
+    assert g2.profile("foe").trait("feint") is not None and g2.profile("hero").trait("feint") is None

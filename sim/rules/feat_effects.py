@@ -86,7 +86,8 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "swap",  # round 6 (F3)
        "redirect", "feat_origin",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2)
-       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen")  # round 6 (F5)
+       "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
+       "steal")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -101,6 +102,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
+    "steal",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin"}  # round 6 (F6: sim.rules.game.feat_redirects)
@@ -973,6 +975,17 @@ class ChosenOp(_Strict):
         return self
 
 
+class StealOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until``, in every melee exchange
+    the affected model fights, the enemy of that exchange (and its weapons) loses the named
+    ``traits`` and the affected model gains those it lost, with the same values (Vicious
+    Imitation); read while the exchange is open."""
+
+    op: Literal["steal"]
+    traits: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=12)]
+    until: Until = "activation"
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -984,7 +997,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
-                     OnActionOp, ChosenOp],  # round 6 (F5)
+                     OnActionOp, ChosenOp, StealOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -31,6 +31,8 @@ class Cards(GamePart):
                  if prof is not None and m is not None and m.conditions else [])
         if prof is not None and m is not None:
             extra = extra + self.aura_effects(mid)  # Aura feats' lasting changes while inside (feat_auras, p.47)
+            if self.state.exchange is not None:  # round 6 (F5): traits taken in an exchange (feat_cards)
+                extra = extra + self.steal_effects(mid)
         if prof is None or m is None or not (m.effects or extra):
             return prof
         effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)

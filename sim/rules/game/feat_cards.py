@@ -52,6 +52,10 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **chosen** (Steal Vitality, in ``effects_self``): its ops reach one more model the player
   names in the action's ``models``: a friend (the user included), an enemy or any model within
   the op's range of the user; offered with the friend with the fewest counters, nearest first.
+* **steal** (Vicious Imitation): a mark (:data:`STEAL_MARK`) on the model until its duration;
+  while it fights a melee exchange, the enemy of that exchange loses the named traits (its
+  weapons' too) and the model gains the ones the enemy had, with their values
+  (:meth:`FeatCards.steal_effects`, read by ``Game.profile`` while an exchange is open).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -68,9 +72,10 @@ from dataclasses import replace
 from typing import Any
 
 from models.profiles import Profile, get_profile
+from models.traits import trait_key
 from sim.geometry import Size
 from sim.rules import conditions, ki
-from sim.rules.effects import effect_problem
+from sim.rules.effects import effect_problem, effective_profile
 from sim.rules.feat_effects import (
     BoostOp,
     ChoiceOp,
@@ -83,6 +88,7 @@ from sim.rules.feat_effects import (
     OnActionOp,
     OnFeatOp,
     SpecialCostOp,
+    StealOp,
     TakeKiOp,
     TransferOp,
 )
@@ -107,6 +113,8 @@ BAN_MARK = "feat_ban:"
 #: The mark of an ``on_action`` op: ``feat_onaction:<feat>``, value JSON ``{"user", "x", "until",
 #: "pending"}`` (``pending``: an action it declared will bring the effects when it is resolved).
 ACT_MARK = "feat_onaction:"
+#: The mark of a ``steal`` op on its model: ``feat_steal:<feat>``, value JSON ``{"traits", "until"}``.
+STEAL_MARK = "feat_steal:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -531,7 +539,7 @@ class FeatCards(FeatTriggers, FeatMoves):
             self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK))
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -602,6 +610,47 @@ class FeatCards(FeatTriggers, FeatMoves):
                 for sub in op.effects:
                     if st.models[m.id].alive:
                         self._apply_op(u, f, sub, m.id, act)
+
+    # ------------------------------------------------------------ traits taken in an exchange
+    def apply_steal(self, m: ModelState, f: ki.Feat, op: StealOp, mid: str) -> None:
+        """Model ``mid`` takes ``op``'s traits from the enemies it fights until ``op.until``."""
+        value = json.dumps({"traits": list(op.traits), "until": op.until}, sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": STEAL_MARK + f.name, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"{f.name}: until {op.until.replace('_', ' ')} the enemies {mid} fights "
+                                          f"lose {', '.join(op.traits)} and {mid} gains them"}))
+
+    def steal_effects(self, mid: str) -> list[dict]:
+        """The effects a ``steal`` mark gives now (an exchange is open): ``mid`` fights it and
+        has the mark -- it gains the enemy's named traits with their values; the enemy of
+        ``mid``'s exchange has the mark -- ``mid`` loses them."""
+        ex = self.state.exchange
+        if ex is None or mid not in (ex.get("attacker"), ex.get("defender")):
+            return []
+        other = ex["defender"] if mid == ex["attacker"] else ex["attacker"]
+        me, foe = self.state.models.get(mid), self.state.models.get(other)
+        if me is None or foe is None or me.player == foe.player:
+            return []
+        out: list[dict] = []
+        for key, v in foe.conditions.items():
+            if key.startswith(STEAL_MARK):
+                data = json.loads(str(v))
+                out.append({"source": key[len(STEAL_MARK):], "until": data["until"], "lose": list(data["traits"])})
+        for key, v in me.conditions.items():
+            if not key.startswith(STEAL_MARK):
+                continue
+            data = json.loads(str(v))
+            card = self.printed_profile(other)
+            if card is None:
+                continue
+            card = effective_profile(card, foe.effects)  # before it loses them (no read-time effects)
+            want = {trait_key(t) for t in data["traits"]}
+            texts = [t.text for t in card.traits if trait_key(t.keyword) in want]
+            for w in card.weapons:
+                if w.kind == "melee":
+                    texts += [t for t in w.traits if trait_key(re.split(r"[\[(]", t, maxsplit=1)[0]) in want]
+            if texts:
+                out.append({"source": key[len(STEAL_MARK):], "until": data["until"], "traits": texts})
+        return out
 
     # ------------------------------------------------------------ Heal (X) changed (p.52)
     def apply_heal_rule(self, f: ki.Feat, op: HealRuleOp, mid: str) -> None:

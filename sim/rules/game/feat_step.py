@@ -690,6 +690,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_face(m, f, mid)
         elif kind == "los_limit":  # round 6 (F2): LoS up to N inches for most models (feat_areas)
             self.apply_los_limit(f, op, mid)
+        elif kind == "steal":  # round 6 (F5): traits taken from the enemies it fights (feat_cards)
+            self.apply_steal(m, f, op, mid)
         elif kind == "chosen":  # round 6 (F5): ops on one more model the player names (feat_cards)
             self.apply_chosen(m, f, op, action)
         elif kind == "on_action":  # round 6 (F5): a reaction to the model's next actions (feat_cards)
