@@ -656,3 +656,59 @@ def test_deference_against_an_active_target_feat_ends_the_activation():
     hero = g.state.models["hero"]
     assert hero.ki == 6 and hero.counters == 1 and g.state.models["fox"].damage == 0
     assert g.state.active == 2
+
+
+# ---------------------------------------------------------------- All-In, Fox's Cunning, Tactical Counsel
+def test_all_in_a_coin_called_right_before_the_next_damage_roll_cancels_it():
+    """All-In (Instant): before a damage roll on the model its player calls a coin toss
+    (a die: 4-6 right); right, no damage. Unit: coin 5 -> nothing; coin 2 -> the roll as
+    usual (5+6 = 11 at SL 3: 5 wounds)."""
+    assert resolve_damage(PhysicalDice([5, 6, 5]), 3, rules=DamageRules(coin_flip=True)).wounds == 0
+    assert resolve_damage(PhysicalDice([2, 6, 5]), 3, rules=DamageRules(coin_flip=True)).wounds == 5
+    for seed in range(1, 60):
+        g = game(fox=("All-In",), places=TOUCH, seed=seed)
+        set_active(g, 2)
+        g.push(Action("feat", "fox", feat="All-In"))
+        assert g.damage_rule_texts("fox", "melee") == ("taken:coin_flip",)
+        set_active(g, 1)
+        text = _fight(g, "hero", "fox")
+        if "Damage: attack: hero rolls" not in text:
+            continue
+        assert "the coin is called" in text
+        assert g.damage_rule_texts("fox", "melee") == ()  # used by that roll
+        if "called right" in text:
+            assert g.state.models["fox"].damage == 0
+        return
+    pytest.fail("Hero never made a damage roll")
+
+
+def test_fox_s_cunning_reaches_the_friendly_kitsune_in_its_pulse():
+    """Fox's Cunning (Instant, Pulse 9"): the next damage roll on each friendly Kitsune in the
+    Pulse is ignored when its dice match. Pal is a Kitsune in the Pulse; Far (a friend out of
+    it) and Fox (an enemy) get nothing. (The card's user, Atsukau, is a Kitsune in its own
+    Pulse: ``friends_and_self``.)"""
+    g = _with_types(game(hero=("Fox's Cunning",)), "pal", ("kitsune",))
+    g.push(Action("feat", "hero", feat="Fox's Cunning"))
+    assert g.damage_rule_texts("pal", "melee") == ("taken:ignore_double",)
+    assert g.damage_rule_texts("far", "melee") == () and g.damage_rule_texts("fox", "melee") == ()
+
+
+def test_tactical_counsel_has_a_lost_tactical_roll_made_again():
+    """Tactical Counsel (Instant): its player may re-roll the Tactical Roll at the start of a
+    turn; the engine has a lost roll made again (once) and keeps a won one."""
+    seen = set()
+    for seed in range(1, 40):
+        g = game(hero=("Tactical Counsel",), seed=seed)
+        g.push(Action("feat", "hero", feat="Tactical Counsel"))
+        events = _to_turn_2(g)
+        tac = [e for e in events if e.kind == "tactical"][-1]
+        again = any("made again" in str(e.data.get("text", "")) for e in events if e.kind == "note")
+        if again:  # player 1 lost the roll: it was made again, both rolls kept
+            assert len(tac.data["rolls"]) >= 2
+        else:  # player 1 won it: kept
+            assert tac.data["winner"] == 1
+        seen.add(again)
+        assert not any(k.startswith("feat_tactical:") for k in g.state.models["hero"].conditions)
+        if seen == {True, False}:
+            return
+    pytest.fail(f"only {seen} seen")

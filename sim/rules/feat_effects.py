@@ -356,7 +356,8 @@ class DamageRollsOp(_Strict):
     exchanges, ranged attacks or both. ``once``: the mark goes after the first such roll."""
 
     op: Literal["damage_rolls"]
-    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double", "reroll_low", "counter_instead"]
+    rule: Literal["double", "ignore_double", "drop_die", "strength_on_double", "reroll_low", "counter_instead",
+                  "coin_flip"]
     roll: Literal["taken", "made"] = "taken"
     dealt_by: Literal["melee", "ranged", "any"] = "any"
     value: int = Field(default=0, ge=0, le=6)
@@ -438,7 +439,7 @@ class TacticalOp(_Strict):
     (Art of War)."""
 
     op: Literal["tactical"]
-    rule: Literal["tactician", "win"]
+    rule: Literal["tactician", "win", "reroll"]
     n: int = Field(default=1, ge=1, le=3)
 
 

@@ -146,6 +146,7 @@ class DamageResult:
     table_wounds: int
     wounds: int
     note: str = ""
+    ignored: bool = False  # a Ki feat set the roll aside (no wounds, no Critical Attack)
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,9 @@ class DamageRules:
     * ``double`` -- the wounds after Tough are doubled; Durable is ignored when they reach
       ``wounds_left`` (they kill), else it applies as usual;
     * ``reroll_low`` -- the roller re-rolls one of its kept dice: the lowest, when it shows
-      less than 4 (the engine's choice for the player), first of all.
+      less than 4 (the engine's choice for the player), first of all;
+    * ``coin_flip`` -- before the roll the target's player calls a coin toss (a die: 4-6, the
+      call is right, even odds): right, the target takes no damage from it.
 
     (A ``counter_instead`` rule -- no damage roll, the enemy removes an activation counter --
     is the melee exchange's: :meth:`sim.rules.melee.exchange` reads it from the roller.)
@@ -174,9 +177,11 @@ class DamageRules:
     double: bool = False
     wounds_left: int | None = None
     reroll_low: bool = False
+    coin_flip: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.drop_die or self.strength_on_double or self.ignore_double or self.double or self.reroll_low)
+        return bool(self.drop_die or self.strength_on_double or self.ignore_double or self.double or self.reroll_low
+                    or self.coin_flip)
 
 
 def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifiers: int = 0,
@@ -191,7 +196,12 @@ def resolve_damage(dice: Dice, success_level: int, *, strength: int = 0, modifie
     """
     if success_level < 0:
         raise ValueError(f"no damage roll at a negative success level ({success_level})")
+    coin = 0
+    if rules is not None and rules.coin_flip:  # round 6 (F4): the call comes before the roll
+        coin = dice.roll(1, (purpose or _DAMAGE).rerolled())[0]
     roll = damage_roll(dice, strength, modifiers, strong, weak, armour=armour, pierce=pierce, purpose=purpose)
+    if coin >= 4:
+        return DamageResult(roll, 0, 0, f"the coin is called right ({coin}): no damage", ignored=True)
     if rules:  # round 6 (F4): a Ki feat changes this roll
         return _ruled_damage(dice, roll, success_level, rules, tough=tough, sharp=sharp, durable=durable,
                              halved=halved, purpose=purpose)
@@ -208,7 +218,7 @@ def _with_kept(roll: DamageRoll, dice: tuple[int, ...], kept: tuple[int, int], m
 def _ruled_damage(dice: Dice, roll: DamageRoll, level: int, rules: DamageRules, *, tough: int, sharp: int,
                   durable: bool, halved: bool, purpose: RollPurpose | None) -> DamageResult:
     """:func:`resolve_damage` of ``roll`` with a Ki feat's :class:`DamageRules`."""
-    notes: list[str] = []
+    notes: list[str] = ["the coin is called wrong"] if rules.coin_flip else []
     if rules.reroll_low and min(roll.kept) < 4:
         low = min(roll.kept)
         again = dice.roll(1, (purpose or _DAMAGE).rerolled())[0]
@@ -232,7 +242,7 @@ def _ruled_damage(dice: Dice, roll: DamageRoll, level: int, rules: DamageRules, 
         roll = _with_kept(roll, roll.dice, roll.kept, roll.modifier + rules.strength_on_double)
         notes.append(f"the dice match: +{rules.strength_on_double} Strength")
     if rules.ignore_double and roll.is_double:
-        return DamageResult(roll, 0, 0, "the dice match: the roll is ignored")
+        return DamageResult(roll, 0, 0, "the dice match: the roll is ignored", ignored=True)
     table = wounds_for(level, roll.total)
     wounds = apply_wounds(table, tough=tough, sharp=sharp, durable=durable and not rules.double, halved=halved)
     if rules.double:
@@ -261,5 +271,6 @@ def damage_rules(made: Iterable[str], taken: Iterable[str], *, critical: bool = 
         return None
     return DamageRules(drop_die="drop_die" in got, avoid_double=critical and "drop_die" in got,
                        strength_on_double=got.get("strength_on_double", 0), ignore_double="ignore_double" in got,
-                       double="double" in got, wounds_left=wounds_left, reroll_low="reroll_low" in got)
+                       double="double" in got, wounds_left=wounds_left, reroll_low="reroll_low" in got,
+                       coin_flip="coin_flip" in got)
 

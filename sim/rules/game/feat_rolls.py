@@ -43,6 +43,7 @@ from sim.rules.dice import (
     TacticalResult,
     challenge_test,
     evaluate_roll,
+    tactical_test,
 )
 from sim.rules.feat_effects import DamageOp, DamageRollsOp, FeatEffect, TrapTestOp, entry_status, feat_effect
 from sim.rules.game.actions import Action
@@ -139,7 +140,8 @@ class FeatRolls(GamePart):
         elif op.op == "tactical":
             value = json.dumps({"rule": op.rule, "n": op.n}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": TACTICAL_MARK + f.name, "on": True, "value": value}))
-            what = "wins it outright" if op.rule == "win" else f"has Tactician (+{op.n})"
+            what = {"win": "wins it outright", "reroll": "may have the roll made again"}.get(
+                op.rule, f"has Tactician (+{op.n})")
             self._emit(Event("note", {"text": f"{f.name}: in the next Tactical test {mid} {what}"}))
         elif op.op == "trap_test":
             self._trap_test(m, f, op)
@@ -379,7 +381,7 @@ class FeatRolls(GamePart):
         (then the test is rolled as usual). ``(tact, None)`` unchanged when no mark is in play."""
         st = self.state
         marks = [(m, k, json.loads(str(v))) for m in st.models.values() for k, v in m.conditions.items()
-                 if k.startswith(TACTICAL_MARK)]
+                 if k.startswith(TACTICAL_MARK) and json.loads(str(v)).get("rule") != "reroll"]
         if not marks:
             return tact, None
         out = dict(tact)
@@ -403,6 +405,30 @@ class FeatRolls(GamePart):
         if winners:
             self._emit(Event("note", {"text": "Tactical test: both players would win outright: it is rolled"}))
         return out, None
+
+    def tactical_counsel(self, res: TacticalResult, tact: dict[int, int]) -> TacticalResult:
+        """The Tactical test's result ``res`` after the ``tactical`` ``reroll`` marks (Tactical
+        Counsel, used up by this test): a player whose marked model is in play and who lost
+        the roll has it made again, once (the engine plays the player's choice: it re-rolls a
+        lost roll); the rolls of both are kept in order. ``res`` unchanged without a mark."""
+        st = self.state
+        players: set[int] = set()
+        for m in st.models.values():
+            for key, v in list(m.conditions.items()):
+                if key.startswith(TACTICAL_MARK) and json.loads(str(v)).get("rule") == "reroll":
+                    if m.alive and m.elsewhere is None:
+                        players.add(m.player)
+                    self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
+        loser = 3 - res.winner
+        if not res.rounds or loser not in players:
+            return res
+        from sim.rules.game import melee_traits
+
+        again = tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2],
+                              rerolls=melee_traits.tactical_rerolls(self))
+        self._emit(Event("note", {"text": f"Tactical test: player {loser} has the roll made again (a Ki feat): "
+                                          f"player {again.winner} wins"}))
+        return TacticalResult(again.winner, res.rounds + again.rounds)
 
     # ------------------------------------------------------------ reading the rules
     def damage_rule_texts(self, mid: str, how: str) -> tuple[str, ...]:
@@ -500,7 +526,8 @@ _RULE_TEXT = {"double": "the next damage it suffers is doubled", "ignore_double"
               "match is ignored", "drop_die": "damage rolls roll one more die and drop one",
               "strength_on_double": "matching damage dice gain Strength",
               "reroll_low": "one damage die may be re-rolled",
-              "counter_instead": "melee damage rolls become an activation counter the enemy removes"}
+              "counter_instead": "melee damage rolls become an activation counter the enemy removes",
+              "coin_flip": "a coin is called before the next damage roll on it"}
 
 
 def _rule_text(op: DamageRollsOp) -> str:

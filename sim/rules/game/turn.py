@@ -55,6 +55,7 @@ class TurnPhases(GamePart):
         tact, won = self.tactical_feats(tact)  # round 6 (F4): Insight, Art of War (feat_rolls)
         res = won or tactical_test(self._roller, tactician_1=tact[1], tactician_2=tact[2],
                                    rerolls=melee_traits.tactical_rerolls(self))  # Prowess [Tactical] (p.56)
+        res = self.tactical_counsel(res, tact)  # round 6 (F4): the roll made again (feat_rolls)
         # the winner chooses who acts first; a simple, fixed choice: the winner does
         self._emit(Event("tactical", {"winner": res.winner, "first": res.winner,
                                       "rolls": [[r1.final, r2.final] for r1, r2 in res.rounds]}))

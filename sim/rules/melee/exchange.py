@@ -133,7 +133,7 @@ class _Exchange:
                              armour=target.armour, pierce=w.trait_value("pierce"), tough=target.tough,
                              sharp=w.trait_value("sharp"), durable=target.durable, halved=halved,
                              purpose=purpose, rules=rules)
-        is_crit = critical and res.roll.is_double and not (rules is not None and rules.ignore_double)
+        is_crit = critical and res.roll.is_double and not res.ignored  # round 6 (F4): a roll set aside
         ev = DamageEvent(roller.id, target.id, source, sl, bonus, halved, res, is_crit)
         self.damage.append(ev)
         self.wounds[target.id] += res.wounds

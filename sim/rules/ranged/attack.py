@@ -305,7 +305,7 @@ def resolve_ranged_attack(scene: Scene, attacker_id: str, target_id: str, weapon
         return dmg
 
     dmg = roll(sl, "5 damage")
-    critical = special == "critical-attack" and dmg.roll.is_double and not (rules is not None and rules.ignore_double)
+    critical = special == "critical-attack" and dmg.roll.is_double and not dmg.ignored  # round 6 (F4)
     if critical:
         steps.append(Step("5 damage", f"Critical Attack: the dice match, {hit} is removed from play"))
     extra: list[DamageResult] = []
