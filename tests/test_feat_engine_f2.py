@@ -540,3 +540,37 @@ def test_darkness_limits_los_to_four_inches_except_sixth_sense():
     assert s2.los("fox", "hero").visible and not s2.los("hero", "fox").visible
     set_model(g2, "fox", position=[10, 11.18])  # base contact
     assert g2.table_now().scene().los("hero", "fox").visible
+
+
+def test_fumeiryo_deploys_a_blocking_base_within_6_inches_until_the_end_phase():
+    """Fumeiryo: "Deploy a 50mm base on the table within LoS and 6" of this model. Until the
+    End Phase the area of the base is [Normal, Blocking, Large] terrain. This model cannot use
+    this feat if it has no Ammo Tokens." -- refused without Ammo tokens, beyond 6" or over a
+    model; deployed, it blocks Fox's sight of Hero."""
+    assert fe.effect_status("Fumeiryo") == (True, "")
+    g = game(hero=("Fumeiryo",), places={"fox": (10, 18), "pal": (30, 5)})
+    use = Action("feat", "hero", feat="Fumeiryo", point=(10, 13))
+    ok, why = g.is_legal(use)
+    assert not ok and "Ammo" in why  # Ishi's Bow has no Ammo (X)
+    ishi = g.printed_profile("hero")
+    bow = replace(ishi.weapons[0], traits=tuple(ishi.weapons[0].traits) + ("Ammo (2)",))
+    armed = replace(ishi, id=ishi.id + "-ammo", bs_id=ishi.bs_id + "-ammo", weapons=(bow,) + tuple(ishi.weapons[1:]))
+    add_profile_source({armed.id: armed})
+    text = YAML.replace("HERO", armed.id).replace("PAL", g.table.model("pal").profile).replace(
+        "FOX", g.table.model("fox").profile)
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    set_model(g, "fox", position=[10, 18])
+    set_model(g, "pal", position=[30, 5])
+    assert g.table_now().scene().los("fox", "hero").visible
+    assert not g.is_legal(replace(use, point=(10, 18.5)))[0]  # over Fox
+    assert not g.is_legal(replace(use, point=(20, 10)))[0]  # 8.4" away
+    offered = [a for a in g.legal_actions() if a.feat == "Fumeiryo"]
+    assert offered and offered[0].point is not None
+    ok, why = g.is_legal(use)
+    assert ok, why
+    g.push(use)
+    piece = next(t for t in g.table_now().terrain if t.id == "deployed:hero:Fumeiryo")
+    assert piece.visibility.value == "blocking" and piece.size.label == "large"
+    assert not g.table_now().scene().los("fox", "hero").visible

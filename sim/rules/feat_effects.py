@@ -85,7 +85,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "redirect", "feat_origin",  # round 6 (F6)
-       "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2)
+       "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal")  # round 6 (F5)
 
@@ -101,6 +101,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "tactical", "test_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
+    "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal",  # round 6 (F5)
 })
@@ -778,6 +779,22 @@ class FeatOriginOp(_Strict):
     free: bool = True
 
 
+class DeployTerrainOp(_Strict):
+    """Round 6 (F2): the user deploys a round base of ``base`` mm whose area is a terrain
+    piece of ``passage`` / ``visibility`` / ``size`` until ``until``, its centre the action's
+    ``point``: on the table, within ``range`` inches of the user (edge to edge), in its LoS
+    with ``los``, overlapping no model and no Impassable terrain (Fumeiryo)."""
+
+    op: Literal["deploy_terrain"]
+    base: Literal[30, 40, 50, 60] = 50
+    passage: Literal["difficult", "normal", "ideal"] = "normal"
+    visibility: Literal["open", "obscuring", "blocking"] = "blocking"
+    size: Literal["zero", "tiny", "small", "medium", "large", "huge"] = "large"
+    range: Annotated[float, Field(ge=0, le=24)] = 6.0
+    los: bool = True
+    until: Until = "end_phase"
+
+
 class LosLimitOp(_Strict):
     """Round 6 (F2): until ``until`` every model on the table that matches none of the
     entry's ``target_not_keywords`` draws LoS only up to ``inches`` (edge to edge; models in
@@ -997,6 +1014,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      RedirectOp, FeatOriginOp,  # round 6 (F6)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
+                     DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp],  # round 6 (F5)
                Field(discriminator="op")]
@@ -1413,6 +1431,9 @@ def area_refusal(entry: FeatEffect) -> str:
     one-time ops of models the Aura reaches."""
     if (entry.aura_terrain is not None or entry.aura_enter or entry.aura_shroud) and entry.area != "aura":
         return "aura_terrain, aura_enter and aura_shroud are for Aura feats"
+    if any(isinstance(e, DeployTerrainOp) for e in _all_ops(entry)) and (
+            entry.affects != "self" or entry.area not in ("personal", "special") or len(entry.effects) != 1):
+        return "deploy_terrain is a Personal feat's one op (the action's point is the base's centre)"
     if any(isinstance(e, LosLimitOp) for e in _all_ops(entry)) and entry.affects != "self":
         return "los_limit is kept on the user (affects: self) and read on every model"
     if entry.range_plus and not entry.range_x:

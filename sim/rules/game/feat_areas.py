@@ -39,13 +39,14 @@ from dataclasses import replace
 from typing import Any
 
 from models.model import SIGHT_MARK
-from sim.geometry import CONTACT, Footprint, Passage, Size, Visibility
+from sim.geometry import CONTACT, Body, Footprint, Passage, Size, Visibility
+from sim.geometry.attributes import MM_PER_INCH
 from sim.geometry.measure import SHROUD
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.dice import RollKind, RollPurpose
 from sim.rules.effects import effective_profile
-from sim.rules.feat_effects import CleanseOp, FeatCostOp, FeatEffect, feat_effect
+from sim.rules.feat_effects import CleanseOp, DeployTerrainOp, FeatCostOp, FeatEffect, feat_effect
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_auras import FeatAuras, aura_kept, aura_range
@@ -61,6 +62,9 @@ DICE_SOURCE = ": dice "
 _DICE = re.compile(r"^(?P<feat>.+): dice (?P<values>[1-6](?:,[1-6])*)(?: as (?P<v>[1-6]))?$")
 #: The start of the text of the turn a ``face`` op makes (no Aura reacts to it).
 FACE_MOVE = "turns to face "
+#: The source of the effect that keeps a deployed base: ``<feat>: terrain at 12.500,8.000``.
+DEPLOY = ": terrain at "
+_DEPLOY = re.compile(r"^(?P<feat>.+): terrain at (?P<x>-?\d+(?:\.\d+)?),(?P<y>-?\d+(?:\.\d+)?)$")
 #: The source of the effect that keeps a ``los_limit`` op on its user: ``<feat>: los limit 4``.
 LOS_LIMIT = ": los limit "
 _LOS = re.compile(r"^(?P<feat>.+): los limit (?P<n>\d+(?:\.\d+)?)$")
@@ -129,7 +133,89 @@ class FeatAreas(FeatAuras):
             out[pid] = TerrainPiece(id=pid, passage=Passage(t.passage), visibility=Visibility(t.visibility),
                                     size=size, footprint=Footprint.circle(u.position, r),
                                     height=DEFAULT_HEIGHTS[size], name=f"{feat} ({user})")
+        for mid, m in self.state.models.items():  # deployed bases (deploy_terrain), while their effect lasts
+            for e in m.effects:
+                got = _DEPLOY.match(str(e.get("source", "")))
+                op = self.deploy_op(feat_effect(got["feat"])) if got is not None else None
+                if got is None or op is None:
+                    continue
+                size = Size.parse(op.size)
+                pid = f"deployed:{mid}:{got['feat']}"
+                out[pid] = TerrainPiece(id=pid, passage=Passage(op.passage), visibility=Visibility(op.visibility),
+                                        size=size, footprint=Footprint.circle((float(got["x"]), float(got["y"])),
+                                                                              op.base / MM_PER_INCH / 2.0),
+                                        height=DEFAULT_HEIGHTS[size], name=f"{got['feat']} ({mid})")
         return tuple(out.values())
+
+    # ------------------------------------------------------------ deployed terrain
+    @staticmethod
+    def deploy_op(entry: FeatEffect | None) -> DeployTerrainOp | None:
+        """The ``deploy_terrain`` op of ``entry``, or None."""
+        if entry is None:
+            return None
+        return next((e for e in entry.effects if isinstance(e, DeployTerrainOp)), None)
+
+    def deploy_problem(self, m: ModelState, op: DeployTerrainOp, point: Any) -> str | None:
+        """Why a base of ``op`` may not be deployed with its centre at ``point`` by ``m``."""
+        x, y = float(point[0]), float(point[1])
+        r = op.base / MM_PER_INCH / 2.0
+        table = self._table_now()
+        if x - r < -1e-9 or y - r < -1e-9 or x + r > table.width + 1e-9 or y + r > table.depth + 1e-9:
+            return "the base must lie on the table"
+        gap = math.dist((x, y), m.position) - self.table.model(m.id).radius - r
+        if gap > op.range + 1e-6:
+            return f"the base must be within {op.range:g}\" of {m.id} ({gap:.2f}\")"
+        for o in self.state.alive():
+            if o.elsewhere is None and math.dist((x, y), o.position) < self.table.model(o.id).radius + r - 1e-6:
+                return f"the base would overlap {o.id}"
+        for t in table.terrain:
+            if t.passage is Passage.IMPASSABLE and t.footprint.distance_to_disc((x, y), r) <= 1e-9:
+                return f"the base would overlap Impassable terrain {t.id}"
+        if op.los:
+            body = Body("deploy-probe", (x, y), r, Size.parse(op.size) if op.size != "zero" else Size.TINY)
+            if not table.scene().los(m.id, body).visible:
+                return f"the base must be in {m.id}'s LoS"
+        return None
+
+    def deploy_refusal(self, m: ModelState, entry: FeatEffect, action: Action) -> str | None:
+        """Why ``action`` may not deploy the base of ``entry``'s ``deploy_terrain`` op."""
+        op = self.deploy_op(entry)
+        if op is None:
+            return None
+        if action.point is None:
+            return f"{entry.name}: name the base's centre (point)"
+        why = self.deploy_problem(m, op, action.point)
+        return f"{entry.name}: {why}" if why else None
+
+    def deploy_point(self, m: ModelState, entry: FeatEffect) -> tuple[float, float] | None:
+        """A legal centre for the base, offered by default: toward the nearest enemy (in the
+        user's front arc first), as far as the range allows; None when none is found."""
+        op = self.deploy_op(entry)
+        if op is None:
+            return None
+        r = op.base / MM_PER_INCH / 2.0
+        ru = self.table.model(m.id).radius
+        enemies = sorted(self.state.alive(3 - m.player), key=lambda e: math.dist(e.position, m.position))
+        dirs = [math.atan2(e.position[1] - m.position[1], e.position[0] - m.position[0]) for e in enemies[:1]]
+        dirs += [math.radians(m.facing + d) for d in (0, 30, -30, 60, -60, 90, -90)]
+        for a in dirs:
+            for d in (ru + r + min(op.range, 2.0), ru + r + 0.05):
+                p = (m.position[0] + d * math.cos(a), m.position[1] + d * math.sin(a))
+                if self.deploy_problem(m, op, p) is None:
+                    return (round(p[0], 3), round(p[1], 3))
+        return None
+
+    def apply_deploy(self, m: ModelState, f: ki.Feat, op: DeployTerrainOp, action: Action) -> None:
+        """The ``deploy_terrain`` op: the base is kept as an effect on the user until ``until``."""
+        entry = feat_effect(f.name)
+        pt = action.point or (self.deploy_point(m, entry) if entry is not None else None)
+        if pt is None:
+            self._emit(Event("note", {"text": f"{f.name}: no place for the base"}))
+            return
+        self.grant(m.id, f"{f.name}{DEPLOY}{float(pt[0]):.3f},{float(pt[1]):.3f}", op.until)
+        self._emit(Event("note", {"text": f"{f.name}: a {op.base} mm base at ({pt[0]:.2f}, {pt[1]:.2f}) is "
+                                          f"[{op.passage.title()}, {op.visibility.title()}, {op.size.title()}] terrain "
+                                          f"until {op.until.replace('_', ' ')}"}))
 
     # ------------------------------------------------------------ entering an Aura
     def _enter_auras(self) -> list[tuple[str, str, FeatEffect, int]]:

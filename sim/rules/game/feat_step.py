@@ -106,6 +106,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
                     a = self._with_choices(m, f, entry, a)
                 if self.cleanse_op(entry) is not None:  # round 6 (F2): the markers it removes (feat_areas)
                     a = replace(a, models=self.cleanse_default(m, f, entry, x))
+                if self.deploy_op(entry) is not None:  # round 6 (F2): where it deploys a base (feat_areas)
+                    a = replace(a, point=self.deploy_point(m, entry))
                 out.append(a)
                 continue
             for t in self._feat_targets(m, f, entry):
@@ -246,7 +248,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
                or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
         if why or self.chosen_op(entry) is not None:  # round 6 (F5): its models name the chosen model
             return why
-        why = self.unseen_refusal(m, entry) or self.cleanse_refusal(m, f, entry, action)  # round 6 (F2)
+        why = (self.unseen_refusal(m, entry) or self.cleanse_refusal(m, f, entry, action)  # round 6 (F2)
+               or self.deploy_refusal(m, entry, action))
         if why or self.cleanse_op(entry) is not None:
             return why
         return self.feat_choice_refusal(m, f, entry, action)  # chosen models and points (feat_moves)
@@ -690,6 +693,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_face(m, f, mid)
         elif kind == "los_limit":  # round 6 (F2): LoS up to N inches for most models (feat_areas)
             self.apply_los_limit(f, op, mid)
+        elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
+            self.apply_deploy(m, f, op, action)
         elif kind == "steal":  # round 6 (F5): traits taken from the enemies it fights (feat_cards)
             self.apply_steal(m, f, op, mid)
         elif kind == "chosen":  # round 6 (F5): ops on one more model the player names (feat_cards)
