@@ -40,6 +40,10 @@ feats:
     {cost: 1, timing: active, area: aura, range: 4, limits: [no_btb], when: action, affects: friends,
      target_keywords: [Ito, Shisai], target_keywords_all: true, effects: [{op: feat_origin}],
      summary: friendly Ito Shisai in the Aura may measure their Target feats from the user}
+  Madamada:
+    {cost: 2, timing: instant, area: target, range: 6, limits: [no_btb], when: "trigger:targeted", watch: friends,
+     targeted_by: [contact], trigger_target: friend, affects: target_friend, effects: [{op: repel}],
+     summary: the enemy that reached the friend moves out of its ZoC}
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -196,6 +200,45 @@ def test_spirit_guardian_take_back_and_replay():
     assert g.position() == after
 
 
+# ---------------------------------------------------------------- Madamada: a friend's contact
+def test_madamada_waits_after_the_charge_into_the_friend_and_moves_the_enemy_out_of_its_zoc():
+    """Hero's Charge brings it into contact with Fox (facing it); before the exchange Guard's
+    player may use Madamada at Fox: Hero moves straight away from Fox until it leaves Fox's
+    ZoC, and no exchange is fought (the Charge's counters stay spent)."""
+    g = game(("Madamada",), fox_facing=270.0)
+    g.push(Action("charge", "hero", target="fox"))
+    assert "fox" in g.enemies_in_contact("hero") and g.state.exchange is None and g.to_move() == 2
+    use = [a for a in g.legal_actions() if a.feat == "Madamada" and a.kind == "feat"]
+    assert [a.target for a in use] == ["fox"]
+    before = g.state.models["hero"].position
+    g.push(use[0])
+    assert g.state.models["guard"].ki == 3
+    assert "fox" not in g.enemies_in_contact("hero") and g.state.exchange is None
+    hero, fox = g.state.models["hero"].position, g.state.models["fox"].position
+    assert ((hero[0] - fox[0]) ** 2 + (hero[1] - fox[1]) ** 2) > ((before[0] - fox[0]) ** 2 + (before[1] - fox[1]) ** 2)
+    assert abs(hero[0] - before[0]) < 1e-6  # straight away from Fox (both on the line x = 10)
+    assert not g.table_now().scene().zoc("fox", "hero").in_zoc
+    assert g.state.models["hero"].counters == 0 and g.state.active == 2
+    assert any("no melee exchange" in line for line in g.log())
+
+
+def test_madamada_declined_the_exchange_opens():
+    g = game(("Madamada",), fox_facing=270.0)
+    g.push(Action("charge", "hero", target="fox"))
+    g.push(Action("decline_feat", "guard", feat="Madamada"))
+    assert g.state.exchange is not None and g.state.exchange["defender"] == "fox"
+
+
+def test_madamada_no_window_out_of_range_or_already_in_contact():
+    g = game(("Madamada",), fox_facing=270.0, places={"guard": (20, 15)})  # 8.8" from Fox: beyond 6"
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.state.exchange is not None
+    g = game(("Madamada",), fox_facing=270.0, places={"hero": (10, 13.815)})  # touching Fox already
+    g.push(Action("melee", "hero", target="fox"))
+    assert g.state.exchange is not None
+    assert not any(k.startswith("feat_trigger:") for k in g.state.models["guard"].conditions)
+
+
 # ---------------------------------------------------------------- Spiritual Conduit: an Aura's point of origin
 CONDUIT_YAML = """
 format: bushido-table/1
@@ -272,11 +315,12 @@ def test_the_curated_entries_are_applied():
     got = {}
     for p in sorted(root.glob("*.yaml")):
         got.update({k: v for k, v in fe.load_effects(p).items()
-                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit")})
-    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit"}
+                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada")})
+    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada"}
     for name, entry in got.items():
         assert fe.entry_status(entry) == (True, ""), name
     for name in ("Intercept", "Illicium", "Spirit Guardian"):
         assert got[name].watch == "friends" and any(isinstance(o, fe.RedirectOp) for o in got[name].effects)
     assert got["Spirit Guardian"].effects[0].range_to_original
     assert isinstance(got["Spiritual Conduit"].effects[0], fe.FeatOriginOp)
+    assert isinstance(got["Madamada"].effects[0], fe.RepelOp) and got["Madamada"].targeted_by == ["contact"]

@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical", "test_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "redirect", "feat_origin",  # round 6 (F6)
+       "redirect", "feat_origin", "repel",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal")  # round 6 (F5)
@@ -106,7 +106,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "steal",  # round 6 (F5)
 })
 
-SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin"}  # round 6 (F6: sim.rules.game.feat_redirects)
+SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel"}  # round 6 (F6: sim.rules.game.feat_redirects)
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
 ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
@@ -779,6 +779,14 @@ class FeatOriginOp(_Strict):
     free: bool = True
 
 
+class RepelOp(_Strict):
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): the enemy whose move into base
+    contact with the affected friend opened the window moves directly away from that friend
+    until it leaves the friend's ZoC (Madamada)."""
+
+    op: Literal["repel"]
+
+
 class DeployTerrainOp(_Strict):
     """Round 6 (F2): the user deploys a round base of ``base`` mm whose area is a terrain
     piece of ``passage`` / ``visibility`` / ``size`` until ``until``, its centre the action's
@@ -1011,7 +1019,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
-                     RedirectOp, FeatOriginOp,  # round 6 (F6)
+                     RedirectOp, FeatOriginOp, RepelOp,  # round 6 (F6)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      DeployTerrainOp,  # round 6 (F2)
@@ -1412,8 +1420,13 @@ def redirect_refusal(entry: FeatEffect) -> str:
     """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): why a friend-watching
     ``trigger:targeted`` entry or a ``redirect`` op is not applied (``""`` when it is)."""
     redirect = any(isinstance(e, RedirectOp) for e in _all_ops(entry))
-    if entry.when == "trigger:targeted" and entry.watch != "self" and not redirect:
-        return "trigger:targeted watching a friend is applied only with a redirect op"
+    repel = any(isinstance(e, RepelOp) for e in _all_ops(entry))
+    if entry.when == "trigger:targeted" and entry.watch != "self" and not redirect and not repel:
+        return "trigger:targeted watching a friend is applied only with a redirect or repel op"
+    if repel and (entry.when != "trigger:targeted" or entry.watch != "friends" or entry.targeted_by != ["contact"]
+                  or entry.area != "target" or entry.trigger_target != "friend" or entry.affects != "target_friend"
+                  or any(not isinstance(e, RepelOp) for e in entry.effects) or entry.effects_self):
+        return "repel is the only op of a Target feat at the friend a trigger:targeted contact names"
     if redirect and (entry.when != "trigger:targeted" or entry.watch != "friends" or entry.affects != "self"
                      or any(not isinstance(e, RedirectOp) for e in entry.effects) or entry.effects_self
                      or "contact" in entry.targeted_by):

@@ -104,8 +104,8 @@ class FeatInterrupts(GamePart):
         if dfn not in st.models or st.exchange is not None:
             return False
         feat = self._interrupting_feat(dfn, "contact")
-        if feat is None:
-            return False
+        if feat is None:  # round 6 (F6): a friend's feat may answer it (feat_redirects)
+            return self.friend_contact_window(mid, data, start)
         gap = math.dist(start, st.models[dfn].position) - self.table.model(mid).radius - self.table.model(dfn).radius
         if gap <= 0.01 + 1e-9:  # CONTACT: it was in base contact already, it did not enter it
             return False

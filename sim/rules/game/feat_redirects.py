@@ -19,6 +19,14 @@ enemy feat's range is measured to the friend it was declared at: the mark
 ``feat_range_to`` on the enemy names that friend until the held action is over
 (:meth:`FeatRedirects.feat_range_from`, read by :mod:`sim.rules.game.ki_step`).
 
+A ``trigger:targeted`` entry with ``watch: friends`` and ``targeted_by: [contact]`` answers an
+enemy Charge / Melee whose move brought it into base contact with a friendly model of the
+user (not touching it before the move), before the exchange opens (F3's ``contact`` moment,
+watching a friend): a Target feat at that friend (``trigger_target: friend``). Its op
+``repel`` moves the enemy directly away from the friend until its base leaves the friend's
+ZoC (F3's ``out_of_zoc`` move of the enemy, at most 48"); the held exchange then opens only
+if the two still touch (Madamada).
+
 The ``feat_origin`` op of an Aura (Spiritual Conduit): a friendly model inside the Aura (its
 keywords: ``target_keywords``, all of them with ``target_keywords_all``) may use the Aura's
 user as the point of origin of its Target Ki feats -- range is measured from whichever of the
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -106,6 +115,60 @@ class FeatRedirects(GamePart):
             view = view_of(self.profile(friend), friendly=True, conditions=self.state.models[friend].conditions)
             return bool(keyword_matches(", ".join(entry.watch_keywords), view))
         return True
+
+    def friend_contact_window(self, mid: str, data: dict, start: tuple[float, float]) -> bool:
+        """Before the exchange ``data`` of ``mid``'s Charge / Melee opens: when a friend of
+        its defender has a ``watch: friends`` feat answering ``contact`` (the defender within
+        its range) and ``mid`` did not touch the defender where its move began (``start``),
+        the exchange waits in that friend's marks (True); False: open it now."""
+        st = self.state
+        dfn = str(data.get("defender") or "")
+        t, me = st.models.get(dfn), st.models.get(mid)
+        if t is None or me is None or st.exchange is not None or data.get("models"):
+            return False
+        gap = math.dist(start, t.position) - self.table.model(mid).radius - self.table.model(dfn).radius
+        if gap <= 0.01 + 1e-9:  # CONTACT: it was in base contact already, it did not enter it
+            return False
+        for w in st.alive(t.player):
+            if w.id == dfn or w.elsewhere is not None:
+                continue
+            for f in self.feats(w.id).values():
+                entry = feat_effect(f.name)
+                if entry is None or entry.when != "trigger:targeted" or entry.watch == "self":
+                    continue
+                if not entry_status(entry)[0] or not self.answers_moment(entry, "contact"):
+                    continue
+                if not self._may_answer(w, f.name) or not self._watches_friend(w, f.range, entry, dfn):
+                    continue
+                self._emit(Event("condition", {"model": w.id, "name": _INTERRUPT + f.name, "on": True,
+                                               "value": json.dumps({"exchange": data, "by": mid, "ends": False,
+                                                                    "friend": dfn}, sort_keys=True)}))
+                self._emit(Event("condition", {"model": w.id, "name": _TRIGGER + f.name, "on": True,
+                                               "value": f"on {mid}'s move into base contact with {dfn} "
+                                                        f"[trigger: {mid}] [friend: {dfn}]"}))
+                self._emit(Event("note", {"text": f"{f.name}: {mid}'s move into base contact with {dfn} waits for "
+                                                  f"player {w.player} ({w.id} may use it or not)"}))
+                return True
+        return False
+
+    def apply_repel(self, m: ModelState, f: Any, mid: str) -> None:
+        """The ``repel`` op of ``m``'s feat ``f`` at friend ``mid``: the enemy its trigger
+        names moves directly away from ``mid`` until it leaves ``mid``'s ZoC (a ``move``
+        event), or a note when it does not move."""
+        v = str(self.state.models[m.id].conditions.get(_TRIGGER + f.name, ""))
+        got = re.search(r"\[trigger: ([^\]]+)\]", v)
+        enemy = got.group(1) if got else ""
+        if enemy not in self.state.models or not self.state.models[enemy].alive:
+            self._emit(Event("note", {"text": f"{f.name}: no enemy to move"}))
+            return
+        pt = self.out_of_zoc_point(m.id, f.name, enemy, 48.0)  # away from the trigger's friend (mid)
+        if pt is None:
+            self._emit(Event("note", {"text": f"{f.name}: {enemy} does not move"}))
+            return
+        x = self.state.models[enemy]
+        self._emit(Event("move", {"model": enemy, "move": f"out of {mid}'s ZoC ({f.name}, not an action)",
+                                  "to": [float(pt[0]), float(pt[1])], "cost": float(math.dist(x.position, pt)),
+                                  "facing": x.facing}))
 
     # ------------------------------------------------------------ the redirect op
     def redirect_ok(self, enemy: ModelState, action: Action, user: str, op: RedirectOp) -> bool:

@@ -679,6 +679,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_mark_op(m, f, op, mid)
         elif kind == "redirect":  # round 6 (F6): the held enemy action is made at the user (feat_redirects)
             self.apply_redirect(m, f, op)
+        elif kind == "repel":  # round 6 (F6): the enemy moves out of the friend's ZoC (feat_redirects)
+            self.apply_repel(m, f, mid)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
         elif kind == "dice_curse":  # round 6 (F2): cursed dice values (feat_areas)
