@@ -712,3 +712,28 @@ def test_tactical_counsel_has_a_lost_tactical_roll_made_again():
         if seen == {True, False}:
             return
     pytest.fail(f"only {seen} seen")
+
+
+def _koryu_compare(with_feat: bool) -> str:
+    g = game(fox=("Self-Taught Koryu",), places=TOUCH)
+    g.grant("hero", "test: Prowess", "game", traits=["Prowess [Melee] (3)"])
+    n = len(g.events)
+    g.push(Action("melee", "hero", target="fox"))
+    g.push(Action("allocate", "hero", attack=g.exchange_pools()["hero"], defence=0))
+    if with_feat:
+        assert any(a.feat == "Self-Taught Koryu" for a in g.legal_actions())
+        g.push(Action("feat", "fox", feat="Self-Taught Koryu"))
+    # Hero (the Initiative) rolls attack 1, 1, 5; Fox defence 4, 4, 4; Hero re-rolls its 1s: 6, 6
+    g.dice = PhysicalDice([1, 1, 5, 4, 4, 4, 6, 6] + [3] * 20)
+    g.push(Action("allocate", "fox", attack=0, defence=g.exchange_pools()["fox"]))
+    lines = [line for e in g.events[n:] if e.kind == "exchange" for line in e.data.get("summary", [])]
+    return next(t for t in lines if "Compare: hero attacks" in t)
+
+
+def test_self_taught_koryu_adds_one_to_both_results_when_the_enemy_re_rolls():
+    """Self-Taught Koryu (Instant, in its exchange): if the enemy re-rolls any of its own melee
+    dice, the model adds 1 to both its final attack and defence results. Hero has Prowess
+    [Melee] (3) and re-rolls its two 1s (6, 6: attack 6 + 2 supports = 8); Fox's defence
+    4, 4, 4 is 6, and 7 with the feat."""
+    assert "hero attacks 8 against fox's defence 6" in _koryu_compare(False)
+    assert "hero attacks 8 against fox's defence 7" in _koryu_compare(True)

@@ -82,7 +82,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "choice", "range_bands", "reroll", "tokens", "take_ki", "attack", "rider",
        "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
-       "tactical", "test_bonus",  # round 6 (F4)
+       "tactical", "test_bonus", "exchange_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
        "redirect", "feat_origin", "repel",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
@@ -98,7 +98,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "attack",  # round 5 (H19): only the forms :func:`attack_refusal` accepts
     "assist", "assist_bonus", "activation", "pool_penalties", "shots", "special_damage", "mark",  # round 6 (F1)
     "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
-    "tactical", "test_bonus",  # round 6 (F4)
+    "tactical", "test_bonus", "exchange_bonus",  # round 6 (F4)
     "swap",  # round 6 (F3: sim.rules.game.feat_places)
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
@@ -455,6 +455,17 @@ class TestBonusOp(_Strict):
     test: Literal["rise"] = "rise"
     n: Count = 1
     until: Until = "turn"
+
+
+class ExchangeBonusOp(_Strict):
+    """Round 6 (F4, :mod:`sim.rules.game.feat_rolls`): until ``until`` (its melee exchange),
+    when the enemy re-rolls any of its own dice the affected model adds ``n`` to both its final
+    attack and defence results (Self-Taught Koryu). Kept as the mark ``feat_exchange_bonus:<feat>``."""
+
+    op: Literal["exchange_bonus"]
+    n: int = Field(default=1, ge=1, le=3)
+    if_enemy_rerolls: Literal[True] = True
+    until: Until = "exchange"
 
 
 def roll_refusal(entry: "FeatEffect") -> str:
@@ -1020,6 +1031,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
                      RedirectOp, FeatOriginOp, RepelOp,  # round 6 (F6)
+                     ExchangeBonusOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      DeployTerrainOp,  # round 6 (F2)

@@ -62,6 +62,8 @@ RANGED_TN_MARK = "feat_ranged_tn:"
 TRAPPED_MARK = "feat_trapped"
 #: The mark of a ``test_bonus`` op: ``feat_test_bonus:<feat>`` (JSON ``{"test", "n", "until"}``).
 BONUS_MARK = "feat_test_bonus:"
+#: The mark of an ``exchange_bonus`` op: ``feat_exchange_bonus:<feat>`` (JSON ``{"n", "until"}``).
+EXCHANGE_BONUS_MARK = "feat_exchange_bonus:"
 #: The mark of a ``tactical`` op: ``feat_tactical:<feat>`` (JSON ``{"rule", "n"}``), until the next Tactical test.
 TACTICAL_MARK = "feat_tactical:"
 #: Declared actions that move the model (a Shoot or Heal only with its Walk: :func:`_moves`).
@@ -137,6 +139,12 @@ class FeatRolls(GamePart):
             self._emit(Event("condition", {"model": mid, "name": BONUS_MARK + f.name, "on": True, "value": value}))
             self._emit(Event("note", {"text": f"{f.name}: {mid}'s next {op.test.title()} test {n:+d} to its result "
                                               f"(until {op.until.replace('_', ' ')})"}))
+        elif op.op == "exchange_bonus":
+            value = json.dumps({"n": op.n, "until": op.until}, sort_keys=True)
+            self._emit(Event("condition", {"model": mid, "name": EXCHANGE_BONUS_MARK + f.name, "on": True,
+                                           "value": value}))
+            self._emit(Event("note", {"text": f"{f.name}: if the enemy re-rolls its own dice, {mid} adds {op.n} to "
+                                              f"its attack and defence results (until {op.until.replace('_', ' ')})"}))
         elif op.op == "tactical":
             value = json.dumps({"rule": op.rule, "n": op.n}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": TACTICAL_MARK + f.name, "on": True, "value": value}))
@@ -465,9 +473,14 @@ class FeatRolls(GamePart):
         return d <= reach + 1e-6
 
     def feat_damage_fields(self, mid: str) -> dict[str, Any]:
-        """The melee ``Combatant`` field of ``mid``'s damage-roll rules (``{}`` when none)."""
+        """The melee ``Combatant`` fields of ``mid``'s damage-roll rules and ``exchange_bonus``
+        marks (``{}`` when none)."""
         rules = self.damage_rule_texts(mid, "melee")
-        return {"damage_rules": rules} if rules else {}
+        out: dict[str, Any] = {"damage_rules": rules} if rules else {}
+        m = self.state.models.get(mid)
+        bonus = sum(int(json.loads(str(v)).get("n", 0)) for k, v in (m.conditions.items() if m else ())
+                    if k.startswith(EXCHANGE_BONUS_MARK))
+        return {**out, "bonus_if_enemy_rerolls": bonus} if bonus else out
 
     def counters_instead(self, ev: Event) -> None:
         """After melee exchange ``ev``: each damage roll a ``counter_instead`` rule replaced
@@ -516,7 +529,7 @@ class FeatRolls(GamePart):
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
                 elif key.startswith(RANGED_TN_MARK) and json.loads(str(v)).get("until") == until:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
-                elif key.startswith(BONUS_MARK) and json.loads(str(v)).get("until") == until:
+                elif key.startswith((BONUS_MARK, EXCHANGE_BONUS_MARK)) and json.loads(str(v)).get("until") == until:
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))
                 elif key == TRAPPED_MARK and until == "activation":  # one Trap per activation (p.7)
                     self._emit(Event("condition", {"model": m.id, "name": key, "on": False}))

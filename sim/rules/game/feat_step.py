@@ -714,7 +714,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
         elif kind == "transfer":  # round 6 (F5): markers move between models (feat_cards)
             self.apply_transfer(m, f, op, mid, action)
         elif kind in ("sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge",
-                      "ranged_tn", "trap_test", "tactical", "test_bonus"):  # round 6 (F4): feat_rolls
+                      "ranged_tn", "trap_test", "tactical", "test_bonus",
+                      "exchange_bonus"):  # round 6 (F4): feat_rolls
             self.apply_roll_op(m, f, op, mid, action)
         elif kind == "rider":  # round 4: a lasting reaction to the model's attacks (feat_riders)
             value = json.dumps({"until": op.until, "user": m.id, "x": x, "op": op.model_dump(mode="json")},

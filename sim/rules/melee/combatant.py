@@ -222,7 +222,9 @@ class Combatant:
     this model applies them successfully, give the enemy one wound (Tough and Durable apply;
     a Ki feat: Choke Hold); ``damage_rules``: Ki feat changes to the damage rolls it makes
     (``made:<rule>[:<value>]``) and those made on it (``taken:<rule>``), the rules of
-    :class:`sim.rules.wounds.DamageRules` (round 6, F4: Cold Shatter, Soothing Shōmyō).
+    :class:`sim.rules.wounds.DamageRules` (round 6, F4: Cold Shatter, Soothing Shōmyō);
+    ``bonus_if_enemy_rerolls``: added to both its final attack and defence results when the
+    enemy re-rolled any of its own dice in this exchange (a Ki feat: Self-Taught Koryu).
     """
 
     id: str
@@ -273,6 +275,7 @@ class Combatant:
     damaging_specials: frozenset[str] = frozenset()
     special_wounds: frozenset[str] = frozenset()
     damage_rules: tuple[str, ...] = ()
+    bonus_if_enemy_rerolls: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.melee, int) or self.melee < 0:

@@ -498,6 +498,10 @@ def resolve_exchange(a: Combatant, b: Combatant, alloc_a: Allocation, alloc_b: A
             ex.add(7, f"{m.id} removes its {drop_def} highest defence dice ({e.id}'s Unblockable ({drop_def}))")
         brutal = m.brutal_value if allocs[s].attack > 0 else 0
         parry = m.parry_against(e)
+        if m.bonus_if_enemy_rerolls and any(rr.by == e.id and rr.on == e.id for rr in rerolls):
+            brutal, parry = brutal + m.bonus_if_enemy_rerolls, parry + m.bonus_if_enemy_rerolls
+            ex.add(7, f"{e.id} re-rolled its own dice: {m.id} adds {m.bonus_if_enemy_rerolls} to its attack and "
+                      "defence results (a Ki feat)")
         opts_att = RollOptions(adept=m.adept if "attack" in m.adept_on else 0, keep_ones=m.kata, drop_highest=drop_att)
         opts_def = RollOptions(adept=m.adept if "defence" in m.adept_on else 0, keep_ones=m.kata,
                                drop_highest=drop_def)
