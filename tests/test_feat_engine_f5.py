@@ -131,6 +131,10 @@ feats:
     {cost: 4, timing: active, area: personal, when: action, affects: self,
      effects: [{op: steal, traits: [Kata, Feint, Brutal, Parry, Dodge, Unblockable, Impenetrable Defence],
                 until: activation}], summary: it takes those traits from the enemies it fights}
+  Stiletto:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: versus, keywords: [Surprised], weapon_traits: [Pierce (3)], weapon: melee, name: Shiv}],
+     summary: the Shiv has Pierce (3) against a Surprised enemy}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -783,3 +787,26 @@ def test_vicious_imitation_takes_the_enemys_traits_while_they_fight():
                 else Action("allocate", mid, attack=0, defence=pool))
     assert g2.state.exchange is None
     assert g2.profile("foe").trait("feint") is not None and g2.profile("hero").trait("feint") is None
+
+
+# ---------------------------------------------------------------- changes against some enemies (versus)
+def test_stiletto_gives_the_shiv_pierce_only_against_a_surprised_enemy():
+    """Stiletto: "When this model is involved in a Melee Exchange with a Surprised Enemy model,
+    this model's Shiv weapon gains Pierce (3)": Hero charges Foe from behind (out of its LoS:
+    Surprised, p.36) -- its Shiv has Pierce (3) in that exchange; charging Foe face to face, it
+    has none."""
+    from models.profiles import Weapon
+
+    ishi = get_profile("ishi")
+    for facing, surprised in ((90, True), (270, False)):
+        kibin = replace(ishi, id=f"f5-kibin-{facing}", name="Kibin", bs_id=f"test-f5-kibin-{facing}",
+                        feats=("Stiletto",), weapons=(Weapon("Shiv", "melee", 0),))
+        g = game(hero_card=kibin)
+        set_model(g, "foe", facing=facing)
+        g.push(Action("feat", "hero", feat="Stiletto"))
+        assert not g.profile("hero").weapons[0].traits  # no exchange yet
+        g.push(Action("charge", "hero", target="foe"))
+        assert g.state.exchange is not None
+        assert ("surprised" in g.state.models["foe"].conditions) == surprised
+        shiv = g.profile("hero").weapons[0]
+        assert (shiv.traits == ("Pierce (3)",)) == surprised, shiv

@@ -87,7 +87,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal")  # round 6 (F5)
+       "steal", "versus")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-    "steal",  # round 6 (F5)
+    "steal", "versus",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel"}  # round 6 (F6: sim.rules.game.feat_redirects)
@@ -1023,6 +1023,28 @@ class StealOp(_Strict):
     until: Until = "activation"
 
 
+class VersusOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until``, while the affected
+    model fights a melee exchange with an enemy matching one of ``keywords`` (a type, a trait,
+    a condition such as Surprised), it has ``traits`` and its ``weapon`` weapons (``name``: only
+    that one) have ``weapon_traits`` (Stiletto: the Shiv has Pierce (3) against a Surprised
+    enemy); read while the exchange is open."""
+
+    op: Literal["versus"]
+    keywords: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1)]
+    traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
+    weapon_traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
+    weapon: Literal["melee", "ranged", "all"] = "melee"
+    name: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    until: Until | None = None
+
+    @model_validator(mode="after")
+    def _some(self) -> "VersusOp":
+        if not self.traits and not self.weapon_traits:
+            raise ValueError("versus gives traits or weapon_traits")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1036,7 +1058,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
-                     OnActionOp, ChosenOp, StealOp],  # round 6 (F5)
+                     OnActionOp, ChosenOp, StealOp, VersusOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

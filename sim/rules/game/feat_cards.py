@@ -56,6 +56,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   while it fights a melee exchange, the enemy of that exchange loses the named traits (its
   weapons' too) and the model gains the ones the enemy had, with their values
   (:meth:`FeatCards.steal_effects`, read by ``Game.profile`` while an exchange is open).
+* **versus** (Stiletto): a mark (:data:`VS_MARK`); while the model fights a melee exchange
+  with an enemy matching the op's keywords (a condition such as Surprised, a type, a trait),
+  it has the op's traits and weapon traits (read with ``steal``).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -75,6 +78,7 @@ from models.profiles import Profile, get_profile
 from models.traits import trait_key
 from sim.geometry import Size
 from sim.rules import conditions, ki
+from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.effects import effect_problem, effective_profile
 from sim.rules.feat_effects import (
     BoostOp,
@@ -91,6 +95,7 @@ from sim.rules.feat_effects import (
     StealOp,
     TakeKiOp,
     TransferOp,
+    VersusOp,
 )
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
@@ -115,6 +120,8 @@ BAN_MARK = "feat_ban:"
 ACT_MARK = "feat_onaction:"
 #: The mark of a ``steal`` op on its model: ``feat_steal:<feat>``, value JSON ``{"traits", "until"}``.
 STEAL_MARK = "feat_steal:"
+#: The mark of a ``versus`` op: ``feat_versus:<feat>``, value JSON (the op's fields).
+VS_MARK = "feat_versus:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -539,7 +546,7 @@ class FeatCards(FeatTriggers, FeatMoves):
             self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK))
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -619,6 +626,14 @@ class FeatCards(FeatTriggers, FeatMoves):
         self._emit(Event("note", {"text": f"{f.name}: until {op.until.replace('_', ' ')} the enemies {mid} fights "
                                           f"lose {', '.join(op.traits)} and {mid} gains them"}))
 
+    def apply_versus(self, m: ModelState, f: ki.Feat, op: VersusOp, mid: str) -> None:
+        """Model ``mid`` carries ``f``'s ``versus`` changes until ``op.until``."""
+        data = op.model_dump(mode="json", exclude={"op"}) | {"until": op.until or "game"}
+        self._emit(Event("condition", {"model": mid, "name": VS_MARK + f.name, "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+        self._emit(Event("note", {"text": f"{f.name}: in exchanges with {' or '.join(op.keywords)} enemies {mid} has "
+                                          f"{', '.join(op.traits + op.weapon_traits)}"}))
+
     def steal_effects(self, mid: str) -> list[dict]:
         """The effects a ``steal`` mark gives now (an exchange is open): ``mid`` fights it and
         has the mark -- it gains the enemy's named traits with their values; the enemy of
@@ -650,6 +665,24 @@ class FeatCards(FeatTriggers, FeatMoves):
                     texts += [t for t in w.traits if trait_key(re.split(r"[\[(]", t, maxsplit=1)[0]) in want]
             if texts:
                 out.append({"source": key[len(STEAL_MARK):], "until": data["until"], "traits": texts})
+        marks = [(k, json.loads(str(v))) for k, v in me.conditions.items() if k.startswith(VS_MARK)]
+        if marks:  # versus: the enemy of the exchange matches the keywords (its conditions too: Surprised)
+            seen = set(conditions.from_model(foe)) | {str(k) for k in foe.conditions}
+            card = self.printed_profile(other)  # no read-time effects: two such marks must not recurse
+            view = view_of(effective_profile(card, foe.effects) if card is not None else None, friendly=False,
+                           conditions=seen)
+            for key, data in marks:
+                raw = any(k.strip().lower() in seen for k in data["keywords"])  # Surprised: no p.43-45 marker
+                if not raw and not keyword_matches(", ".join(data["keywords"]), view):
+                    continue
+                eff: dict = {"source": key[len(VS_MARK):], "until": data["until"]}
+                if data.get("traits"):
+                    eff["traits"] = list(data["traits"])
+                if data.get("weapon_traits"):
+                    eff["weapon_traits"], eff["weapon"] = list(data["weapon_traits"]), data.get("weapon", "melee")
+                    if data.get("name"):
+                        eff["weapon_name"] = data["name"]
+                out.append(eff)
         return out
 
     # ------------------------------------------------------------ Heal (X) changed (p.52)
