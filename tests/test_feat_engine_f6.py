@@ -44,6 +44,10 @@ feats:
     {cost: 2, timing: instant, area: target, range: 6, limits: [no_btb], when: "trigger:targeted", watch: friends,
      targeted_by: [contact], trigger_target: friend, affects: target_friend, effects: [{op: repel}],
      summary: the enemy that reached the friend moves out of its ZoC}
+  To My Side!:
+    {cost: 1, timing: instant, area: pulse, range: 4, limits: [once_per_turn], when: "trigger:targeted",
+     targeted_by: [charge, melee], affects: friends, target_keywords: [Golden Sentinel], max_affected: 1,
+     effects: [{op: move, distance: 48, kind: to_target}], summary: a Golden Sentinel moves into contact with the enemy}
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -239,6 +243,53 @@ def test_madamada_no_window_out_of_range_or_already_in_contact():
     assert not any(k.startswith("feat_trigger:") for k in g.state.models["guard"].conditions)
 
 
+# ---------------------------------------------------------------- To My Side!: a chosen friend moves
+def side_game(places: dict | None = None) -> Game:
+    """Hero (player 1) 5" from Fox (player 2, To My Side!); two Golden Sentinels of player 2
+    (``guard`` 2" beside Fox, ``post`` 3.5" from it) and the ordinary Guard model far away."""
+    ishi = get_profile("ishi")
+    h = replace(ishi, id="f6-side-hero", name="Hero", bs_id="test-f6-side-hero", feats=())
+    f = replace(ishi, id="f6-side-fox", name="Fox", bs_id="test-f6-side-fox", feats=("To My Side!",))
+    s = replace(ishi, id="f6-sentinel", name="Sentinel", bs_id="test-f6-sentinel", types=("golden sentinel",),
+                feats=())
+    add_profile_source({p.id: p for p in (h, f, s)})
+    text = YAML.replace("HERO", h.id).replace("FOX", f.id).replace("GUARD", s.id) + \
+        f"  - {{id: post, player: 2, profile: {s.id}, position: [6.5, 15], facing: 270}}\n"
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    for mid, pt in (places or {}).items():
+        set_model(g, mid, position=list(pt))
+    set_model(g, "fox", ki=4)
+    return g
+
+
+def test_to_my_side_moves_the_nearest_sentinel_into_contact_with_the_charging_enemy():
+    g = side_game()
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.to_move() == 2 and ("feat", "fox", "To My Side!") in _offers(g)
+    g.push(Action("feat", "fox", feat="To My Side!"))
+    assert "hero" in g.enemies_in_contact("guard") and "hero" not in g.enemies_in_contact("post")
+    assert g.state.models["fox"].ki == 3
+
+
+def test_to_my_side_the_player_may_name_another_sentinel():
+    g = side_game()
+    g.push(Action("charge", "hero", target="fox"))
+    named = Action("feat", "fox", feat="To My Side!", models=("post",))
+    assert g.is_legal(named)[0], g.is_legal(named)
+    g.push(named)
+    assert "hero" in g.enemies_in_contact("post") and "hero" not in g.enemies_in_contact("guard")
+
+
+def test_to_my_side_reaches_only_sentinels_in_its_pulse():
+    """Both Sentinels beyond Pulse 4": the feat moves nobody."""
+    g = side_game(places={"guard": (20, 15), "post": (20, 20)})
+    g.push(Action("charge", "hero", target="fox"))
+    if ("feat", "fox", "To My Side!") in _offers(g):
+        g.push(Action("feat", "fox", feat="To My Side!"))
+    assert not g.enemies_in_contact("guard") and not g.enemies_in_contact("post")
+
+
 # ---------------------------------------------------------------- Spiritual Conduit: an Aura's point of origin
 CONDUIT_YAML = """
 format: bushido-table/1
@@ -315,8 +366,8 @@ def test_the_curated_entries_are_applied():
     got = {}
     for p in sorted(root.glob("*.yaml")):
         got.update({k: v for k, v in fe.load_effects(p).items()
-                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada")})
-    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada"}
+                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada", "To My Side!")})
+    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada", "To My Side!"}
     for name, entry in got.items():
         assert fe.entry_status(entry) == (True, ""), name
     for name in ("Intercept", "Illicium", "Spirit Guardian"):
