@@ -574,3 +574,25 @@ def test_fumeiryo_deploys_a_blocking_base_within_6_inches_until_the_end_phase():
     piece = next(t for t in g.table_now().terrain if t.id == "deployed:hero:Fumeiryo")
     assert piece.visibility.value == "blocking" and piece.size.label == "large"
     assert not g.table_now().scene().los("fox", "hero").visible
+
+
+def test_spirit_ward_kami_in_the_aura_may_not_move_closer():
+    """Spirit Ward (Aura 6"): "While within this Aura, Kami, Gashadokuro, and Asura models
+    cannot move closer to this model." -- a Kami Fox 5.8" away may walk away or sideways-out
+    but not closer; a Fox without the keyword may; outside the Aura it is free."""
+    assert fe.effect_status("Spirit Ward") == (True, "")
+    g = game(hero=("Spirit Ward",), types={"fox": ("kami",)}, places={"fox": (10, 17), "pal": (30, 5)})
+    set_model(g, "hero", ki=6)
+    g.push(Action("complex_ki_feat", "hero", feat="Spirit Ward"))
+    assert g.state.active == 2
+    closer = Action("walk", "fox", point=(10, 14.5))
+    ok, why = g.is_legal(closer)
+    assert not ok and "warding Aura" in why
+    assert g.is_legal(Action("walk", "fox", point=(10, 20)))[0]  # away
+    assert g.is_legal(Action("walk", "fox", point=(13, 18)))[0]  # away and aside
+    # far (no Kami) walks closer freely
+    set_model(g, "far", position=[20, 12])
+    assert g.is_legal(Action("walk", "far", point=(17, 12)))[0]
+    # a Kami outside the Aura walks in freely, up to its edge
+    set_model(g, "fox", position=[10, 24])
+    assert g.is_legal(Action("walk", "fox", point=(10, 20)))[0]

@@ -1169,6 +1169,9 @@ class FeatEffect(_Strict):
     # outside it, and keeps them from blocking enemy LoS (Shroud); ``range_plus``: inches
     # added to a ``range_x`` range (Shroud's "2+X")
     aura_shroud: bool = False
+    # round 6 (F2): the models of ``affects`` (with its keyword filters) may not move closer to
+    # the user while within the Aura (Spirit Ward)
+    aura_ward: bool = False
     range_plus: Annotated[float, Field(ge=0, le=12)] = 0.0
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
@@ -1409,7 +1412,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if (not entry.effects and not entry.effects_self and not entry.ends_action and entry.aura_terrain is None
-            and not entry.aura_shroud):
+            and not entry.aura_shroud and not entry.aura_ward):
         return False, "no effects listed"  # round 6: Parley (F3) only ends an action; Fog (F2) only makes terrain
     why = area_refusal(entry)  # round 6 (F2): aura terrain, entering, X / turn ranges, unseen
     if why:
@@ -1483,6 +1486,8 @@ def area_refusal(entry: FeatEffect) -> str:
         return "deploy_terrain is a Personal feat's one op (the action's point is the base's centre)"
     if any(isinstance(e, LosLimitOp) for e in _all_ops(entry)) and entry.affects != "self":
         return "los_limit is kept on the user (affects: self) and read on every model"
+    if entry.aura_ward and (entry.area != "aura" or entry.affects not in AREA_AFFECTS):
+        return "aura_ward is for an Aura reaching the models of an area (affects)"
     if entry.range_plus and not entry.range_x:
         return "range_plus adds to a range_x range"
     if entry.range_turn and entry.area not in ("pulse", "aura"):

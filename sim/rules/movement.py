@@ -419,6 +419,7 @@ def _common_checks(mover: Mover, path: list[Point], kind: str, allowance_base: f
         for _, reason in sorted(mover.collisions(a, b), key=lambda c: c[0]):
             reasons.append(reason)
     reasons.extend(mover.end_overlaps(path[-1]))
+    reasons.extend(ward_reasons(mover, path))  # a Ki feat's Aura (Spirit Ward, sim.rules.game.feat_areas)
     cost, ideal = mover.path_cost(path)
     length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
     allowance = allowance_base + (IDEAL_BONUS if ideal and kind in ("walk", "run", "charge") else 0.0)
@@ -682,6 +683,42 @@ def _advance(mover: Mover, a: Point, u: tuple[float, float], max_len: float, bud
     end = lerp(a, b, t)
     cost, _ = mover.segment_cost(a, end)
     return end, cost, why, touched
+
+
+#: A mark among a table model's traits: ``ward:x,y,R`` -- while its base is within R" of the point
+#: (x, y) (an Aura's area around its user), it may not move closer to that point (Spirit Ward).
+WARD_MARK = "ward:"
+
+
+def ward_reasons(mover: Mover, path: list[Point]) -> list[Reason]:
+    """Legs of ``path`` that bring the mover closer to the user of a warding Aura while its
+    base is within the Aura (:data:`WARD_MARK`). Along a straight leg the distance to the
+    point falls until the leg's nearest point and rises after: the leg moves closer within
+    the Aura when it starts by moving closer and that nearest point lies inside the Aura."""
+    out: list[Reason] = []
+    for t in mover.model.traits:
+        if not t.startswith(WARD_MARK):
+            continue
+        try:
+            x, y, big_r = (float(v) for v in t[len(WARD_MARK):].split(","))
+        except ValueError:
+            continue
+        for a, b in zip(path, path[1:]):
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            L2 = dx * dx + dy * dy
+            if L2 <= EPS * EPS:
+                continue
+            s = ((x - a[0]) * dx + (y - a[1]) * dy) / L2  # where the leg is nearest the point
+            if s <= EPS:
+                continue  # it moves away (or sideways) from the start
+            s = min(1.0, s)
+            near = math.dist((a[0] + s * dx, a[1] + s * dy), (x, y))
+            if near < big_r + mover.r - EPS:
+                out.append(Reason("ward", "the base would move closer to the user of a warding Aura while within "
+                                  "it", "Ki feat (Spirit Ward): within the Aura it may not move closer to its user",
+                                  (a[0] + s * dx, a[1] + s * dy)))
+                break
+    return out
 
 
 def carried_piece(piece_id: str, model_id: str) -> bool:

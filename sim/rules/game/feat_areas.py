@@ -51,6 +51,7 @@ from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
 from sim.rules.game.feat_auras import FeatAuras, aura_kept, aura_range
 from sim.rules.game.state import ModelState
+from sim.rules.movement import WARD_MARK
 from terrain.pieces import DEFAULT_HEIGHTS, TerrainPiece
 
 #: The prefix of a terrain piece made by an Aura (``aura:<user>:<feat>``).
@@ -549,8 +550,9 @@ class FeatAreas(FeatAuras):
                     if got is not None:
                         limits.append((got["feat"], float(got["n"])))
             memo["feat_los_limits"] = limits
+        wards = self._ward_marks(mid)
         if not limits:
-            return ()
+            return wards
         m = self.state.models[mid]
         card = self.printed_profile(mid)
         best: float | None = None
@@ -564,7 +566,26 @@ class FeatAreas(FeatAuras):
                 if any(keyword_matches(k, view) for k in entry.target_not_keywords):
                     continue
             best = inches if best is None else min(best, inches)
-        return () if best is None else (f"{SIGHT_MARK}{best:g}",)
+        return wards + (() if best is None else (f"{SIGHT_MARK}{best:g}",))
+
+    def _ward_marks(self, mid: str) -> tuple[str, ...]:
+        """``("ward:x,y,R",)`` for each ``aura_ward`` Aura in play that reaches model ``mid``
+        (its ``affects`` and keyword filters): while within it, ``mid`` may not move closer to
+        the user at ``(x, y)`` (R: the Aura's edge from the user's centre;
+        :func:`sim.rules.movement.ward_reasons`)."""
+        auras = [a for a in self._auras_now() if a[2].aura_ward]
+        if not auras:
+            return ()
+        me = self.state.models[mid]
+        out = []
+        for user, _feat, entry, x, _opt in auras:
+            u = self.state.models[user]
+            reach = self.area_reach(entry, x)
+            if user == mid or reach is None or not self._aura_reaches(u, me, entry):
+                continue
+            r = self.table.model(user).radius + reach
+            out.append(f"{WARD_MARK}{u.position[0]:.4f},{u.position[1]:.4f},{r:.4f}")
+        return tuple(out)
 
     # ------------------------------------------------------------ unseen
     def unseen_refusal(self, m: ModelState, entry: FeatEffect) -> str | None:
