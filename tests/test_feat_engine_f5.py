@@ -135,6 +135,11 @@ feats:
     {cost: 1, timing: active, area: personal, when: action, affects: self,
      effects: [{op: versus, keywords: [Surprised], weapon_traits: [Pierce (3)], weapon: melee, name: Shiv}],
      summary: the Shiv has Pierce (3) against a Surprised enemy}
+  Genki:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: grant, traits: ["Charging Bonus [Fearless]"], until: activation},
+               {op: lose_type, types: [Ashigaru], until: activation}],
+     summary: "Charging Bonus [Fearless], no Ashigaru"}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -810,3 +815,18 @@ def test_stiletto_gives_the_shiv_pierce_only_against_a_surprised_enemy():
         assert ("surprised" in g.state.models["foe"].conditions) == surprised
         shiv = g.profile("hero").weapons[0]
         assert (shiv.traits == ("Pierce (3)",)) == surprised, shiv
+
+
+# ---------------------------------------------------------------- types lost, a Charging Bonus gained (Genki)
+def test_genki_drops_the_ashigaru_type_and_its_charging_bonus_acts():
+    """Genki: "This model gains Charging Bonus [Fearless] but loses the Ashigaru Type until the
+    end of the current activation": Hero (Ishi, an Ashigaru) is no Ashigaru after it, and its
+    Charge makes it Fearless (p.50) like a printed Charging Bonus; after the activation it is
+    an Ashigaru again."""
+    g = game(hero=("Genki",))
+    assert "ashigaru" in g.profile("hero").types
+    g.push(Action("feat", "hero", feat="Genki"))
+    assert "ashigaru" not in g.profile("hero").types
+    assert g.profile("hero").trait("fearless") is None
+    g.push(Action("charge", "hero", target="foe"))
+    assert g.profile("hero").trait("fearless") is not None

@@ -25,7 +25,8 @@ An effect is a mapping (the keys of :data:`EFFECT_KEYS`):
   strength and the special costs (Slice: the Kama Edge); ``special_cost``: the Ki cost of the
   special attacks / defences (``kinds``) of those weapons becomes ``set`` or changes by
   ``add`` (never below 0) (Chudan: all at 0); ``boosts``: Ki boost boxes gained,
-  ``{"move": 2}`` (p.10: +1 Move for 2 Ki; a card's own cheaper box is kept).
+  ``{"move": 2}`` (p.10: +1 Move for 2 Ki; a card's own cheaper box is kept);
+  ``lose_types``: type keywords the card loses (Genki: ``["Ashigaru"]``).
 
 **Gaining a trait the model has** (p.48, the two worked examples of Kuma and Naoko):
 
@@ -60,7 +61,7 @@ DURATIONS = ("action", "activation", "exchange", "end_phase", "turn", "game")
 
 #: The keys an effect may have.
 EFFECT_KEYS = ("source", "until", "traits", "lose", "weapon_traits", "weapon", "stats", "range_bands",
-               "weapon_name", "special_cost", "boosts")  # round 6 (F5)
+               "weapon_name", "special_cost", "boosts", "lose_types")  # round 6 (F5)
 
 #: Statistics an effect may change.
 STATS = ("melee", "ranged", "move", "ki", "strength")
@@ -241,6 +242,9 @@ def _f5_problem(effect: Mapping[str, Any]) -> str | None:
                 or not all(isinstance(sc[k], int) and not isinstance(sc[k], bool) for k in ("set", "add") if k in sc)
                 or not set(sc.get("kinds", ["attack"])) <= {"attack", "defence"}):
             return f"special_cost is {{'set' or 'add': n, 'kinds': [attack, defence]}}, got {sc!r}"
+    lt = effect.get("lose_types")
+    if lt is not None and (not isinstance(lt, list) or not all(isinstance(x, str) and x for x in lt)):
+        return f"lose_types must be a list of type names, got {lt!r}"
     bo = effect.get("boosts")
     if bo is not None and (not isinstance(bo, Mapping) or not all(
             k in ("melee", "ranged", "move", "ki") and isinstance(v, int) and not isinstance(v, bool) and v >= 1
@@ -309,6 +313,7 @@ def describe_effect(effect: Mapping[str, Any]) -> str:
     if sc:
         parts.append("special costs " + (f"{sc['set']}" if "set" in sc else f"{sc['add']:+d}"))
     parts += [f"{k.title()} Boost ({v})" for k, v in (effect.get("boosts") or {}).items()]
+    parts += [f"is no {t.title()}" for t in effect.get("lose_types", [])]
     rb = effect.get("range_bands") or {}
     if rb:
         parts.append("range bands " + ("/".join(f"{b:g}" for b in rb["bands"]) if "bands" in rb
@@ -351,7 +356,9 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
     bands: list[Mapping[str, Any]] = []
     costs: list[tuple[str, Mapping[str, Any]]] = []  # round 6 (F5): special costs, boost boxes
     boosts: dict[str, int] = {}
+    lost_types: set[str] = set()  # round 6 (F5): types the card loses (Genki: Ashigaru)
     for e in effects:
+        lost_types |= {str(t).strip().lower() for t in e.get("lose_types", [])}
         if e.get("range_bands"):  # a Ki feat's new range bands for its ranged weapons (p.10)
             bands.append(e["range_bands"])
         gained += [_parse(t) for t in e.get("traits", [])]
@@ -390,6 +397,8 @@ def effective_profile(profile: Profile, effects: Sequence[Mapping[str, Any]]) ->
             w = _with_special_costs(w, mine)
         weapons.append(w)
     changes: dict[str, Any] = {"traits": traits, "weapons": tuple(weapons)}
+    if lost_types:
+        changes["types"] = tuple(t for t in profile.types if t.lower() not in lost_types)
     if boosts:  # a box the card prints already keeps its cost when it is cheaper
         have = dict(profile.boosts)
         for k, v in boosts.items():

@@ -87,7 +87,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal", "versus")  # round 6 (F5)
+       "steal", "versus", "lose_type")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-    "steal", "versus",  # round 6 (F5)
+    "steal", "versus", "lose_type",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel"}  # round 6 (F6: sim.rules.game.feat_redirects)
@@ -1045,6 +1045,15 @@ class VersusOp(_Strict):
         return self
 
 
+class LoseTypeOp(_Strict):
+    """Round 6 (F5): until ``until`` the model's card loses the type keywords ``types`` (Genki:
+    "loses the Ashigaru Type"); keyword filters and traits keyed on them no longer see it."""
+
+    op: Literal["lose_type"]
+    types: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=6)]
+    until: Until | None = None
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1058,7 +1067,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
-                     OnActionOp, ChosenOp, StealOp, VersusOp],  # round 6 (F5)
+                     OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -583,7 +583,7 @@ EVENT_KINDS: dict[str, EventKind] = {k.key: k for k in (
     EventKind("markers", ("model", "marker", "add?", "remove?", "source?"), _markers, _describe_markers,
               "Bleed, Poison or Fire markers placed or removed by an effect (p.43-47)"),
     EventKind("effect", ("model", "source", "until", "traits?", "lose?", "weapon_traits?", "weapon?", "stats?",
-                         "range_bands?", "weapon_name?", "special_cost?", "boosts?"),  # the last three: F5
+                         "range_bands?", "weapon_name?", "special_cost?", "boosts?", "lose_types?"),  # last 4: F5
               _effect, lambda d: f"  {d['model']}: {describe_effect(d)}",
               "a model gains traits, loses traits or has a statistic changed for a time (p.46-48)"),
     EventKind("effects_end", ("until", "models?"), _effects_end,

@@ -59,6 +59,8 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **versus** (Stiletto): a mark (:data:`VS_MARK`); while the model fights a melee exchange
   with an enemy matching the op's keywords (a condition such as Surprised, a type, a trait),
   it has the op's traits and weapon traits (read with ``steal``).
+* **lose_type** (Genki): the card loses type keywords until a duration (effect key
+  ``lose_types``); a Charging Bonus gained by a feat now acts like a printed one.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -89,6 +91,7 @@ from sim.rules.feat_effects import (
     FormOp,
     GrantWeaponOp,
     HealRuleOp,
+    LoseTypeOp,
     OnActionOp,
     OnFeatOp,
     SpecialCostOp,
@@ -684,6 +687,15 @@ class FeatCards(FeatTriggers, FeatMoves):
                         eff["weapon_name"] = data["name"]
                 out.append(eff)
         return out
+
+    # ------------------------------------------------------------ types lost
+    def apply_lose_type(self, f: ki.Feat, op: LoseTypeOp, mid: str) -> None:
+        """Model ``mid``'s card loses ``op``'s type keywords until its duration (an ``effect``)."""
+        eff = {"source": f.name, "until": op.until or "game", "lose_types": list(op.types)}
+        problem = effect_problem(eff)
+        if problem:
+            raise ValueError(f"effect of {f.name} on {mid}: {problem}")
+        self._emit(Event("effect", {"model": mid, **eff}))
 
     # ------------------------------------------------------------ Heal (X) changed (p.52)
     def apply_heal_rule(self, f: ki.Feat, op: HealRuleOp, mid: str) -> None:

@@ -697,6 +697,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_los_limit(f, op, mid)
         elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
             self.apply_deploy(m, f, op, action)
+        elif kind == "lose_type":  # round 6 (F5): its card loses type keywords (feat_cards)
+            self.apply_lose_type(f, op, mid)
         elif kind == "versus":  # round 6 (F5): traits while it fights enemies of some kind (feat_cards)
             self.apply_versus(m, f, op, mid)
         elif kind == "steal":  # round 6 (F5): traits taken from the enemies it fights (feat_cards)

@@ -106,7 +106,7 @@ def adjust_combatant(game, comb: Combatant, opponent: str | None = None) -> Comb
     if card is None or mid not in game.state.models:
         return comb
     if comb.charge:  # Charging Bonus [B] specials and weapon bonuses (p.50)
-        comb = _charge_weapon(comb, game.printed_profile(mid))
+        comb = _charge_weapon(comb, game.profile(mid))  # a Charging Bonus gained counts too (F5: Genki)
     keys = {trait_key(t.keyword) for t in card.traits}
     if not keys & {"bear_stands_alone", "coordinated_attack", "vengeance", "split_attack"}:
         return comb
@@ -292,7 +292,7 @@ def grant_charging_bonus(game, mid: str) -> None:
     activation (Fear on contact and the exchange read it; the charge move itself was
     planned with it, :func:`charging_table`). Special attacks in the bonus are added to
     the weapon in the charge's exchange (:func:`adjust_combatant`)."""
-    bonus = card_charging_bonus(game.printed_profile(mid))
+    bonus = card_charging_bonus(game.profile(mid))  # a Charging Bonus gained counts too (F5: Genki)
     if not (bonus.traits or bonus.weapon_traits or bonus.stats):
         return
     stats = dict(bonus.stats)
@@ -307,7 +307,7 @@ def charging_table(game, mid: str, table):
     from models.traits import keyword_of
     from sim.table import Table
 
-    bonus = card_charging_bonus(game.printed_profile(mid))
+    bonus = card_charging_bonus(game.profile(mid))  # a Charging Bonus gained counts too (F5: Genki)
     move = sum(v for k, v in bonus.stats if k == "move")
     keys = tuple(keyword_of(re.split(r"[\[(]", t, maxsplit=1)[0].strip()) for t in bonus.traits)
     if not move and not keys:
@@ -321,7 +321,7 @@ def charging_banzai(game, mid: str) -> bool:
     """Whether ``mid``'s Charging Bonus gives it Banzai! (p.49-50): reading, the bonus
     acts on the Charge that gives it, so that Charge is a Simple action (rulings H2)."""
     return any(trait_key(re.split(r"[\[(]", t, maxsplit=1)[0]) == "banzai"
-               for t in card_charging_bonus(game.printed_profile(mid)).traits)
+               for t in card_charging_bonus(game.profile(mid)).traits)  # gained ones too (F5)
 
 
 def _charge_weapon(comb: Combatant, card) -> Combatant:
