@@ -737,3 +737,17 @@ def test_self_taught_koryu_adds_one_to_both_results_when_the_enemy_re_rolls():
     4, 4, 4 is 6, and 7 with the feat."""
     assert "hero attacks 8 against fox's defence 6" in _koryu_compare(False)
     assert "hero attacks 8 against fox's defence 7" in _koryu_compare(True)
+
+
+def test_the_bots_value_the_round_6_f4_feats():
+    """The greedy bot's feat value (sim.rules.bots.feat_value) counts the F4 ops: a Trap and
+    markers on an enemy are worth using."""
+    from sim.rules.bots.feat_value import feat_value
+
+    g = _snare_game()
+    g.push(Action("walk", "hero", point=(10, 7)))
+    use = next(a for a in g.legal_actions() if a.kind == "feat")
+    assert feat_value(g, use) > 0
+    g = game(hero=("Stir Emotion", "Look into the Void"))
+    assert feat_value(g, Action("ki_feat", "hero", feat="Stir Emotion", target="fox")) > 0
+    assert feat_value(g, Action("feat", "hero", feat="Look into the Void", target="fox")) > 0

@@ -110,6 +110,17 @@ def _op_value(game: Game, user: str, op: Any, mid: str, x: int, fighting: bool, 
     if kind == "rider":  # round 4: a lasting reaction to attacks (worth more when it fights)
         v = (1.5 if fighting or game.enemies_in_contact(mid) else 0.5) * len(op.effects)
         return v if friend else -v
+    if kind in ("sl_markers", "damage", "marker_wounds"):  # round 6 (F4): markers or wounds on it
+        v = 2.0 if kind != "sl_markers" else 1.5
+        return -v if friend else v
+    if kind == "damage_rolls":  # round 6 (F4): its damage rolls (made) or those on it (taken) change
+        good = (op.rule not in ("double",)) == friend  # doubled damage is worth putting on an enemy
+        v = 1.5 if fighting or game.enemies_in_contact(mid) else 0.8
+        return v if good else -v
+    if kind in ("trap_test", "tactical", "ranged_tn", "exchange_bonus"):  # round 6 (F4): the user's own edge
+        return 1.5 if kind == "trap_test" else 1.0
+    if kind == "test_bonus":  # round 6 (F4): a better Rise test
+        return 1.0 if friend else -1.0
     if kind in ("reroll", "range_bands"):  # its dice or its shots get better
         lasting = op.until in ("end_phase", "game", None)
         v = 1.5 if fighting or lasting else 0.8
