@@ -48,6 +48,10 @@ feats:
     {cost: 1, timing: instant, area: pulse, range: 4, limits: [once_per_turn], when: "trigger:targeted",
      targeted_by: [charge, melee], affects: friends, target_keywords: [Golden Sentinel], max_affected: 1,
      effects: [{op: move, distance: 48, kind: to_target}], summary: a Golden Sentinel moves into contact with the enemy}
+  Two-Man Rule:
+    {cost: 2, timing: instant, area: pulse, range: 6, limits: [no_btb, once_per_turn], when: "trigger:targeted",
+     watch: friends, targeted_by: [contact], affects: friends, max_affected: 1, effects: [{op: join}],
+     summary: another friend moves into contact with the enemy}
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -290,6 +294,48 @@ def test_to_my_side_reaches_only_sentinels_in_its_pulse():
     assert not g.enemies_in_contact("guard") and not g.enemies_in_contact("post")
 
 
+# ---------------------------------------------------------------- Two-Man Rule: another friend joins
+def two_man_game(post: tuple[float, float] = (13.0, 11.0)) -> Game:
+    """Hero (player 1) 5" from Fox (player 2, facing it); Guard (player 2, Two-Man Rule) 2.8"
+    from Fox; Post (player 2) 2.9" from Guard."""
+    ishi = get_profile("ishi")
+    h = replace(ishi, id="f6-tm-hero", name="Hero", bs_id="test-f6-tm-hero", feats=())
+    f = replace(ishi, id="f6-tm-fox", name="Fox", bs_id="test-f6-tm-fox", feats=())
+    gd = replace(ishi, id="f6-tm-guard", name="Guard", bs_id="test-f6-tm-guard", feats=("Two-Man Rule",))
+    add_profile_source({p.id: p for p in (h, f, gd)})
+    text = YAML.replace("HERO", h.id).replace("FOX", f.id).replace("GUARD", gd.id) + \
+        f"  - {{id: post, player: 2, profile: {f.id}, position: [{post[0]}, {post[1]}], facing: 270}}\n"
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "guard", position=[14, 15], ki=4)
+    set_model(g, "fox", facing=270.0)
+    return g
+
+
+def test_two_man_rule_moves_another_friend_into_contact_with_the_enemy():
+    """Hero's Charge reaches Fox; Guard's player uses Two-Man Rule: Post (the other friend of
+    the Pulse; Fox itself is not offered) moves into base contact with Hero, then the held
+    exchange opens (Hero v Fox)."""
+    g = two_man_game()
+    g.push(Action("charge", "hero", target="fox"))
+    assert g.state.exchange is None and ("feat", "guard", "Two-Man Rule") in _offers(g)
+    assert not g.is_legal(Action("feat", "guard", feat="Two-Man Rule", models=("fox",)))[0]
+    g.push(Action("feat", "guard", feat="Two-Man Rule"))
+    assert "hero" in g.enemies_in_contact("post")
+    assert g.state.models["guard"].ki == 2
+    ex = g.state.exchange
+    assert ex is not None and ex["attacker"] == "hero" and ex["defender"] == "fox"
+
+
+def test_two_man_rule_cannot_be_used_without_another_friend_in_the_pulse():
+    """Post beyond Pulse 6": only declining is offered; the exchange then opens."""
+    g = two_man_game(post=(30.0, 30.0))
+    g.push(Action("charge", "hero", target="fox"))
+    assert _offers(g) == {("decline_feat", "guard", "Two-Man Rule")}
+    g.push(Action("decline_feat", "guard", feat="Two-Man Rule"))
+    assert g.state.exchange is not None and not g.enemies_in_contact("post")
+
+
 # ---------------------------------------------------------------- Spiritual Conduit: an Aura's point of origin
 CONDUIT_YAML = """
 format: bushido-table/1
@@ -360,14 +406,17 @@ def test_spiritual_conduit_needs_its_user_free_of_enemies():
 
 
 # ---------------------------------------------------------------- the repository's entries
+NAMES = ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada", "To My Side!", "Two-Man Rule")
+
+
 def test_the_curated_entries_are_applied():
     """The repository's curated files give the four feats of this round, applied."""
     root = Path(__file__).resolve().parents[1] / "data" / "feats" / "curated"
     got = {}
     for p in sorted(root.glob("*.yaml")):
         got.update({k: v for k, v in fe.load_effects(p).items()
-                    if k in ("Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada", "To My Side!")})
-    assert set(got) == {"Intercept", "Illicium", "Spirit Guardian", "Spiritual Conduit", "Madamada", "To My Side!"}
+                    if k in NAMES})
+    assert set(got) == set(NAMES)
     for name, entry in got.items():
         assert fe.entry_status(entry) == (True, ""), name
     for name in ("Intercept", "Illicium", "Spirit Guardian"):
@@ -375,3 +424,4 @@ def test_the_curated_entries_are_applied():
     assert got["Spirit Guardian"].effects[0].range_to_original
     assert isinstance(got["Spiritual Conduit"].effects[0], fe.FeatOriginOp)
     assert isinstance(got["Madamada"].effects[0], fe.RepelOp) and got["Madamada"].targeted_by == ["contact"]
+    assert isinstance(got["Two-Man Rule"].effects[0], fe.JoinOp) and got["Two-Man Rule"].max_affected == 1

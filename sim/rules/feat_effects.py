@@ -84,7 +84,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "sl_markers", "damage_rolls", "damage", "marker_wounds", "challenge", "ranged_tn", "trap_test",  # round 6 (F4)
        "tactical", "test_bonus", "exchange_bonus",  # round 6 (F4)
        "swap",  # round 6 (F3)
-       "redirect", "feat_origin", "repel",  # round 6 (F6)
+       "redirect", "feat_origin", "repel", "join",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal", "versus", "lose_type")  # round 6 (F5)
@@ -106,7 +106,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "steal", "versus", "lose_type",  # round 6 (F5)
 })
 
-SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel"}  # round 6 (F6: sim.rules.game.feat_redirects)
+SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
 
 #: Round 5 (H19): the ``attack`` forms the engine makes: kind, ``at`` values and ignored rules.
 ATTACK_APPLIED = {"kind": ("ranged",), "at": ("target", "named", "all", "near"),
@@ -798,6 +798,15 @@ class RepelOp(_Strict):
     op: Literal["repel"]
 
 
+class JoinOp(_Strict):
+    """Round 6 (F6, :mod:`sim.rules.game.feat_redirects`): the affected friend (another than
+    the one the enemy contacted) moves into base contact with that enemy by the shortest route,
+    at most ``distance`` inches; the feat is refused when it cannot reach contact (Two-Man Rule)."""
+
+    op: Literal["join"]
+    distance: Annotated[float, Field(gt=0, le=48)] = 48
+
+
 class DeployTerrainOp(_Strict):
     """Round 6 (F2): the user deploys a round base of ``base`` mm whose area is a terrain
     piece of ``passage`` / ``visibility`` / ``size`` until ``until``, its centre the action's
@@ -1061,7 +1070,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      TrapTestOp,  # round 6 (F4)
                      TacticalOp,  # round 6 (F4)
                      TestBonusOp,  # round 6 (F4)
-                     RedirectOp, FeatOriginOp, RepelOp,  # round 6 (F6)
+                     RedirectOp, FeatOriginOp, RepelOp, JoinOp,  # round 6 (F6)
                      ExchangeBonusOp,  # round 6 (F4)
                      PoolPenaltiesOp, ShotsOp, SpecialDamageOp, MarkOp, ActivationOp, SwapOp,
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
@@ -1467,8 +1476,13 @@ def redirect_refusal(entry: FeatEffect) -> str:
     ``trigger:targeted`` entry or a ``redirect`` op is not applied (``""`` when it is)."""
     redirect = any(isinstance(e, RedirectOp) for e in _all_ops(entry))
     repel = any(isinstance(e, RepelOp) for e in _all_ops(entry))
-    if entry.when == "trigger:targeted" and entry.watch != "self" and not redirect and not repel:
-        return "trigger:targeted watching a friend is applied only with a redirect or repel op"
+    join = any(isinstance(e, JoinOp) for e in _all_ops(entry))
+    if entry.when == "trigger:targeted" and entry.watch != "self" and not (redirect or repel or join):
+        return "trigger:targeted watching a friend is applied only with a redirect, repel or join op"
+    if join and (entry.when != "trigger:targeted" or entry.watch != "friends" or entry.targeted_by != ["contact"]
+                 or entry.area != "pulse" or entry.affects != "friends" or entry.max_affected != 1
+                 or any(not isinstance(e, JoinOp) for e in entry.effects) or entry.effects_self):
+        return "join is the only op of a Pulse feat (one friend) answering a friend's contact"
     if repel and (entry.when != "trigger:targeted" or entry.watch != "friends" or entry.targeted_by != ["contact"]
                   or entry.area != "target" or entry.trigger_target != "friend" or entry.affects != "target_friend"
                   or any(not isinstance(e, RepelOp) for e in entry.effects) or entry.effects_self):

@@ -27,6 +27,11 @@ watching a friend): a Target feat at that friend (``trigger_target: friend``). I
 ZoC (F3's ``out_of_zoc`` move of the enemy, at most 48"); the held exchange then opens only
 if the two still touch (Madamada).
 
+Its op ``join`` (a Pulse feat, ``affects: friends``, ``max_affected: 1``): ANOTHER friendly
+model of the Pulse (not the contacted friend; the one the player names, else the nearest)
+moves into base contact with the enemy by the shortest route (the ``to_target`` contact
+point); the feat is refused when that model cannot reach base contact (Two-Man Rule).
+
 The ``feat_origin`` op of an Aura (Spiritual Conduit): a friendly model inside the Aura (its
 keywords: ``target_keywords``, all of them with ``target_keywords_all``) may use the Aura's
 user as the point of origin of its Target Ki feats -- range is measured from whichever of the
@@ -47,7 +52,7 @@ from dataclasses import replace
 from typing import Any
 
 from sim.rules import ki
-from sim.rules.feat_effects import FeatEffect, FeatOriginOp, RedirectOp, entry_status, feat_effect
+from sim.rules.feat_effects import FeatEffect, FeatOriginOp, JoinOp, RedirectOp, entry_status, feat_effect
 from sim.rules.game.actions import ACTION_KINDS, Action
 from sim.rules.game.events import Event
 from sim.rules.game.part import GamePart
@@ -167,6 +172,64 @@ class FeatRedirects(GamePart):
             return
         x = self.state.models[enemy]
         self._emit(Event("move", {"model": enemy, "move": f"out of {mid}'s ZoC ({f.name}, not an action)",
+                                  "to": [float(pt[0]), float(pt[1])], "cost": float(math.dist(x.position, pt)),
+                                  "facing": x.facing}))
+
+    def _trigger_names(self, mid: str, feat: str) -> tuple[str, str]:
+        """``(enemy, friend)`` that the waiting trigger mark of ``mid``'s ``feat`` names
+        (``""`` for one it does not name)."""
+        v = str(self.state.models[mid].conditions.get(_TRIGGER + feat, ""))
+        e, f = re.search(r"\[trigger: ([^\]]+)\]", v), re.search(r"\[friend: ([^\]]+)\]", v)
+        return (e.group(1) if e else ""), (f.group(1) if f else "")
+
+    def not_watched_friend(self, m: ModelState, f: Any, entry: FeatEffect, out: list[str]) -> list[str]:
+        """``out`` (the models a feat reaches) without the friend a ``watch: friends`` feat's
+        waiting trigger names ("another different Friendly model")."""
+        if entry.watch == "self" or not any(isinstance(o, JoinOp) for o in entry.effects):
+            return out
+        friend = self._trigger_names(m.id, f.name)[1]
+        return [x for x in out if x != friend]
+
+    def _join_point(self, enemy: str, mid: str, op: JoinOp) -> tuple[float, float] | None:
+        """Where ``mid`` ends in base contact with ``enemy`` by the shortest route within the
+        op's distance, or None when it cannot reach base contact."""
+        st = self.state
+        pt = self._contact_point(enemy, mid, float(op.distance))
+        if pt is None:
+            return None
+        gap = math.dist(pt, st.models[enemy].position) - self.table.model(mid).radius - self.table.model(enemy).radius
+        return pt if gap <= 0.01 + 1e-9 else None
+
+    def join_refusal(self, m: ModelState, f: Any, entry: FeatEffect, action: Action) -> str | None:
+        """Why ``m``'s ``join`` feat may not be used now: no other friendly model of the
+        Pulse, the watched friend named, or the model cannot reach base contact with the
+        enemy ("this feat cannot be used"); None when it may."""
+        op = next((o for o in entry.effects if isinstance(o, JoinOp)), None)
+        if op is None:
+            return None
+        enemy, friend = self._trigger_names(m.id, f.name)
+        if enemy not in self.state.models:
+            return f"{f.name}: no enemy to move into contact with"
+        if friend and friend in action.models:
+            return f"{f.name}: choose another friendly model than {friend}"
+        movers = self.feat_affected(m, f, entry, action)
+        if not movers:
+            return f"{f.name}: no other friendly model in the Pulse"
+        for mid in movers:
+            if self._join_point(enemy, mid, op) is None:
+                return f"{f.name}: {mid} cannot reach base contact with {enemy}"
+        return None
+
+    def apply_join(self, m: ModelState, f: Any, op: JoinOp, mid: str) -> None:
+        """The ``join`` op: ``mid`` moves into base contact with the enemy the trigger names
+        (a ``move`` event), or a note when it no longer can."""
+        enemy = self._trigger_names(m.id, f.name)[0]
+        pt = self._join_point(enemy, mid, op) if enemy in self.state.models else None
+        if pt is None:
+            self._emit(Event("note", {"text": f"{f.name}: {mid} cannot reach {enemy or 'the enemy'}: no move"}))
+            return
+        x = self.state.models[mid]
+        self._emit(Event("move", {"model": mid, "move": f"into contact with {enemy} ({f.name}, not an action)",
                                   "to": [float(pt[0]), float(pt[1])], "cost": float(math.dist(x.position, pt)),
                                   "facing": x.facing}))
 

@@ -245,6 +245,7 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
                 return why
         why = (self.roll_op_refusal(m, f, entry, action)  # round 6 (F4): Look into the Void (feat_rolls)
                or self.swap_refusal(m, f, entry, action)  # round 6 (F3): both bases fit (feat_places)
+               or self.join_refusal(m, f, entry, action)  # round 6 (F6): it reaches contact (feat_redirects)
                or self.cards_refusal(m, f, entry, action))  # round 6 (F5): an other-form card (feat_cards)
         if why or self.chosen_op(entry) is not None:  # round 6 (F5): its models name the chosen model
             return why
@@ -428,6 +429,7 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             return [m.id] if entry.affects in ("friends_and_self", "models_and_self", "enemies_and_self") else []
         out = self.area_models(m, self.sized_feat(f, entry, action.x, m.id), entry)  # round 6 (F2): X / turn / Ki
         out = [mid for mid in out if self.placed_ok(entry, mid)]  # round 6 (F2): Placed this activation
+        out = self.not_watched_friend(m, f, entry, out)  # round 6 (F6): "another" friend (feat_redirects)
         if action.models:  # the models the user's player named (max_affected, a move's points)
             return [mid for mid in action.models if mid in out]
         cap = entry.cap(action.x)
@@ -681,6 +683,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_redirect(m, f, op)
         elif kind == "repel":  # round 6 (F6): the enemy moves out of the friend's ZoC (feat_redirects)
             self.apply_repel(m, f, mid)
+        elif kind == "join":  # round 6 (F6): another friend moves into contact with the enemy (feat_redirects)
+            self.apply_join(m, f, op, mid)
         elif kind == "swap":  # round 6 (F3): the model and the user exchange places (feat_places)
             self.apply_swap(m, f, mid)
         elif kind == "dice_curse":  # round 6 (F2): cursed dice values (feat_areas)
