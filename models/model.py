@@ -17,6 +17,9 @@ GEOMETRY_TRAITS = ("aware", "construct", "blind")
 #: A mark among a table model's traits: ``sight:4`` -- it draws LoS only up to 4" (a Ki feat's
 #: limit, Darkness; sim.rules.game.feat_areas).
 SIGHT_MARK = "sight:"
+#: A mark among a table model's traits: it has Cover against every model that sees it (a Ki
+#: feat's Aura: Dashuhua; sim.rules.game.feat_areas).
+COVER_MARK = "feat_cover"
 
 
 @dataclass(frozen=True)
@@ -79,5 +82,6 @@ class Model:
             blind=self.has_trait("blind"),
             construct=self.has_trait("construct"),
             sight=next((float(t[len(SIGHT_MARK):]) for t in self.traits if t.startswith(SIGHT_MARK)), None),
+            covered=COVER_MARK in self.traits,
             player=self.player,
         )

@@ -596,3 +596,41 @@ def test_spirit_ward_kami_in_the_aura_may_not_move_closer():
     # a Kami outside the Aura walks in freely, up to its edge
     set_model(g, "fox", position=[10, 24])
     assert g.is_legal(Action("walk", "fox", point=(10, 20)))[0]
+
+
+def _with_ammo(g: Game) -> Game:
+    """A copy of game ``g``'s table where Hero's Bow has Ammo (2) (Nuan's feats need a token)."""
+    ishi = g.printed_profile("hero")
+    bow = replace(ishi.weapons[0], traits=tuple(ishi.weapons[0].traits) + ("Ammo (2)",))
+    armed = replace(ishi, id=ishi.id + "-ammo", bs_id=ishi.bs_id + "-ammo", weapons=(bow,) + tuple(ishi.weapons[1:]))
+    add_profile_source({armed.id: armed})
+    text = YAML.replace("HERO", armed.id).replace("PAL", g.table.model("pal").profile).replace(
+        "FOX", g.table.model("fox").profile)
+    out = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(out, 1)
+    set_model(out, "hero", ki=6)
+    return out
+
+
+def test_dashuhua_gives_cover_in_the_aura_and_fire_to_enemies_entering_it():
+    """Dashuhua (Aura 3"): "Models in the Aura gain Cover. Enemy models Entering the Aura gain a
+    On Fire (2) Marker." -- Hero and Pal (inside) have Cover from Fox, Fox walking in gains
+    On Fire (2) each time it enters, not while it moves inside."""
+    assert fe.effect_status("Dashuhua") == (True, "")
+    g = _with_ammo(game(hero=("Dashuhua",)))
+    set_model(g, "pal", position=[12, 10])
+    set_model(g, "fox", position=[10, 17])
+    set_model(g, "far", position=[30, 32])
+    s = g.table_now().scene()
+    assert not s.cover("fox", "hero").cover and not s.cover("fox", "pal").cover
+    g.push(Action("feat", "hero", feat="Dashuhua"))
+    s = g.table_now().scene()
+    assert s.cover("fox", "hero").cover and s.cover("fox", "pal").cover
+    assert not s.cover("hero", "fox").cover  # Fox is outside
+    assert g.marker_count("fox", "on_fire") == 0  # in no Aura yet
+    set_active(g, 2)
+    walk = Action("walk", "fox", point=(10, 13.5))  # 3.5 - 1.18 = 2.32" from Hero: inside
+    assert g.is_legal(walk)[0]
+    g.push(walk)
+    assert g.marker_count("fox", "on_fire") == 1
+    assert g.table_now().scene().cover("hero", "fox").cover  # now in the Aura: Cover

@@ -57,6 +57,7 @@ class Body:
         construct: trait Construct (counts as Blocking terrain of its size for cover).
         sight: LoS only to models within this many inches, edge to edge (base contact always
             sees); None: no limit (a Ki feat's limit: Darkness).
+        covered: it has Cover from every model that sees it (a Ki feat's Aura: Dashuhua).
         player: 1 or 2 (not used by the geometry; kept for answers).
     """
 
@@ -72,6 +73,7 @@ class Body:
     construct: bool = False
     player: int = 0
     sight: float | None = None  # LoS only up to this many inches, edge to edge (a Ki feat: Darkness)
+    covered: bool = False  # it has Cover against every model that sees it (a Ki feat's Aura: Dashuhua)
 
     @property
     def facing_vector(self) -> np.ndarray:
@@ -449,6 +451,8 @@ class Scene:
         los = los if los is not None else self.los(O, T)
         if not los.visible or O.blind:
             return CoverResult(False)
+        if T.covered:  # a Ki feat gives it Cover (Dashuhua's Aura)
+            return CoverResult(True, None, los.line)
         threshold = self.los_threshold(O, T)
         blockers = self.blockers(threshold, (O.id, T.id))
         region = self._region(O, T)

@@ -1166,7 +1166,9 @@ class FeatEffect(_Strict):
     # it later, once per model per turn (Cloud of Flies); the area's range is the turn number
     # (Encroaching Mist); usable only while no enemy model has LoS to the user (Shadow Walk)
     aura_terrain: AuraTerrain | None = None
-    aura_enter: Union[bool, Literal["ends"]] = False  # "ends": each move ending in it, each Place into it (Threat)
+    # "ends": each move ending in it, each Place into it (Threat); "enters": each move from outside
+    # coming into it, each Place or arrival into it (Dashuhua)
+    aura_enter: Union[bool, Literal["ends", "enters"]] = False
     range_turn: bool = False
     unseen: bool = False
     # round 6 (F2): a Personal feat whose lasting ops reach the user while it is in base contact
@@ -1190,6 +1192,8 @@ class FeatEffect(_Strict):
     # round 6 (F2): the models of ``affects`` (with its keyword filters) may not move closer to
     # the user while within the Aura (Spirit Ward)
     aura_ward: bool = False
+    # round 6 (F2): every model in the Aura has Cover (Dashuhua)
+    aura_cover: bool = False
     range_plus: Annotated[float, Field(ge=0, le=12)] = 0.0
     # round 6 (F5, sim.rules.game.feat_cards): a Target feat the user may also use on itself
     # (Citrus Fruit Ration: "this model or Target Kaizoku"; the keyword filters reach the other
@@ -1430,7 +1434,7 @@ def entry_status(entry: FeatEffect | None) -> tuple[bool, str]:
         if isinstance(e, (ConditionOp, RemoveConditionOp)) and conditions.canonical(e.name) is None:
             return False, f"{e.name!r} is not a condition marker of p.43-45"
     if (not entry.effects and not entry.effects_self and not entry.ends_action and entry.aura_terrain is None
-            and not entry.aura_shroud and not entry.aura_ward):
+            and not entry.aura_shroud and not entry.aura_ward and not entry.aura_cover):
         return False, "no effects listed"  # round 6: Parley (F3) only ends an action; Fog (F2) only makes terrain
     why = area_refusal(entry)  # round 6 (F2): aura terrain, entering, X / turn ranges, unseen
     if why:
@@ -1509,6 +1513,8 @@ def area_refusal(entry: FeatEffect) -> str:
         return "deploy_terrain is a Personal feat's one op (the action's point is the base's centre)"
     if any(isinstance(e, LosLimitOp) for e in _all_ops(entry)) and entry.affects != "self":
         return "los_limit is kept on the user (affects: self) and read on every model"
+    if entry.aura_cover and entry.area != "aura":
+        return "aura_cover is for an Aura"
     if entry.aura_ward and (entry.area != "aura" or entry.affects not in AREA_AFFECTS):
         return "aura_ward is for an Aura reaching the models of an area (affects)"
     if entry.range_plus and not entry.range_x:

@@ -38,7 +38,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from models.model import SIGHT_MARK
+from models.model import COVER_MARK, SIGHT_MARK
 from sim.geometry import CONTACT, Body, Footprint, Passage, Size, Visibility
 from sim.geometry.attributes import MM_PER_INCH
 from sim.geometry.measure import SHROUD
@@ -255,6 +255,9 @@ class FeatAreas(FeatAuras):
             if entry.aura_enter == "ends":  # each move ending in it, each Place into it (Threat)
                 self._aura_ends(ev, u, f, entry, x, reach + ru)
                 continue
+            if entry.aura_enter == "enters":  # each move / Place / arrival from outside into it (Dashuhua)
+                self._aura_enters(ev, u, f, entry, x, reach + ru, before)
+                continue
             upath = self._path_of(ev, user, before)
             for m in list(st.models.values()):
                 if m.id == user or not m.alive or m.elsewhere is not None or m.id not in before:
@@ -268,6 +271,35 @@ class FeatAreas(FeatAuras):
                 if not inside:
                     continue
                 self._aura_hit(u, f, entry, m.id, x)
+
+    def _aura_enters(self, ev: Event, u: ModelState, f: ki.Feat, entry: FeatEffect, x: int, reach: float,
+                     before: dict) -> None:
+        """An ``aura_enter: enters`` Aura: each model ``ev`` moved (not the user) that stood
+        outside the Aura and whose path (or Place, arrival) comes within it gets the ops, each
+        time it enters."""
+        for m in list(self.state.models.values()):
+            if m.id == u.id or not m.alive or m.elsewhere is not None:
+                continue
+            arrived = ev.kind == "arrive" and ev.data.get("model") == m.id  # a Flank arrival: placed
+            r = self.table.model(m.id).radius
+            if arrived:
+                path = [(float(m.position[0]), float(m.position[1]))]
+            else:
+                start = before.get(m.id)
+                if start is None or math.dist(start, m.position) <= 1e-9:
+                    continue
+                if math.dist(start, u.position) <= reach + r + 1e-6:
+                    continue  # it was in the Aura already
+                path = self._path_of(ev, m.id, before)
+            if _seg_dist(u.position, path) > reach + r + 1e-6:
+                continue
+            if not self._aura_reaches(u, m, entry):
+                continue
+            self._emit(Event("note", {"text": f"{f.name}: {m.id} enters {u.id}'s Aura"}))
+            act = Action("feat", u.id, feat=f.name, x=x)
+            for op in entry.effects:
+                if self.state.models[m.id].alive:
+                    self._apply_op(u, f, op, m.id, act)
 
     def _aura_ends(self, ev: Event, u: ModelState, f: ki.Feat, entry: FeatEffect, x: int, reach: float) -> None:
         """An ``aura_enter: ends`` Aura: the model that event ``ev`` moved (a move, a Place, a
@@ -550,7 +582,7 @@ class FeatAreas(FeatAuras):
                     if got is not None:
                         limits.append((got["feat"], float(got["n"])))
             memo["feat_los_limits"] = limits
-        wards = self._ward_marks(mid)
+        wards = self._ward_marks(mid) + self._cover_marks(mid)
         if not limits:
             return wards
         m = self.state.models[mid]
@@ -567,6 +599,22 @@ class FeatAreas(FeatAuras):
                     continue
             best = inches if best is None else min(best, inches)
         return wards + (() if best is None else (f"{SIGHT_MARK}{best:g}",))
+
+    def _cover_marks(self, mid: str) -> tuple[str, ...]:
+        """``("feat_cover",)`` when model ``mid`` is in an ``aura_cover`` Aura now (any part of
+        its base within it; the user always): it has Cover from every model that sees it."""
+        for user, _feat, entry, x, _opt in self._auras_now():
+            if not entry.aura_cover:
+                continue
+            reach = self.area_reach(entry, x)
+            u = self.state.models[user]
+            if reach is None:
+                continue
+            gap = math.dist(u.position, self.state.models[mid].position) - self.table.model(user).radius - \
+                self.table.model(mid).radius
+            if mid == user or gap <= reach + 1e-6:
+                return (COVER_MARK,)
+        return ()
 
     def _ward_marks(self, mid: str) -> tuple[str, ...]:
         """``("ward:x,y,R",)`` for each ``aura_ward`` Aura in play that reaches model ``mid``

@@ -204,7 +204,7 @@ def aura_kept(entry: FeatEffect) -> bool:
     """Round 6 (F2): whether an Aura entry is kept on its user while it lasts for the rules
     of :mod:`sim.rules.game.feat_areas` (terrain, entering, a range read from X or the turn)."""
     return (entry.aura_terrain is not None or bool(entry.aura_enter) or entry.range_x or entry.range_turn
-            or entry.aura_shroud or entry.aura_ward)
+            or entry.aura_shroud or entry.aura_ward or entry.aura_cover)
 
 
 def aura_range(entry: FeatEffect, x: int | None, turn: int) -> float | None:
