@@ -140,6 +140,12 @@ feats:
      effects: [{op: grant, traits: ["Charging Bonus [Fearless]"], until: activation},
                {op: lose_type, types: [Ashigaru], until: activation}],
      summary: "Charging Bonus [Fearless], no Ashigaru"}
+  Martyr:
+    {cost: X+1, timing: simple, area: pulse, range_x: true, limits: [no_btb], when: action, affects: self,
+     effects: [{op: transfer, names: [berserk, bleed, blind, controlled, death_sentence, diseased, frightened,
+                                      immobilised, impetuous, on_fire, poisoned, spirit_block, stunned],
+                n: X, to: user, pick: true}],
+     summary: X markers named from a model in the pulse onto the user}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -830,3 +836,25 @@ def test_genki_drops_the_ashigaru_type_and_its_charging_bonus_acts():
     assert g.profile("hero").trait("fearless") is None
     g.push(Action("charge", "hero", target="foe"))
     assert g.profile("hero").trait("fearless") is not None
+
+
+# ---------------------------------------------------------------- markers the player names (transfer pick)
+def test_martyr_takes_the_x_markers_the_player_names_from_a_model_in_the_pulse():
+    """Martyr: "Transfer X State Markers that are not Disguise, Held, Prone, or Reload Markers
+    from a model in the Pulse to this model" (Pulse X"): with X = 2 Hero takes Pal's Stunned
+    and Poison (2) (1.3" off, in the 2" Pulse); a Prone marker, three markers for X = 2, or
+    Away (8.8" off) are refused; the offer names markers of the nearest model."""
+    g = game(hero=("Martyr",))
+    set_model(g, "hero", ki=6)
+    set_model(g, "pal", conditions={"stunned": 1, "prone": 1}, markers={"poison": [2]})
+    set_model(g, "away", conditions={"stunned": 1})
+    offers = [a for a in g.legal_actions() if a.feat == "Martyr"]
+    assert [(a.x, a.models) for a in offers] == [(2, ("pal:stunned", "pal:poisoned"))]
+    bad = [("pal:prone", "pal:stunned"), ("pal:stunned", "pal:poisoned", "pal:stunned"),
+           ("away:stunned", "away:stunned"), ("pal:stunned",)]
+    for models in bad:
+        assert not g.is_legal(Action("ki_feat", "hero", feat="Martyr", x=2, models=models))[0], models
+    g.push(Action("ki_feat", "hero", feat="Martyr", x=2, models=("pal:stunned", "pal:poisoned")))
+    hero, pal = g.state.models["hero"], g.state.models["pal"]
+    assert hero.conditions.get("stunned") == 1 and hero.markers.get("poison") == [2] and hero.ki == 3
+    assert set(pal.conditions) == {"prone"} and not pal.markers.get("poison")

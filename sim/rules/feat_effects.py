@@ -703,6 +703,10 @@ class TransferOp(_Strict):
     to: Literal["user", "affected"] = "user"
     from_friends: Annotated[float, Field(ge=0, le=24)] | None = None
     wound_each: bool = False
+    #: round 6 (F5): the player names the markers moved in the action's ``models``, one
+    #: ``model:condition`` per marker, all from one other model within the feat's Pulse; ``n``
+    #: of them exactly (Martyr: X markers)
+    pick: bool = False
 
     @field_validator("names")
     @classmethod
@@ -717,6 +721,8 @@ class TransferOp(_Strict):
         if (self.to == "affected") != (self.from_friends is not None):
             raise ValueError("transfer to: affected takes the markers of friends within 'from_friends' inches "
                              "(and only it)")
+        if self.pick and (self.to != "user" or self.n == "all"):
+            raise ValueError("transfer pick names n markers moved onto the user (to: user, n: X or a number)")
         return self
 
 

@@ -209,7 +209,7 @@ class FeatCards(FeatTriggers, FeatMoves):
         if entry.max_damage is not None and m.damage > entry.max_damage:
             return (f"{f.name} may not be used with more than {entry.max_damage} marked wound boxes "
                     f"({m.id} has {m.damage})")
-        why = self._chosen_refusal(m, f, entry, action)
+        why = self._chosen_refusal(m, f, entry, action) or self.pick_refusal(m, f, entry, action)
         if why:
             return why
         t = self.state.models.get(action.target or "")
@@ -228,9 +228,11 @@ class FeatCards(FeatTriggers, FeatMoves):
         return None
 
     # ------------------------------------------------------------ one more model chosen
-    def chosen_op(self, entry: FeatEffect) -> ChosenOp | None:
-        """The entry's ``chosen`` op (in ``effects_self`` or ``effects``), or None."""
-        return next((e for e in list(entry.effects_self) + list(entry.effects) if isinstance(e, ChosenOp)), None)
+    def chosen_op(self, entry: FeatEffect) -> Any:
+        """The entry's ``chosen`` op (in ``effects_self`` or ``effects``), or its ``transfer``
+        ``pick`` op (both name models in the action's ``models``), or None."""
+        return next((e for e in list(entry.effects_self) + list(entry.effects) if isinstance(e, ChosenOp)),
+                    None) or self._pick_op(entry)
 
     def chosen_models(self, m: ModelState, op: ChosenOp) -> list[str]:
         """The models ``m``'s player may name for ``op`` now, the fewest counters and the
@@ -249,15 +251,22 @@ class FeatCards(FeatTriggers, FeatMoves):
 
     def with_chosen(self, m: ModelState, entry: FeatEffect, offers: list[Action]) -> list[Action]:
         """``offers`` naming the default model of the entry's ``chosen`` op (none: unchanged)."""
+        if self._pick_op(entry) is not None:  # transfer pick: the markers named (Martyr), the most X first
+            top = max((int(a.x or 1) for a in offers), default=0)
+            for x in range(top, 0, -1):
+                picked = self.pick_default(m, entry, x)
+                if picked:
+                    return [replace(offers[0], x=x, models=picked)]
+            return []
         op = self.chosen_op(entry)
-        if op is None:
+        if not isinstance(op, ChosenOp):
             return offers
         got = self.chosen_models(m, op)
         return [replace(a, models=(got[0],)) for a in offers] if got else []
 
     def _chosen_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
         op = self.chosen_op(entry)
-        if op is None:
+        if not isinstance(op, ChosenOp):
             return None
         if len(action.models) != 1:
             return f"{f.name}: name the {op.side} model within {op.range:g}\" it reaches (models, one id)"
@@ -334,33 +343,106 @@ class FeatCards(FeatTriggers, FeatMoves):
         cap = None if op.n == "all" else (x if op.n == "X" else int(op.n))
         receiver = m.id if op.to == "user" else mid
         moved = gained = 0
-        for giver in self.transfer_givers(m.id, op, mid):
-            for name in op.names:
-                units = self._units(giver, name)
-                if cap is not None:
-                    units = units[:max(0, cap - moved)]
-                if not units:
-                    continue
-                moved += len(units)
-                self.remove_markers(giver, name, len(units))
-                before = len(self._units(receiver, name))
-                key = conditions.canonical(name)
-                if key in conditions.DAMAGING:
-                    for v in units:
-                        self._gain(receiver, name, 1, value=v)
-                elif key in _VALUED:
-                    self._gain(receiver, name, 1, value=units[0])
-                else:
-                    self._gain(receiver, name, len(units))
-                got = len(self._units(receiver, name)) - before
-                gained += max(0, got)
-                self._emit(Event("note", {"text": f"{f.name}: {len(units)} {name} marker(s) move from {giver} to "
-                                                  f"{receiver}" + ("" if got >= len(units) else f" ({max(0, got)} "
-                                                                   "gained)")}))
+        plan: list[tuple[str, str, list[Any]]] = []
+        if op.pick:  # round 6 (F5): the markers the player named (Martyr)
+            picks = self._picks(action)
+            for giver, name in dict.fromkeys(picks):
+                plan.append((giver, name, self._units(giver, name)[:picks.count((giver, name))]))
+        else:
+            for giver in self.transfer_givers(m.id, op, mid):
+                for name in op.names:
+                    units = self._units(giver, name)
+                    if cap is not None:
+                        units = units[:max(0, cap - moved)]
+                    moved += len(units)
+                    plan.append((giver, name, units))
+        for giver, name, units in plan:
+            if not units:
+                continue
+            self.remove_markers(giver, name, len(units))
+            before = len(self._units(receiver, name))
+            key = conditions.canonical(name)
+            if key in conditions.DAMAGING:
+                for v in units:
+                    self._gain(receiver, name, 1, value=v)
+            elif key in _VALUED:
+                self._gain(receiver, name, 1, value=units[0])
+            else:
+                self._gain(receiver, name, len(units))
+            got = len(self._units(receiver, name)) - before
+            gained += max(0, got)
+            self._emit(Event("note", {"text": f"{f.name}: {len(units)} {name} marker(s) move from {giver} to "
+                                              f"{receiver}" + ("" if got >= len(units) else f" ({max(0, got)} "
+                                                               "gained)")}))
         if op.wound_each and gained > 0 and self.state.models[receiver].alive:
             self._emit(Event("note", {"text": f"{f.name}: {receiver} marks {gained} wound box(es), one per marker "
                                               "gained"}))
             self._wound(receiver, gained)
+
+    def _picks(self, action: Action) -> list[tuple[str, str]]:
+        """``(model, condition)`` per marker the action's ``models`` names (``model:condition``)."""
+        out = []
+        for tok in action.models:
+            mid, _, name = str(tok).partition(":")
+            out.append((mid, conditions.canonical(name) or name))
+        return out
+
+    def _pick_op(self, entry: FeatEffect) -> TransferOp | None:
+        return next((e for e in list(entry.effects) + list(entry.effects_self)
+                     if isinstance(e, TransferOp) and e.pick), None)
+
+    def pick_refusal(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> str | None:
+        """Why the markers ``action`` names for a ``transfer`` ``pick`` are wrong (None when
+        fine): ``n`` of them (X: the paid X), of the op's kinds, all from one other model
+        within the feat's Pulse (X inches with ``range_x``) that has them."""
+        op = self._pick_op(entry)
+        if op is None:
+            return None
+        want = int(action.x or 1) if op.n == "X" else int(op.n)
+        picks = self._picks(action)
+        if len(picks) != want:
+            return f"{f.name}: name {want} marker(s) as model:condition in models"
+        givers = {g for g, _ in picks}
+        if len(givers) != 1 or next(iter(givers)) not in self.state.models or m.id in givers:
+            return f"{f.name}: the markers come from one other model"
+        giver = next(iter(givers))
+        reach = float(want) if entry.range_x else float(entry.range or 0)
+        g = self.state.models[giver]
+        gap = math.dist(g.position, m.position) - self.table.model(giver).radius - self.table.model(m.id).radius
+        if not g.alive or gap > reach + 1e-6:
+            return f"{f.name}: {giver} is not within the {reach:g}\" Pulse"
+        kinds = {conditions.canonical(n) for n in op.names}
+        for (gid, name) in set(picks):
+            if name not in kinds:
+                return f"{f.name} moves {', '.join(sorted(k for k in kinds if k))} markers, not {name}"
+            if len(self._units(gid, name)) < picks.count((gid, name)):
+                return f"{gid} has fewer than {picks.count((gid, name))} {name} marker(s)"
+        return None
+
+    def pick_default(self, m: ModelState, entry: FeatEffect, x: int | None) -> tuple[str, ...]:
+        """The markers a ``transfer`` ``pick`` is offered with: the nearest other model in the
+        Pulse that has enough of the op's kinds, its worst markers first (none found: ``()``)."""
+        op = self._pick_op(entry)
+        if op is None:
+            return ()
+        want = int(x or 1) if op.n == "X" else int(op.n)
+        reach = float(want) if entry.range_x else float(entry.range or 0)
+        order = ["controlled", "stunned", "blind", "spirit_block", "death_sentence", "immobilised", "on_fire",
+                 "poisoned", "bleed", "frightened", "diseased", "berserk", "impetuous"]
+        kinds = sorted({conditions.canonical(n) or n for n in op.names},
+                       key=lambda k: order.index(k) if k in order else len(order))
+        best: list[tuple[float, str]] = []
+        for g in self.state.alive():
+            if g.id == m.id:
+                continue
+            gap = math.dist(g.position, m.position) - self.table.model(g.id).radius - self.table.model(m.id).radius
+            if gap <= reach + 1e-6:
+                best.append((gap, g.id))
+        for _, gid in sorted(best):
+            names = [f"{gid}:{k}" for k in kinds for _ in self._units(gid, k)][:want]
+            if len(names) == want:
+                return tuple(names)
+        return ()
 
     # ------------------------------------------------------------ no_specials own
     def own_specials_refusal(self, mid: str) -> str | None:
