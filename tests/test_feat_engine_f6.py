@@ -152,6 +152,17 @@ def test_intercept_not_offered_when_the_redirected_action_is_illegal():
     assert not any(k.startswith("feat_trigger:") for k in g.state.models["guard"].conditions)
 
 
+def test_intercept_a_melee_from_contact_moves_the_enemy_to_the_user():
+    """Hero already touches Fox: its Melee made at Guard is legal (its move reaches Guard,
+    p.24), so Intercept is offered and the exchange is Hero v Guard."""
+    g = game(("Intercept",), fox_facing=270.0, places={"hero": (10, 13.815)})
+    assert "fox" in g.enemies_in_contact("hero")
+    g.push(Action("melee", "hero", target="fox"))
+    g.push(Action("feat", "guard", feat="Intercept"))
+    ex = g.state.exchange
+    assert ex is not None and ex["defender"] == "guard"
+
+
 # ---------------------------------------------------------------- Illicium: a shot
 def test_illicium_takes_a_shot_on_the_user():
     g = game(("Illicium",), places={"hero": (10, 4), "guard": (14, 15)})

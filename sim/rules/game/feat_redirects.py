@@ -235,7 +235,8 @@ class FeatRedirects(GamePart):
 
     # ------------------------------------------------------------ the redirect op
     def redirect_ok(self, enemy: ModelState, action: Action, user: str, op: RedirectOp) -> bool:
-        """Whether ``enemy``'s ``action`` would be legal with ``user`` as its target: a Ki
+        """Whether ``enemy``'s ``action`` would be legal with ``user`` as its target (a Melee
+        that would fall back on the enemy it touches is not, p.24): a Ki
         feat's target also within its range (a feat may be declared beyond it and fail, p.47,
         but a redirect needs a valid target), unless ``range_to_original`` measures the range
         to the first target."""
@@ -249,6 +250,8 @@ class FeatRedirects(GamePart):
                     return False
             if action.kind == "feat":
                 return self._feat_legal(enemy, moved)[0]
+            if action.kind == "melee" and self.melee_fallback(enemy.id, user):
+                return False  # legal only as a fight with the enemy it touches (p.24): not at the user
             return bool(ACTION_KINDS[action.kind].legal(self, enemy, moved)[0])
         finally:
             self.__dict__["_f6_range_to"] = None
