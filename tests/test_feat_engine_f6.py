@@ -52,6 +52,9 @@ feats:
     {cost: 2, timing: instant, area: pulse, range: 6, limits: [no_btb, once_per_turn], when: "trigger:targeted",
      watch: friends, targeted_by: [contact], affects: friends, max_affected: 1, effects: [{op: join}],
      summary: another friend moves into contact with the enemy}
+  Quick Lash:
+    {cost: 1, timing: instant, area: target, range: 8, when: action, affects: target_enemy,
+     effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
   Spirit Lash:
     {cost: 1, timing: simple, area: target, range: 8, when: action, affects: target_enemy,
      effects: [{op: condition, name: stunned, n: 1}], summary: a Stunned marker on the target}
@@ -194,6 +197,19 @@ def test_spirit_guardian_takes_an_enemy_feat_its_range_measured_to_the_friend():
     assert "stunned" in g.state.models["guard"].conditions
     assert "stunned" not in g.state.models["fox"].conditions
     assert g.state.models["hero"].ki == 5 and g.state.models["guard"].ki == 2
+    assert not any("feat_range_to" in m.conditions for m in g.state.models.values())
+
+
+def test_spirit_guardian_takes_an_enemy_instant_feat_and_the_active_player_goes_on():
+    """An Instant Target feat of the active player's model (no action) waits unpaid for Spirit
+    Guardian; redirected, it is paid and made at Guard (its range measured to Fox), and player
+    1 still has its activation to declare."""
+    g = game(("Spirit Guardian",), hero=("Quick Lash",), places={"hero": (10, 8.0), "guard": (10, 18.5)})
+    g.push(Action("feat", "hero", feat="Quick Lash", target="fox"))
+    assert g.to_move() == 2 and g.state.models["hero"].ki == 6
+    g.push(Action("feat", "guard", feat="Spirit Guardian"))
+    assert "stunned" in g.state.models["guard"].conditions and "stunned" not in g.state.models["fox"].conditions
+    assert g.state.models["hero"].ki == 5 and g.to_move() == 1
     assert not any("feat_range_to" in m.conditions for m in g.state.models.values())
 
 
@@ -414,6 +430,23 @@ def test_spiritual_conduit_needs_its_user_free_of_enemies():
     assert g.feat_origins("priest") == []
     set_model(g, "fox", position=[22, 18])
     assert g.feat_origins("priest") == ["conduit"]
+
+
+def test_redirects_and_windows_survive_a_save_and_a_verified_load():
+    """A game with a redirected Ki feat (its range mark), a waiting friend-contact window and a
+    redirected Charge re-simulates to the same events from its save."""
+    g = game(("Spirit Guardian",), hero=("Spirit Lash",), places={"hero": (10, 8.0), "guard": (10, 18.5)})
+    g.push(Action("ki_feat", "hero", feat="Spirit Lash", target="fox"))
+    g.push(Action("feat", "guard", feat="Spirit Guardian"))
+    again = Game.from_save(g.to_json())
+    assert [e.kind for e in again.events] == [e.kind for e in g.events]
+    assert again.position() == g.position()
+    g = game(("Madamada",), fox_facing=270.0)
+    g.push(Action("charge", "hero", target="fox"))  # waits for Madamada
+    again = Game.from_save(g.to_json())
+    assert again.position() == g.position() and again.to_move() == 2
+    again.push(Action("feat", "guard", feat="Madamada", target="fox"))
+    assert "fox" not in again.enemies_in_contact("hero")
 
 
 # ---------------------------------------------------------------- the repository's entries
