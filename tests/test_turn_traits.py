@@ -494,3 +494,19 @@ def test_the_melee_exchange_counts_a_kamis_ki_and_never_kills_last_stand_or_rise
     assert g.combatant("kokkio", False).wounds_left is None
     assert g.combatant("kazuha", False).wounds_left is None
     assert g.combatant("akira", False).wounds_left == g.state.models["akira"].wounds
+
+
+def test_a_cultist_that_wounds_itself_to_death_ends_its_activation_and_the_turn_goes_on():
+    # p.50: Cultist wounds "любой дружественной модели (моделям), включая себя"; a model killed
+    # at the start of its activation declares nothing: the other player acts next (p.21), or the
+    # End phase comes when nobody can (found by fuzz seed 806: player 2 was left active with
+    # no model able to act and no pass token).
+    g = _at(Game(_with({"matsu": [T("cultist", 2)]}), seed=6, length=("fixed", 3)),
+            matsu={"counters": 2, "ki": 0, "damage": 4})
+    left = g.state.models["matsu"].wounds - g.state.models["matsu"].damage
+    assert left == 1
+    g.push(Action("cultist", "matsu", target="matsu", x=1))
+    assert not g.state.models["matsu"].alive
+    assert g.state.active == 2 and g.to_move() == 2
+    assert any(g.is_legal(a)[0] for a in g.legal_actions())  # player 2 has a real decision
+    assert "its activation ends" in "\n".join(g.log()[-3:])

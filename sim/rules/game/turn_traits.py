@@ -510,6 +510,9 @@ class TurnTraits(GamePart):
         self._emit(Event("ki_change", {"model": mid, "delta": n}))
         self._wound(target, n)
         self._zero_wound_checks()
+        if not self.state.models[mid].alive:  # a Cultist that wounded itself to death: its activation is over
+            self._emit(Event("note", {"text": f"{mid} is killed before declaring its action: its activation ends"}))
+            self._next_active(3 - self.state.models[mid].player)
 
     def activation_start_offers(self, m: ModelState) -> list[Action]:
         """The free actions ``m`` may take now before declaring its action (offered by
