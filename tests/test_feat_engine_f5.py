@@ -146,6 +146,11 @@ feats:
                                       immobilised, impetuous, on_fire, poisoned, spirit_block, stunned],
                 n: X, to: user, pick: true}],
      summary: X markers named from a model in the pulse onto the user}
+  Tears for the Dead:
+    {cost: 3, timing: simple, area: target, range: 6, limits: [once_per_game], when: action, affects: target,
+     effects: [{op: grant, traits: [Defensive], until: end_phase},
+               {op: forbid, actions: [melee, shoot, charge], until: end_phase}],
+     summary: "Defensive and no Melee, Ranged or Charge actions"}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -858,3 +863,22 @@ def test_martyr_takes_the_x_markers_the_player_names_from_a_model_in_the_pulse()
     hero, pal = g.state.models["hero"], g.state.models["pal"]
     assert hero.conditions.get("stunned") == 1 and hero.markers.get("poison") == [2] and hero.ki == 3
     assert set(pal.conditions) == {"prone"} and not pal.markers.get("poison")
+
+
+# ---------------------------------------------------------------- actions forbidden (forbid)
+def test_tears_for_the_dead_forbids_melee_ranged_and_charge_actions_only():
+    """Tears for the Dead: "Target model gains Defensive and cannot declare Melee, Ranged, or
+    Charge Actions until the End Phase": Foe may not Charge, Melee or Shoot (refused, not
+    offered) but may Walk; Defensive until the End phase."""
+    g = game(hero=("Tears for the Dead",))
+    g.push(Action("ki_feat", "hero", feat="Tears for the Dead", target="foe"))
+    assert g.profile("foe").trait("defensive") is not None
+    set_active(g, 2)
+    for a in (Action("charge", "foe", target="hero"), Action("shoot", "foe", target="hero")):
+        ok, why = g.is_legal(a)
+        assert not ok and "Tears for the Dead" in why, (a, why)
+    kinds = {a.kind for a in g.legal_actions() if a.model == "foe"}
+    assert not kinds & {"charge", "melee", "shoot"} and "walk" in kinds
+    plain = game(seed=2)
+    set_active(plain, 2)
+    assert {a.kind for a in plain.legal_actions() if a.model == "foe"} & {"shoot", "charge"}  # without the feat

@@ -62,6 +62,7 @@ class Activation(GamePart):
                or weapon_specials.web_refusal(self, m.id, action)  # Web Defence (catalogue special)
                or self.order_action_refusal(m.id, action))  # a Ki feat limits or forces its action (feat_order)
         why = why or self.pack_refusal(m.id, action)  # Pack: one target for the pack (p.55, answer_traits)
+        why = why or self.forbid_refusal(m.id, action)  # round 6 (F5): a Ki feat forbids the action (feat_cards)
         if why:
             return why
         if forced[0] in ("melee", "charge") and action.target != forced[1]:

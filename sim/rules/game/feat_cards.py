@@ -61,6 +61,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   it has the op's traits and weapon traits (read with ``steal``).
 * **lose_type** (Genki): the card loses type keywords until a duration (effect key
   ``lose_types``); a Charging Bonus gained by a feat now acts like a printed one.
+* **forbid** (Tears for the Dead): a mark (:data:`FORBID_MARK`): until its duration the model
+  may not declare actions of the op's kinds (judged with the other declaration rules, and not
+  offered).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -88,6 +91,7 @@ from sim.rules.feat_effects import (
     ChosenOp,
     CounterOp,
     FeatEffect,
+    ForbidOp,
     FormOp,
     GrantWeaponOp,
     HealRuleOp,
@@ -125,6 +129,8 @@ ACT_MARK = "feat_onaction:"
 STEAL_MARK = "feat_steal:"
 #: The mark of a ``versus`` op: ``feat_versus:<feat>``, value JSON (the op's fields).
 VS_MARK = "feat_versus:"
+#: The mark of a ``forbid`` op: ``feat_forbid:<feat>``, value JSON ``{"actions", "until"}``.
+FORBID_MARK = "feat_forbid:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -631,7 +637,7 @@ class FeatCards(FeatTriggers, FeatMoves):
             self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK))
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -769,6 +775,25 @@ class FeatCards(FeatTriggers, FeatMoves):
                         eff["weapon_name"] = data["name"]
                 out.append(eff)
         return out
+
+    # ------------------------------------------------------------ actions forbidden
+    def apply_forbid(self, f: ki.Feat, op: ForbidOp, mid: str) -> None:
+        """Model ``mid`` may not declare ``op``'s action kinds until its duration."""
+        value = json.dumps({"actions": list(op.actions), "until": op.until}, sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": FORBID_MARK + f.name, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"{f.name}: {mid} may not declare {', '.join(op.actions)} actions until "
+                                          f"{op.until.replace('_', ' ')}"}))
+
+    def forbid_refusal(self, mid: str, action: Action) -> str | None:
+        """Why ``mid`` may not declare ``action`` because a ``forbid`` mark bars its kind."""
+        m = self.state.models.get(mid)
+        if m is None or not any(k.startswith(FORBID_MARK) for k in m.conditions):
+            return None
+        kind = {"complex_ki_feat": "ki_feat", "complex_scenario": "scenario"}.get(action.kind, action.kind)
+        for key, v in m.conditions.items():
+            if key.startswith(FORBID_MARK) and kind in json.loads(str(v)).get("actions", []):
+                return f"{key[len(FORBID_MARK):]}: {mid} may not declare a {action.kind} action now"
+        return None
 
     # ------------------------------------------------------------ types lost
     def apply_lose_type(self, f: ki.Feat, op: LoseTypeOp, mid: str) -> None:
