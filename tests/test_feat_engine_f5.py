@@ -151,6 +151,9 @@ feats:
      effects: [{op: grant, traits: [Defensive], until: end_phase},
                {op: forbid, actions: [melee, shoot, charge], until: end_phase}],
      summary: "Defensive and no Melee, Ranged or Charge actions"}
+  Yoko-Men:
+    {cost: 1, timing: active, area: personal, when: action, affects: self,
+     effects: [{op: steal, traits: [Dodge], gain: false, until: action}], summary: its opponents lose Dodge}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -882,3 +885,24 @@ def test_tears_for_the_dead_forbids_melee_ranged_and_charge_actions_only():
     plain = game(seed=2)
     set_active(plain, 2)
     assert {a.kind for a in plain.legal_actions() if a.model == "foe"} & {"shoot", "charge"}  # without the feat
+
+
+def test_yoko_men_strips_dodge_from_the_models_it_fights_without_gaining_it():
+    """Yoko-Men: "Models involved in a Melee Exchange with this model lose the Dodge trait until
+    the current action is resolved": in Hero's exchange Foe has no Dodge (2) and Hero gains
+    none; once the action is resolved Foe has it again."""
+    ishi = get_profile("ishi")
+    dodger = replace(ishi, id="f5-dodger", name="Dodger", bs_id="test-f5-dodger", feats=(),
+                     traits=ishi.traits + (parse_trait("Dodge (2)"),))
+    g = game(hero=("Yoko-Men",), foe_card=dodger)
+    set_model(g, "foe", position=[10, 11.19])
+    g.push(Action("feat", "hero", feat="Yoko-Men"))
+    g.push(Action("melee", "hero", target="foe"))
+    assert g.profile("foe").trait("dodge") is None and g.profile("hero").trait("dodge") is None
+    for mid in ("hero", "foe"):
+        if g.state.exchange is not None and mid not in g.state.exchange["allocations"]:
+            pool = g.exchange_pools()[mid]
+            g.push(Action("allocate", mid, attack=0, defence=pool))
+    assert g.state.exchange is None
+    assert g.profile("foe").trait("dodge") is not None
+    assert not any(k.startswith("feat_steal:") for k in g.state.models["hero"].conditions)

@@ -1036,6 +1036,9 @@ class StealOp(_Strict):
     op: Literal["steal"]
     traits: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1, max_length=12)]
     until: Until = "activation"
+    #: False: the enemy only loses them (Yoko-Men: "Models involved in a Melee Exchange with
+    #: this model lose the Dodge trait")
+    gain: bool = True
 
 
 class VersusOp(_Strict):

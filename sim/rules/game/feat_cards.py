@@ -712,10 +712,11 @@ class FeatCards(FeatTriggers, FeatMoves):
     # ------------------------------------------------------------ traits taken in an exchange
     def apply_steal(self, m: ModelState, f: ki.Feat, op: StealOp, mid: str) -> None:
         """Model ``mid`` takes ``op``'s traits from the enemies it fights until ``op.until``."""
-        value = json.dumps({"traits": list(op.traits), "until": op.until}, sort_keys=True)
+        value = json.dumps({"traits": list(op.traits), "until": op.until, "gain": op.gain}, sort_keys=True)
         self._emit(Event("condition", {"model": mid, "name": STEAL_MARK + f.name, "on": True, "value": value}))
         self._emit(Event("note", {"text": f"{f.name}: until {op.until.replace('_', ' ')} the enemies {mid} fights "
-                                          f"lose {', '.join(op.traits)} and {mid} gains them"}))
+                                          f"lose {', '.join(op.traits)}" + (f" and {mid} gains them" if op.gain
+                                                                            else "")}))
 
     def apply_versus(self, m: ModelState, f: ki.Feat, op: VersusOp, mid: str) -> None:
         """Model ``mid`` carries ``f``'s ``versus`` changes until ``op.until``."""
@@ -746,7 +747,7 @@ class FeatCards(FeatTriggers, FeatMoves):
                 continue
             data = json.loads(str(v))
             card = self.printed_profile(other)
-            if card is None:
+            if card is None or not data.get("gain", True):
                 continue
             card = effective_profile(card, foe.effects)  # before it loses them (no read-time effects)
             want = {trait_key(t) for t in data["traits"]}
