@@ -154,6 +154,10 @@ feats:
   Yoko-Men:
     {cost: 1, timing: active, area: personal, when: action, affects: self,
      effects: [{op: steal, traits: [Dodge], gain: false, until: action}], summary: its opponents lose Dodge}
+  Surge:
+    {cost: 2, timing: active, area: special, when: action, affects: self,
+     effects: [{op: next_shot, name: Bow, strength: 1, weapon_traits: [Slam Attack (0)]}],
+     summary: its next Bow attack is stronger}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -906,3 +910,18 @@ def test_yoko_men_strips_dodge_from_the_models_it_fights_without_gaining_it():
     assert g.state.exchange is None
     assert g.profile("foe").trait("dodge") is not None
     assert not any(k.startswith("feat_steal:") for k in g.state.models["hero"].conditions)
+
+
+# ---------------------------------------------------------------- the next ranged attack (next_shot)
+def test_surge_changes_the_next_attack_of_the_named_weapon_only():
+    """Surge (the weapon renamed to Ishi's Bow): "This model's next Call Lightning Ranged Attack
+    gains +1 Strength and Slam Attack (0)": the Bow has Strength 2 and Slam Attack (0) until
+    Hero shoots with it; after that shot the Bow is as printed."""
+    g = game(hero=("Surge",))
+    set_model(g, "foe", position=[10, 16])
+    bow = lambda: next(w for w in g.profile("hero").weapons if w.name == "Bow")  # noqa: E731
+    g.push(Action("feat", "hero", feat="Surge"))
+    assert bow().strength == 2 and "Slam Attack (0)" in bow().special_attacks
+    assert next(w for w in g.profile("hero").weapons if w.name == "Dagger").strength == 0
+    g.push(Action("shoot", "hero", target="foe"))
+    assert bow().strength == 1 and not bow().special_attacks

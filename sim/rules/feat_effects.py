@@ -87,7 +87,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel", "join",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal", "versus", "lose_type", "forbid")  # round 6 (F5)
+       "steal", "versus", "lose_type", "forbid", "next_shot")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-    "steal", "versus", "lose_type", "forbid",  # round 6 (F5)
+    "steal", "versus", "lose_type", "forbid", "next_shot",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1083,6 +1083,18 @@ class ForbidOp(_Strict):
     until: Until = "end_phase"
 
 
+class NextShotOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): the affected model's next ranged attack
+    with its weapon ``name`` has the ``strength`` change and the ``weapon_traits`` (special
+    attacks included: offered with that Shoot); the change is spent by that attack, hit or miss
+    (Surge: the next Call Lightning attack, +1 Strength and Slam Attack (0))."""
+
+    op: Literal["next_shot"]
+    name: Annotated[str, Field(min_length=1, max_length=40)]
+    strength: Annotated[int, Field(ge=-6, le=6)] = 0
+    weapon_traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1096,7 +1108,8 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DiceCurseOp, CleanseOp, FeatCostOp, RemoveTerrainOp, FaceOp, LosLimitOp,  # round 6 (F2)
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
-                     OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp],  # round 6 (F5)
+                     OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
+                     NextShotOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

@@ -33,6 +33,8 @@ class Cards(GamePart):
             extra = extra + self.aura_effects(mid)  # Aura feats' lasting changes while inside (feat_auras, p.47)
             if self.state.exchange is not None:  # round 6 (F5): traits taken in an exchange (feat_cards)
                 extra = extra + self.steal_effects(mid)
+            if m.conditions:  # round 6 (F5): a change for the model's next ranged attack (feat_cards)
+                extra = extra + self.next_shot_effects(mid)
         if prof is None or m is None or not (m.effects or extra):
             return prof
         effects = m.effects + extra  # Oni Rage: Tough (+1) while Berserk (p.55)

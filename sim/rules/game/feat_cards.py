@@ -64,6 +64,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **forbid** (Tears for the Dead): a mark (:data:`FORBID_MARK`): until its duration the model
   may not declare actions of the op's kinds (judged with the other declaration rules, and not
   offered).
+* **next_shot** (Surge): a mark (:data:`NEXT_MARK`): the named ranged weapon has the op's
+  Strength change and weapon traits (special attacks included) until the model's next ranged
+  attack with it is made (read by ``Game.profile``; spent by ``ShootingStep._shoot``).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -96,6 +99,7 @@ from sim.rules.feat_effects import (
     GrantWeaponOp,
     HealRuleOp,
     LoseTypeOp,
+    NextShotOp,
     OnActionOp,
     OnFeatOp,
     SpecialCostOp,
@@ -131,6 +135,8 @@ STEAL_MARK = "feat_steal:"
 VS_MARK = "feat_versus:"
 #: The mark of a ``forbid`` op: ``feat_forbid:<feat>``, value JSON ``{"actions", "until"}``.
 FORBID_MARK = "feat_forbid:"
+#: The mark of a ``next_shot`` op: ``feat_nextshot:<feat>``, value JSON (the op's fields).
+NEXT_MARK = "feat_nextshot:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -776,6 +782,42 @@ class FeatCards(FeatTriggers, FeatMoves):
                         eff["weapon_name"] = data["name"]
                 out.append(eff)
         return out
+
+    # ------------------------------------------------------------ the next ranged attack
+    def apply_next_shot(self, f: ki.Feat, op: NextShotOp, mid: str) -> None:
+        """Model ``mid``'s next ranged attack with ``op.name`` carries ``op``'s changes."""
+        value = json.dumps(op.model_dump(mode="json", exclude={"op"}), sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": NEXT_MARK + f.name, "on": True, "value": value}))
+        what = ([f"Strength {op.strength:+d}"] if op.strength else []) + list(op.weapon_traits)
+        self._emit(Event("note", {"text": f"{f.name}: {mid}'s next {op.name} attack has {', '.join(what)}"}))
+
+    def next_shot_effects(self, mid: str) -> list[dict]:
+        """The read-time effects of ``mid``'s waiting ``next_shot`` marks."""
+        m = self.state.models.get(mid)
+        if m is None:
+            return []
+        out: list[dict] = []
+        for key, v in m.conditions.items():
+            if not key.startswith(NEXT_MARK):
+                continue
+            data = json.loads(str(v))
+            eff: dict = {"source": key[len(NEXT_MARK):], "until": "game", "weapon": "ranged",
+                         "weapon_name": data["name"]}
+            if data.get("strength"):
+                eff["stats"] = {"strength": int(data["strength"])}
+            if data.get("weapon_traits"):
+                eff["weapon_traits"] = list(data["weapon_traits"])
+            out.append(eff)
+        return out
+
+    def next_shot_used(self, mid: str, weapon: str) -> None:
+        """``mid`` made a ranged attack with ``weapon``: its ``next_shot`` marks for it are spent."""
+        m = self.state.models.get(mid)
+        if m is None:
+            return
+        for key, v in list(m.conditions.items()):
+            if key.startswith(NEXT_MARK) and str(json.loads(str(v)).get("name", "")).lower() == weapon.lower():
+                self._emit(Event("condition", {"model": mid, "name": key, "on": False}))
 
     # ------------------------------------------------------------ actions forbidden
     def apply_forbid(self, f: ki.Feat, op: ForbidOp, mid: str) -> None:

@@ -292,6 +292,7 @@ class ShootingStep(GamePart):
         if res.outcome == "hit" and res.target:  # feat triggers (round 3)
             self.note_attacks({mid: {res.target: res.wounds}}, "ranged")
         self._emit(Event("shot", data))
+        self.next_shot_used(mid, w.name)  # round 6 (F5): a "next attack" change is spent (feat_cards)
         self.remove_savers(answers)  # Sacrifice / Protected: the friend removed instead (p.56-57)
         for k, names in sorted(sp["gain"].items()):
             for name in names:
