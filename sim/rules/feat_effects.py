@@ -817,15 +817,18 @@ class DeployTerrainOp(_Strict):
     """Round 6 (F2): the user deploys a round base of ``base`` mm whose area is a terrain
     piece of ``passage`` / ``visibility`` / ``size`` until ``until``, its centre the action's
     ``point``: on the table, within ``range`` inches of the user (edge to edge), in its LoS
-    with ``los``, overlapping no model and no Impassable terrain (Fumeiryo)."""
+    with ``los``, overlapping no model and no Impassable terrain (Fumeiryo). Round 6 (F7):
+    ``range: null`` = anywhere on the table; ``destructible`` = the piece has the terrain trait
+    Destructible (p.16); ``passage: impassable`` (Set the Scene)."""
 
     op: Literal["deploy_terrain"]
     base: Literal[30, 40, 50, 60] = 50
-    passage: Literal["difficult", "normal", "ideal"] = "normal"
+    passage: Literal["impassable", "difficult", "normal", "ideal"] = "normal"
     visibility: Literal["open", "obscuring", "blocking"] = "blocking"
     size: Literal["zero", "tiny", "small", "medium", "large", "huge"] = "large"
-    range: Annotated[float, Field(ge=0, le=24)] = 6.0
+    range: Annotated[float, Field(ge=0, le=24)] | None = 6.0
     los: bool = True
+    destructible: bool = False
     until: Until = "end_phase"
 
 

@@ -145,7 +145,8 @@ class FeatAreas(FeatAuras):
                 out[pid] = TerrainPiece(id=pid, passage=Passage(op.passage), visibility=Visibility(op.visibility),
                                         size=size, footprint=Footprint.circle((float(got["x"]), float(got["y"])),
                                                                               op.base / MM_PER_INCH / 2.0),
-                                        height=DEFAULT_HEIGHTS[size], name=f"{got['feat']} ({mid})")
+                                        height=DEFAULT_HEIGHTS[size], name=f"{got['feat']} ({mid})",
+                                        traits=("Destructible",) if op.destructible else ())  # (F7)
         return tuple(out.values())
 
     # ------------------------------------------------------------ deployed terrain
@@ -164,7 +165,7 @@ class FeatAreas(FeatAuras):
         if x - r < -1e-9 or y - r < -1e-9 or x + r > table.width + 1e-9 or y + r > table.depth + 1e-9:
             return "the base must lie on the table"
         gap = math.dist((x, y), m.position) - self.table.model(m.id).radius - r
-        if gap > op.range + 1e-6:
+        if op.range is not None and gap > op.range + 1e-6:  # range None: anywhere on the table (F7)
             return f"the base must be within {op.range:g}\" of {m.id} ({gap:.2f}\")"
         for o in self.state.alive():
             if o.elsewhere is None and math.dist((x, y), o.position) < self.table.model(o.id).radius + r - 1e-6:
@@ -200,7 +201,7 @@ class FeatAreas(FeatAuras):
         dirs = [math.atan2(e.position[1] - m.position[1], e.position[0] - m.position[0]) for e in enemies[:1]]
         dirs += [math.radians(m.facing + d) for d in (0, 30, -30, 60, -60, 90, -90)]
         for a in dirs:
-            for d in (ru + r + min(op.range, 2.0), ru + r + 0.05):
+            for d in (ru + r + min(op.range if op.range is not None else 2.0, 2.0), ru + r + 0.05):
                 p = (m.position[0] + d * math.cos(a), m.position[1] + d * math.sin(a))
                 if self.deploy_problem(m, op, p) is None:
                     return (round(p[0], 3), round(p[1], 3))
@@ -215,7 +216,8 @@ class FeatAreas(FeatAuras):
             return
         self.grant(m.id, f"{f.name}{DEPLOY}{float(pt[0]):.3f},{float(pt[1]):.3f}", op.until)
         self._emit(Event("note", {"text": f"{f.name}: a {op.base} mm base at ({pt[0]:.2f}, {pt[1]:.2f}) is "
-                                          f"[{op.passage.title()}, {op.visibility.title()}, {op.size.title()}] terrain "
+                                          f"[{op.passage.title()}, {op.visibility.title()}, {op.size.title()}]"
+                                          f"{' [Destructible]' if op.destructible else ''} terrain "
                                           f"until {op.until.replace('_', ' ')}"}))
 
     # ------------------------------------------------------------ entering an Aura
