@@ -158,6 +158,10 @@ feats:
     {cost: 2, timing: active, area: special, when: action, affects: self,
      effects: [{op: next_shot, name: Bow, strength: 1, weapon_traits: [Slam Attack (0)]}],
      summary: its next Bow attack is stronger}
+  Headshot:
+    {cost: 2, timing: active, area: target, range: 6, when: action, affects: target,
+     effects: [{op: special_against, specials: [Critical Attack (0)], keywords: [Kairai], weapon: ranged}],
+     summary: Critical Attack (0) on ranged weapons against enemy Kairai}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -925,3 +929,22 @@ def test_surge_changes_the_next_attack_of_the_named_weapon_only():
     assert next(w for w in g.profile("hero").weapons if w.name == "Dagger").strength == 0
     g.push(Action("shoot", "hero", target="foe"))
     assert bow().strength == 1 and not bow().special_attacks
+
+
+# ---------------------------------------------------------------- a special only against some enemies
+def test_headshot_gives_a_critical_attack_usable_only_against_enemy_kairai():
+    """Headshot: "Target model's Ranged Weapons gain Critical Attack (0) against Enemy Kairai
+    models": used on Pal, Pal's Bow has it; a Shoot declaring it at Foe (no Kairai) is refused
+    and not offered; at a Kairai Foe it is legal."""
+    ishi = get_profile("ishi")
+    kairai = replace(ishi, id="f5-kairai", name="Kairai", bs_id="test-f5-kairai", types=("kairai",), feats=())
+    for foe_card, ok_expected in ((None, False), (kairai, True)):
+        g = game(hero=("Headshot",), foe_card=foe_card)
+        set_model(g, "foe", position=[10, 16])
+        g.push(Action("feat", "hero", feat="Headshot", target="pal"))
+        bow = next(w for w in g.profile("pal").weapons if w.name == "Bow")
+        assert "Critical Attack (0)" in bow.special_attacks
+        ok, why = g.is_legal(Action("shoot", "pal", target="foe", special="Critical Attack (0)"))
+        assert ok == ok_expected, why
+        offered = any(a.kind == "shoot" and a.model == "pal" and a.special for a in g.legal_actions())
+        assert offered == ok_expected

@@ -87,7 +87,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel", "join",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal", "versus", "lose_type", "forbid", "next_shot")  # round 6 (F5)
+       "steal", "versus", "lose_type", "forbid", "next_shot", "special_against")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-    "steal", "versus", "lose_type", "forbid", "next_shot",  # round 6 (F5)
+    "steal", "versus", "lose_type", "forbid", "next_shot", "special_against",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1098,6 +1098,19 @@ class NextShotOp(_Strict):
     weapon_traits: list[Annotated[str, Field(min_length=1, max_length=60)]] = []
 
 
+class SpecialAgainstOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until`` the affected model's
+    ``weapon`` weapons have the special attacks ``specials``, which it may declare only at an
+    enemy matching one of ``keywords`` (Headshot: Critical Attack (0) on its ranged weapons
+    against enemy Kairai)."""
+
+    op: Literal["special_against"]
+    specials: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=1)]
+    keywords: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=1)]
+    weapon: Literal["ranged"] = "ranged"
+    until: Until | None = None
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1112,7 +1125,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp],  # round 6 (F5)
+                     NextShotOp, SpecialAgainstOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

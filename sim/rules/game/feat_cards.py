@@ -67,6 +67,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **next_shot** (Surge): a mark (:data:`NEXT_MARK`): the named ranged weapon has the op's
   Strength change and weapon traits (special attacks included) until the model's next ranged
   attack with it is made (read by ``Game.profile``; spent by ``ShootingStep._shoot``).
+* **special_against** (Headshot): a mark (:data:`SA_MARK`): its ranged weapons have the op's
+  special attacks (read by ``Game.profile``), declared with a Shoot only at an enemy of the
+  op's keywords (refused and not offered otherwise).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -102,6 +105,7 @@ from sim.rules.feat_effects import (
     NextShotOp,
     OnActionOp,
     OnFeatOp,
+    SpecialAgainstOp,
     SpecialCostOp,
     StealOp,
     TakeKiOp,
@@ -137,6 +141,8 @@ VS_MARK = "feat_versus:"
 FORBID_MARK = "feat_forbid:"
 #: The mark of a ``next_shot`` op: ``feat_nextshot:<feat>``, value JSON (the op's fields).
 NEXT_MARK = "feat_nextshot:"
+#: The mark of a ``special_against`` op: ``feat_against:<feat>``, value JSON (the op's fields).
+SA_MARK = "feat_against:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -643,7 +649,7 @@ class FeatCards(FeatTriggers, FeatMoves):
             self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK))
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK, SA_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -808,7 +814,49 @@ class FeatCards(FeatTriggers, FeatMoves):
             if data.get("weapon_traits"):
                 eff["weapon_traits"] = list(data["weapon_traits"])
             out.append(eff)
+        for key, v in m.conditions.items():  # special_against: the specials are on its weapons
+            if key.startswith(SA_MARK):
+                data = json.loads(str(v))
+                out.append({"source": key[len(SA_MARK):], "until": data["until"], "weapon": data["weapon"],
+                            "weapon_traits": list(data["specials"])})
         return out
+
+    def apply_special_against(self, f: ki.Feat, op: SpecialAgainstOp, mid: str) -> None:
+        """Model ``mid``'s weapons get ``op``'s specials, usable only against some enemies."""
+        data = op.model_dump(mode="json", exclude={"op"}) | {"until": op.until or "game"}
+        self._emit(Event("condition", {"model": mid, "name": SA_MARK + f.name, "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+        self._emit(Event("note", {"text": f"{f.name}: {mid}'s {op.weapon} weapons have {', '.join(op.specials)} "
+                                          f"against enemy {' or '.join(op.keywords)} models"}))
+
+    def special_against_refusal(self, mid: str, action: Action) -> str | None:
+        """Why the Shoot ``action`` may not declare its special: one that only a
+        ``special_against`` mark gives, at a model that is no enemy of its keywords."""
+        m = self.state.models.get(mid)
+        if m is None or not action.special or not any(k.startswith(SA_MARK) for k in m.conditions):
+            return None
+        from sim.rules.melee.specials import special_key
+
+        want = special_key(re.split(r"\(", action.special, maxsplit=1)[0])
+        card = self.printed_profile(mid)
+        printed = {special_key(re.split(r"\(", t, maxsplit=1)[0]) for w in (card.weapons if card else ())
+                   for t in w.special_attacks}
+        if want in printed:
+            return None
+        t = self.state.models.get(action.target or "")
+        for key, v in m.conditions.items():
+            if not key.startswith(SA_MARK):
+                continue
+            data = json.loads(str(v))
+            if want not in {special_key(re.split(r"\(", x, maxsplit=1)[0]) for x in data["specials"]}:
+                continue
+            ok = t is not None and t.player != m.player and keyword_matches(
+                ", ".join(data["keywords"]), view_of(self.profile(t.id), friendly=False,
+                                                     conditions=conditions.from_model(t)))
+            if not ok:
+                return (f"{key[len(SA_MARK):]}: {action.special} only against enemy "
+                        f"{' or '.join(data['keywords'])} models")
+        return None
 
     def next_shot_used(self, mid: str, weapon: str) -> None:
         """``mid`` made a ranged attack with ``weapon``: its ``next_shot`` marks for it are spent."""

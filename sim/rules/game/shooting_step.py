@@ -60,6 +60,7 @@ class ShootingStep(GamePart):
         if not ok:
             return ok, why
         why2 = ((self.own_specials_refusal(m.id) if action.special else None)  # round 6 (F5, feat_cards)
+                or self.special_against_refusal(m.id, action)  # round 6 (F5): a special only against some
                 or weapon_specials.special_pool_problem(self, m.id, action)
                 or weapon_specials.rapid_fire_problem(self, m.id, action, self._can_shoot, at=at))
         return (False, why2) if why2 else (True, "")

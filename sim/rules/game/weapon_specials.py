@@ -147,7 +147,7 @@ def shoot_special_offers(game, mid: str, target: str, can_shoot) -> list[Action]
             continue
         for text in w.special_attacks:
             a = Action("shoot", mid, target=target, weapon=w.name, special=text)
-            if special_pool_problem(game, mid, a) is None:
+            if special_pool_problem(game, mid, a) is None and game.special_against_refusal(mid, a) is None:  # F5
                 out.append(a)
     return out
 
