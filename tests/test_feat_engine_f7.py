@@ -95,3 +95,65 @@ def test_set_the_scene_base_stops_a_walk_through_it():
     set_active(g, 1)
     ok, why = g.is_legal(walk)
     assert not ok, why
+
+
+# ------------------------------------------------------------------ no penalty for having Run (p.36)
+MELEE_YAML = """
+format: bushido-table/1
+name: feats-f7-melee
+table: {width: 36, depth: 36}
+terrain: []
+models:
+  - {id: hero, player: 1, profile: HERO, position: [18.8188976, 20], facing: 0}
+  - {id: mate, player: 1, profile: MATE, position: [15.5, 20], facing: 0}
+  - {id: foe, player: 2, profile: FOE, position: [20, 20], facing: 180}
+  - {id: foe2, player: 2, profile: FOE, position: [30, 4], facing: 180}
+"""
+
+
+def melee_game(mate_feats=(), hero_types=("Ashigaru",), mate_types=("Ashigaru",)) -> Game:
+    """Hero (touching Foe) and Mate (1.8" behind Hero, touching nobody): Akira's card with the
+    given types; Mate has the feats ``mate_feats`` and 6 Ki. Foe: Masunagi's card."""
+    akira = get_profile("takashi-akira")
+    masu = get_profile("ito-masunagi")
+    key = "-".join(list(mate_feats) + ["h"] + list(hero_types) + ["m"] + list(mate_types)).lower()
+    key = "".join(c for c in key if c.isalnum() or c == "-")
+    h = replace(akira, id=f"f7-hero-{key}", name="Hero", bs_id=f"test-f7-hero-{key}", feats=(), types=hero_types)
+    m = replace(akira, id=f"f7-mate-{key}", name="Mate", bs_id=f"test-f7-mate-{key}", feats=tuple(mate_feats),
+                types=mate_types)
+    f = replace(masu, id=f"f7-foe-{key}", name="Foe", bs_id=f"test-f7-foe-{key}")
+    add_profile_source({p.id: p for p in (h, m, f)})  # conftest removes them after
+    text = MELEE_YAML.replace("HERO", h.id).replace("MATE", m.id).replace("FOE", f.id)
+    g = Game(parse_table(text, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "mate", ki=6)
+    return g
+
+
+def _hero_pool(g: Game) -> int:
+    set_active(g, 1)
+    g.push(Action("melee", "hero", target="foe"))
+    assert g.state.exchange is not None
+    return g.exchange_pools()["hero"]
+
+
+@pytest.mark.parametrize("feat,keyword", [("Quick March", "Ashigaru"), ("To the Front!", "Bushi")])
+def test_an_aura_cancels_the_melee_penalty_for_having_run(feat, keyword):
+    """Quick March (Aura 4"): "All Friendly Ashigaru within the Aura ignore the melee penalty
+    for having Run"; To the Front! (Aura 3"): "Friendly Bushi models in the Aura do not suffer
+    the Melee Penalty for having Run." -- Hero Ran this turn (-1 die, p.36); inside Mate's Aura
+    it fights with its full pool; a Hero without the keyword keeps the penalty."""
+    assert fe.effect_status(feat) == (True, "")
+    clean = _hero_pool(melee_game((feat,), (keyword,), (keyword,)))
+    ran = melee_game((feat,), (keyword,), (keyword,))
+    set_model(ran, "hero", conditions={"ran": True})
+    assert _hero_pool(ran) == clean - 1
+    g = melee_game((feat,), (keyword,), (keyword,))
+    set_model(g, "hero", conditions={"ran": True})
+    g.push(Action("ki_feat", "mate", feat=feat))
+    assert g.state.models["mate"].ki < 6
+    assert _hero_pool(g) == clean
+    other = melee_game((feat,), ("Samurai",), (keyword,))  # Hero is no friendly model of the keyword
+    set_model(other, "hero", conditions={"ran": True})
+    other.push(Action("ki_feat", "mate", feat=feat))
+    assert _hero_pool(other) == clean - 1

@@ -572,7 +572,7 @@ class PoolPenaltiesOp(_Strict):
     Frightened, Immobilised, Held; p.36, p.43-45) (Veteran)."""
 
     op: Literal["pool_penalties"]
-    ignore: Literal["conditions"] = "conditions"
+    ignore: Literal["conditions", "run"] = "conditions"  # run: the -1 for having Run (round 6, F7)
     until: Until = "exchange"
 
 

@@ -33,6 +33,7 @@ from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.game.actions import Action
 from sim.rules.game.events import Event
+from sim.rules.game.feat_run import ignores_run, run_pool_modifiers  # round 6 (F7)
 from sim.rules.game.part import GamePart
 from sim.rules.game.state import ModelState
 from sim.rules.melee.pools import initiative
@@ -61,6 +62,7 @@ class FeatAssists(GamePart):
         models, the heaviest first (reading). ``()`` when none."""
         st = self.state
         own = self._pool_feat_modifiers(mid)  # Veteran: no condition penalties
+        own += run_pool_modifiers(self, mid)  # round 6 (F7): no penalty for having Run (feat_run)
         if not any(k.startswith(ASSIST_MARK) for m in st.models.values() for k in m.conditions):
             return own
         extras: list[tuple[int, str, str]] = []
@@ -88,7 +90,8 @@ class FeatAssists(GamePart):
         """The modifier that cancels ``mid``'s condition penalties (-1 per condition marker
         of :data:`PENALTY_CONDITIONS`, p.36) while it carries a ``pool_penalties`` mark."""
         m = self.state.models[mid]
-        feat = next((k[len(POOL_MARK):] for k in m.conditions if k.startswith(POOL_MARK)), None)
+        feat = next((k[len(POOL_MARK):] for k, v in m.conditions.items()
+                     if k.startswith(POOL_MARK) and not ignores_run(v)), None)  # run: feat_run (F7)
         if feat is None:
             return ()
         have = [c for c in PENALTY_CONDITIONS if c in conditions.from_model(m)]
@@ -218,7 +221,8 @@ class FeatAssists(GamePart):
         if op.op == "pool_penalties":
             value = json.dumps({"until": op.until, "ignore": op.ignore}, sort_keys=True)
             self._emit(Event("condition", {"model": mid, "name": POOL_MARK + f.name, "on": True, "value": value}))
-            self._emit(Event("note", {"text": f"{f.name}: {mid} takes no Melee pool penalty from its conditions "
+            what = "for having Run" if op.ignore == "run" else "from its conditions"  # round 6 (F7)
+            self._emit(Event("note", {"text": f"{f.name}: {mid} takes no Melee pool penalty {what} "
                                               f"until {op.until.replace('_', ' ')} (p.36)"}))
             return
         if op.op == "assist":

@@ -50,6 +50,7 @@ class FeatAuras(GamePart):
     AURA_OPS = frozenset({"grant", "grant_weapon", "lose", "stat", "no_specials", "reroll", "range_bands",
                           "special_cost", "boost", "on_feat"})  # the last three: round 6 (F5, feat_cards)
     AURA_OPS = AURA_OPS | {"feat_origin"}  # round 6 (F6): read by feat_redirects
+    AURA_OPS = AURA_OPS | {"pool_penalties"}  # round 6 (F7): read by feat_run (no Ran penalty)
 
     # ------------------------------------------------------------ Auras
     def start_feat_aura(self, m: ModelState, f: ki.Feat, entry: FeatEffect, action: Action) -> None:
@@ -135,6 +136,7 @@ class FeatAuras(GamePart):
         """The effect mappings of the lasting ops of an Aura entry (X and option as paid)."""
         from sim.rules.game.feat_cards import ON_FEAT, OWN_NO_SPECIALS, card_effect_keys
         from sim.rules.game.feat_moves import NO_SPECIALS
+        from sim.rules.game.feat_run import RUN_MARK  # round 6 (F7)
         from sim.rules.game.feat_step import _with_x, reroll_trait
 
         ops: list[Any] = []
@@ -165,6 +167,8 @@ class FeatAuras(GamePart):
                 eff["source"] = feat + (OWN_NO_SPECIALS if op.own else NO_SPECIALS)  # own: round 6 (F5)
             elif op.op == "range_bands":
                 eff["range_bands"] = _bands(op)
+            elif op.op == "pool_penalties" and op.ignore == "run":  # round 6 (F7): read by feat_run
+                eff["source"] = feat + RUN_MARK
             else:
                 continue
             out.append(eff)
