@@ -162,6 +162,10 @@ feats:
     {cost: 2, timing: active, area: target, range: 6, when: action, affects: target,
      effects: [{op: special_against, specials: [Critical Attack (0)], keywords: [Kairai], weapon: ranged}],
      summary: Critical Attack (0) on ranged weapons against enemy Kairai}
+  Irokane Protection:
+    {cost: 2, timing: instant, area: target, range: 6, when: any, affects: target,
+     effects: [{op: grant, traits: ["Fear (4)"], until: activation}, {op: protect, pierce: -2, until: activation}],
+     summary: Fear (4) and attacks on it lose 2 Pierce}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -948,3 +952,29 @@ def test_headshot_gives_a_critical_attack_usable_only_against_enemy_kairai():
         assert ok == ok_expected, why
         offered = any(a.kind == "shoot" and a.model == "pal" and a.special for a in g.legal_actions())
         assert offered == ok_expected
+
+
+# ---------------------------------------------------------------- attacks on it lose Pierce (protect)
+def test_irokane_protection_lowers_the_pierce_of_weapons_attacking_the_target():
+    """Irokane Protection: "Target model gains Fear (4) and Weapons used in Attacks made against
+    that model gain Pierce (-2) (to a minimum of 0)": Foe's Dagger (Pierce 3) has Pierce 1 in
+    its exchange with Pal, its Bow (Pierce 1) Pierce 0 when shooting Pal; Foe's weapons are as
+    printed against Hero."""
+    from models.profiles import Weapon
+
+    ishi = get_profile("ishi")
+    piercer = replace(ishi, id="f5-piercer", name="Piercer", bs_id="test-f5-piercer", feats=(),
+                      traits=ishi.traits + (parse_trait("Fearless"),),  # Fear (4) stops no one here
+                      weapons=(replace(ishi.weapons[0], traits=("Pierce (1)",)),
+                               Weapon("Dagger", "melee", 0, traits=("Pierce (3)",))))
+    g = game(hero=("Irokane Protection",), foe_card=piercer)
+    g.push(Action("feat", "hero", feat="Irokane Protection", target="pal"))
+    assert g.profile("pal").trait("fear").value == 4
+    bow = g.profile("foe").weapons[0]
+    assert g.protected_weapon(bow, "pal").traits == ("Pierce (0)",)
+    assert g.protected_weapon(bow, "hero").traits == ("Pierce (1)",)
+    set_model(g, "foe", position=[12.5, 11.19])
+    set_active(g, 2)
+    g.push(Action("melee", "foe", target="pal"))
+    assert g.state.exchange is not None
+    assert g.profile("foe").weapons[1].traits == ("Pierce (1)",)

@@ -87,7 +87,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel", "join",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal", "versus", "lose_type", "forbid", "next_shot", "special_against")  # round 6 (F5)
+       "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -103,7 +103,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit",  # round 6 (F2: feat_areas)
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-    "steal", "versus", "lose_type", "forbid", "next_shot", "special_against",  # round 6 (F5)
+    "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1111,6 +1111,16 @@ class SpecialAgainstOp(_Strict):
     until: Until | None = None
 
 
+class ProtectOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): until ``until`` the weapons used in attacks
+    made against the affected model (melee exchanges and shots) have ``pierce`` less Pierce, to
+    a minimum of 0 (Irokane Protection: Pierce (-2))."""
+
+    op: Literal["protect"]
+    pierce: Annotated[int, Field(ge=-6, le=-1)] = -2
+    until: Until = "activation"
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1125,7 +1135,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp, SpecialAgainstOp],  # round 6 (F5)
+                     NextShotOp, SpecialAgainstOp, ProtectOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

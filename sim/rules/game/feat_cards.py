@@ -70,6 +70,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **special_against** (Headshot): a mark (:data:`SA_MARK`): its ranged weapons have the op's
   special attacks (read by ``Game.profile``), declared with a Shoot only at an enemy of the
   op's keywords (refused and not offered otherwise).
+* **protect** (Irokane Protection): a mark (:data:`PROT_MARK`): the weapons used in attacks on
+  the model lose Pierce (to a minimum of 0): a melee exchange's enemy (read with ``steal``) and
+  a shooter (:meth:`FeatCards.protected_weapon`, called by the shot).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -90,7 +93,7 @@ from models.traits import trait_key
 from sim.geometry import Size
 from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
-from sim.rules.effects import effect_problem, effective_profile
+from sim.rules.effects import effect_problem, effective_profile, merge_weapon_traits
 from sim.rules.feat_effects import (
     BoostOp,
     ChoiceOp,
@@ -105,6 +108,7 @@ from sim.rules.feat_effects import (
     NextShotOp,
     OnActionOp,
     OnFeatOp,
+    ProtectOp,
     SpecialAgainstOp,
     SpecialCostOp,
     StealOp,
@@ -143,6 +147,8 @@ FORBID_MARK = "feat_forbid:"
 NEXT_MARK = "feat_nextshot:"
 #: The mark of a ``special_against`` op: ``feat_against:<feat>``, value JSON (the op's fields).
 SA_MARK = "feat_against:"
+#: The mark of a ``protect`` op: ``feat_protect:<feat>``, value JSON ``{"pierce", "until"}``.
+PROT_MARK = "feat_protect:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -649,7 +655,8 @@ class FeatCards(FeatTriggers, FeatMoves):
             self._on_action_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
-                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK, SA_MARK))
+                timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK, SA_MARK,
+                                        PROT_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -769,6 +776,16 @@ class FeatCards(FeatTriggers, FeatMoves):
                     texts += [t for t in w.traits if trait_key(re.split(r"[\[(]", t, maxsplit=1)[0]) in want]
             if texts:
                 out.append({"source": key[len(STEAL_MARK):], "until": data["until"], "traits": texts})
+        loss = self._pierce_loss(other)  # protect: the weapons attacking the enemy lose Pierce
+        if loss > 0:
+            from sim.rules.ranged.weapons import trait_value
+
+            card = self.printed_profile(mid)
+            for w in (effective_profile(card, me.effects).weapons if card is not None else ()):
+                have = int(trait_value(w, "pierce", 0) or 0)
+                if w.kind == "melee" and have > 0:
+                    out.append({"source": "attacks on " + other, "until": "activation", "weapon": "melee",
+                                "weapon_name": w.name, "weapon_traits": [f"Pierce (-{min(loss, have)})"]})
         marks = [(k, json.loads(str(v))) for k, v in me.conditions.items() if k.startswith(VS_MARK)]
         if marks:  # versus: the enemy of the exchange matches the keywords (its conditions too: Surprised)
             seen = set(conditions.from_model(foe)) | {str(k) for k in foe.conditions}
@@ -857,6 +874,32 @@ class FeatCards(FeatTriggers, FeatMoves):
                 return (f"{key[len(SA_MARK):]}: {action.special} only against enemy "
                         f"{' or '.join(data['keywords'])} models")
         return None
+
+    def apply_protect(self, f: ki.Feat, op: ProtectOp, mid: str) -> None:
+        """Attacks on ``mid`` lose ``-op.pierce`` Pierce until ``op.until``."""
+        value = json.dumps({"pierce": op.pierce, "until": op.until}, sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": PROT_MARK + f.name, "on": True, "value": value}))
+        self._emit(Event("note", {"text": f"{f.name}: weapons attacking {mid} have Pierce ({op.pierce:+d}) until "
+                                          f"{op.until.replace('_', ' ')} (to a minimum of 0)"}))
+
+    def _pierce_loss(self, target: str) -> int:
+        m = self.state.models.get(target)
+        if m is None:
+            return 0
+        return sum(-int(json.loads(str(v))["pierce"]) for k, v in m.conditions.items() if k.startswith(PROT_MARK))
+
+    def protected_weapon(self, w: Any, target: str) -> Any:
+        """Weapon ``w`` as it attacks ``target``: its Pierce lowered by ``target``'s
+        ``protect`` marks, to a minimum of 0."""
+        loss = self._pierce_loss(target)
+        if w is None or loss <= 0:
+            return w
+        from sim.rules.ranged.weapons import trait_value
+
+        have = int(trait_value(w, "pierce", 0) or 0)
+        if have <= 0:
+            return w
+        return replace(w, traits=merge_weapon_traits(w.traits, (f"Pierce (-{min(loss, have)})",)))
 
     def next_shot_used(self, mid: str, weapon: str) -> None:
         """``mid`` made a ranged attack with ``weapon``: its ``next_shot`` marks for it are spent."""

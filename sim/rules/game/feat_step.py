@@ -701,6 +701,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_los_limit(f, op, mid)
         elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
             self.apply_deploy(m, f, op, action)
+        elif kind == "protect":  # round 6 (F5): attacks on it lose Pierce (feat_cards)
+            self.apply_protect(f, op, mid)
         elif kind == "special_against":  # round 6 (F5): specials usable only against some enemies (feat_cards)
             self.apply_special_against(f, op, mid)
         elif kind == "next_shot":  # round 6 (F5): a change for its next ranged attack (feat_cards)

@@ -243,6 +243,7 @@ class ShootingStep(GamePart):
             pool -= option.cost
         ammo = AmmoState(tuple(sorted(s.ammo.items())),
                          0 if ignore_reload else conditions.count(conditions.from_model(s), "reloading"))
+        w = self.protected_weapon(w, interceptor or target)  # round 6 (F5): Pierce lost against it (feat_cards)
         mark = self.dice_mark()  # Sacrifice / Protected may rewind to here (p.56-57)
         try:
             res = resolve_ranged_attack(scene, mid, target, w, self._roller,
