@@ -166,6 +166,12 @@ feats:
     {cost: 2, timing: instant, area: target, range: 6, when: any, affects: target,
      effects: [{op: grant, traits: ["Fear (4)"], until: activation}, {op: protect, pierce: -2, until: activation}],
      summary: Fear (4) and attacks on it lose 2 Pierce}
+  Elders Aegis:
+    {cost: 2, timing: simple, area: target, range: 8, limits: [no_btb], when: action, affects: target,
+     effects: [{op: grant_choice, trait: "Immune [{choice}]", until: end_phase,
+                choices: [Berserk, Bleed, Blind, Controlled, Death Sentence, Diseased, Disguised, Frightened, Held,
+                          Immobilised, Impetuous, On Fire, Poisoned, Prone, Spirit Block, Stunned]}],
+     summary: immune to a chosen state}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -978,3 +984,20 @@ def test_irokane_protection_lowers_the_pierce_of_weapons_attacking_the_target():
     g.push(Action("melee", "foe", target="pal"))
     assert g.state.exchange is not None
     assert g.profile("foe").weapons[1].traits == ("Pierce (1)",)
+
+
+# ---------------------------------------------------------------- a trait made with the player's pick
+def test_elders_aegis_makes_the_target_immune_to_the_state_the_player_picks():
+    """Elders' Aegis: "Choose a State other than Reloading. Target model gains Immune [Chosen
+    State] until the End Phase": the option indexes the 16 states (offered with one the target
+    has); Immune [Stunned] keeps a Stunned marker off Pal; option 16 is refused."""
+    g = game(hero=("Elders Aegis",))
+    set_model(g, "pal", conditions={"stunned": 1})
+    offers = [a for a in g.legal_actions() if a.feat == "Elders Aegis" and a.target == "pal"]
+    assert [a.option for a in offers] == [15]
+    assert not g.is_legal(Action("ki_feat", "hero", feat="Elders Aegis", target="pal", option=16))[0]
+    g.push(Action("ki_feat", "hero", feat="Elders Aegis", target="pal", option=12))  # Poisoned
+    assert str(g.profile("pal").trait("immune").qualifier).lower() == "poisoned"
+    for mid in ("pal", "away"):
+        g.gain_condition(mid, "poisoned")
+    assert not g.state.models["pal"].markers.get("poison") and g.state.models["away"].markers.get("poison")

@@ -87,7 +87,8 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "redirect", "feat_origin", "repel", "join",  # round 6 (F6)
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
-       "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect")  # round 6 (F5)
+       "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
+       "grant_choice")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -104,6 +105,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
+    "grant_choice",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1121,6 +1123,24 @@ class ProtectOp(_Strict):
     until: Until = "activation"
 
 
+class GrantChoiceOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): the model gains the trait ``trait`` with
+    ``{choice}`` replaced by the entry of ``choices`` the user's player picks -- the action's
+    ``option`` indexes the list (0-based; the first by default) -- until ``until`` (Elders'
+    Aegis: ``Immune [{choice}]`` for a state of p.43 other than Reloading)."""
+
+    op: Literal["grant_choice"]
+    trait: Annotated[str, Field(min_length=1, max_length=60)]
+    choices: Annotated[list[Annotated[str, Field(min_length=1, max_length=40)]], Field(min_length=2, max_length=30)]
+    until: Until | None = None
+
+    @model_validator(mode="after")
+    def _slot(self) -> "GrantChoiceOp":
+        if "{choice}" not in self.trait:
+            raise ValueError("grant_choice's trait text holds {choice}")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1135,7 +1155,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp, SpecialAgainstOp, ProtectOp],  # round 6 (F5)
+                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

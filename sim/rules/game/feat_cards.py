@@ -73,6 +73,8 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **protect** (Irokane Protection): a mark (:data:`PROT_MARK`): the weapons used in attacks on
   the model lose Pierce (to a minimum of 0): a melee exchange's enemy (read with ``steal``) and
   a shooter (:meth:`FeatCards.protected_weapon`, called by the shot).
+* **grant_choice** (Elders' Aegis): a trait made with the player's pick among the op's
+  choices (the action's ``option`` indexes them; offered with a state the target has now).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -102,6 +104,7 @@ from sim.rules.feat_effects import (
     FeatEffect,
     ForbidOp,
     FormOp,
+    GrantChoiceOp,
     GrantWeaponOp,
     HealRuleOp,
     LoseTypeOp,
@@ -236,6 +239,9 @@ class FeatCards(FeatTriggers, FeatMoves):
         why = self._chosen_refusal(m, f, entry, action) or self.pick_refusal(m, f, entry, action)
         if why:
             return why
+        gc = self.grant_choice_op(entry)
+        if gc is not None and action.option is not None and not 0 <= action.option < len(gc.choices):
+            return f"{f.name}: option is one of 0-{len(gc.choices) - 1} ({', '.join(gc.choices)})"
         t = self.state.models.get(action.target or "")
         if entry.x_target_ki and t is not None and action.x != t.ki_stat:
             return f"{f.name}: X is the Ki statistic of the target ({t.id}: {t.ki_stat}), not {action.x}"
@@ -275,6 +281,9 @@ class FeatCards(FeatTriggers, FeatMoves):
 
     def with_chosen(self, m: ModelState, entry: FeatEffect, offers: list[Action]) -> list[Action]:
         """``offers`` naming the default model of the entry's ``chosen`` op (none: unchanged)."""
+        gc = self.grant_choice_op(entry)
+        if gc is not None:  # grant_choice: offered with a state the target has
+            return [replace(a, option=self._grant_choice_default(gc, a.target)) for a in offers]
         if self._pick_op(entry) is not None:  # transfer pick: the markers named (Martyr), the most X first
             top = max((int(a.x or 1) for a in offers), default=0)
             for x in range(top, 0, -1):
@@ -307,6 +316,28 @@ class FeatCards(FeatTriggers, FeatMoves):
         for sub in op.effects:
             if self.state.models[mid].alive:
                 self._apply_op(m, f, sub, mid, action)
+
+    # ------------------------------------------------------------ a trait made with the player's pick
+    def grant_choice_op(self, entry: FeatEffect) -> GrantChoiceOp | None:
+        """The entry's ``grant_choice`` op, or None."""
+        return next((e for e in entry.effects if isinstance(e, GrantChoiceOp)), None)
+
+    def _grant_choice_default(self, op: GrantChoiceOp, target: str | None) -> int:
+        """The pick offered: the first choice naming a condition the target has now, else 0."""
+        t = self.state.models.get(target or "")
+        if t is not None:
+            have = set(conditions.from_model(t))
+            for i, c in enumerate(op.choices):
+                if conditions.canonical(c) in have:
+                    return i
+        return 0
+
+    def apply_grant_choice(self, f: ki.Feat, op: GrantChoiceOp, mid: str, action: Action) -> None:
+        """``mid`` gains ``op``'s trait with the picked choice."""
+        i = action.option if action.option is not None and 0 <= action.option < len(op.choices) else 0
+        text = op.trait.replace("{choice}", op.choices[i])
+        self._emit(Event("note", {"text": f"{f.name}: {action.model} picks {op.choices[i]}"}))
+        self.grant(mid, f.name, op.until or "game", traits=[text])
 
     def target_x(self, entry: FeatEffect, target: str, x: int | None) -> int | None:
         """The X a Target feat is offered with at ``target``: its Ki statistic when the

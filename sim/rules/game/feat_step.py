@@ -221,7 +221,9 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
         if entry.max_x is not None and action.x is not None and action.x > entry.max_x:
             return f"{f.name}: X is at most {entry.max_x}"
         choice = entry.choice
-        if action.option is not None and (choice is None or not 0 <= action.option < len(choice.options)):
+        if action.option is not None and self.grant_choice_op(entry) is not None:  # round 6 (F5, feat_cards)
+            choice = None  # its option indexes the op's list (grant_choice_refusal)
+        elif action.option is not None and (choice is None or not 0 <= action.option < len(choice.options)):
             return (f"{f.name} has no option {action.option}" + (f" (options 0-{len(choice.options) - 1})"
                                                                  if choice is not None else " (no choice)"))
         why = self.feat_attack_refusal(m, entry, action)  # round 5: the model its attack is made at
@@ -701,6 +703,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_los_limit(f, op, mid)
         elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
             self.apply_deploy(m, f, op, action)
+        elif kind == "grant_choice":  # round 6 (F5): a trait made with the player's pick (feat_cards)
+            self.apply_grant_choice(f, op, mid, action)
         elif kind == "protect":  # round 6 (F5): attacks on it lose Pierce (feat_cards)
             self.apply_protect(f, op, mid)
         elif kind == "special_against":  # round 6 (F5): specials usable only against some enemies (feat_cards)
