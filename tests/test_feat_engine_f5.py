@@ -172,6 +172,11 @@ feats:
                 choices: [Berserk, Bleed, Blind, Controlled, Death Sentence, Diseased, Disguised, Frightened, Held,
                           Immobilised, Impetuous, On Fire, Poisoned, Prone, Spirit Block, Stunned]}],
      summary: immune to a chosen state}
+  Coin:
+    {cost: 3, timing: simple, area: aura, range: 6, limits: [no_btb], when: action, affects: models_and_self,
+     effects: [{op: grant, traits: ["Bodyguard [Haiboku] (3\\")"]}],
+     effects_self: [{op: group, side: friend, keywords: [Ronin], not_keywords: [Kami], effects: [{op: ki, n: 1}]}],
+     summary: friendly non-Kami Ronin in the aura gain 1 Ki; models there gain Bodyguard}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1001,3 +1006,31 @@ def test_elders_aegis_makes_the_target_immune_to_the_state_the_player_picks():
     for mid in ("pal", "away"):
         g.gain_condition(mid, "poisoned")
     assert not g.state.models["pal"].markers.get("poison") and g.state.models["away"].markers.get("poison")
+
+
+# ---------------------------------------------------------------- a second group of the area (group)
+def test_coin_gives_ki_to_friendly_non_kami_ronin_and_bodyguard_to_every_model_in_the_aura():
+    """Coin: "Friendly non-Kami Ronin models in the Aura when this Ki Feat is used gain 1 Ki
+    Token. Models in the Aura gain Bodyguard [Haiboku]:(3")": Hero (a Ronin) and Pal (a Ronin)
+    gain 1 Ki, Away (a Ronin Kami, moved into the Aura) and Foe (an enemy) none; every model in
+    the Aura has the Bodyguard trait, Far (out of it) not."""
+    ishi = get_profile("ishi")
+    hero = replace(ishi, id="f5-haiboku", name="Haiboku", bs_id="test-f5-haiboku", faction="Ronin", feats=("Coin",))
+    ronin = replace(ishi, id="f5-ronin", name="Ronin", bs_id="test-f5-ronin", faction="Ronin", feats=())
+    kami = replace(ronin, id="f5-ronin-kami", name="Ronin Kami", bs_id="test-f5-ronin-kami", types=("kami",))
+    foe = replace(ishi, id="f5-coin-foe", name="Foe", bs_id="test-f5-coin-foe", feats=())
+    add_profile_source({x.id: x for x in (hero, ronin, kami, foe)})
+    yaml = (YAML.replace("HERO", hero.id).replace("PAL", ronin.id).replace("FOE", foe.id)
+            .replace("- {id: away, player: 1, profile: " + ronin.id, "- {id: away, player: 1, profile: " + kami.id))
+    g = Game(parse_table(yaml, "<test>"), seed=1, length=("fixed", 3))
+    set_active(g, 1)
+    set_model(g, "hero", ki=3)
+    set_model(g, "away", position=[14, 10])
+    for mid in ("pal", "away", "foe"):
+        set_model(g, mid, ki=0)
+    g.push(Action("ki_feat", "hero", feat="Coin"))
+    ki = {mid: g.state.models[mid].ki for mid in ("hero", "pal", "away", "foe")}
+    assert ki == {"hero": 1, "pal": 1, "away": 0, "foe": 0}, ki
+    for mid in ("hero", "pal", "away", "foe"):
+        assert g.profile(mid).trait("bodyguard") is not None, mid
+    assert g.profile("far").trait("bodyguard") is None

@@ -88,7 +88,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-       "grant_choice")  # round 6 (F5)
+       "grant_choice", "group")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -105,7 +105,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-    "grant_choice",  # round 6 (F5)
+    "grant_choice", "group",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1141,6 +1141,27 @@ class GrantChoiceOp(_Strict):
         return self
 
 
+class GroupOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`; in ``effects_self``): when the feat is
+    used, its ops reach the models of the feat's Pulse or Aura (the user included) that are on
+    the ``side`` and match ``keywords`` (any one; none listed: every one) and none of
+    ``not_keywords`` -- a second group beside the entry's ``affects`` (Coin: friendly non-Kami
+    Ronin gain 1 Ki; every model in the Aura gains Bodyguard [Haiboku] (3"))."""
+
+    op: Literal["group"]
+    side: Literal["friend", "enemy", "any"] = "friend"
+    keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    not_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def _plain(self) -> "GroupOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "group", "swap", "form", "chosen")
+               for o in self.effects):
+            raise ValueError("a group's effects are markers, Ki, counters, traits ... on each model of the group")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1155,13 +1176,14 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp],  # round 6 (F5)
+                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
 OnFeatOp.model_rebuild()  # round 6 (F5)
 OnActionOp.model_rebuild()  # round 6 (F5)
 ChosenOp.model_rebuild()  # round 6 (F5)
+GroupOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):

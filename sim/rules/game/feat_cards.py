@@ -75,6 +75,8 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   a shooter (:meth:`FeatCards.protected_weapon`, called by the shot).
 * **grant_choice** (Elders' Aegis): a trait made with the player's pick among the op's
   choices (the action's ``option`` indexes them; offered with a state the target has now).
+* **group** (Coin, in ``effects_self``): when the feat is used its ops reach the models of
+  its Pulse or Aura (the user included) of a side and keywords of its own.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -106,6 +108,7 @@ from sim.rules.feat_effects import (
     FormOp,
     GrantChoiceOp,
     GrantWeaponOp,
+    GroupOp,
     HealRuleOp,
     LoseTypeOp,
     NextShotOp,
@@ -316,6 +319,39 @@ class FeatCards(FeatTriggers, FeatMoves):
         for sub in op.effects:
             if self.state.models[mid].alive:
                 self._apply_op(m, f, sub, mid, action)
+
+    # ------------------------------------------------------------ a second group of the area
+    def group_models(self, m: ModelState, f: ki.Feat, op: GroupOp, action: Action) -> list[str]:
+        """The models of ``f``'s area now (the user included) that ``op``'s side and keywords
+        reach."""
+        from sim.rules.feat_effects import feat_effect
+
+        entry = feat_effect(f.name)
+        if entry is None:
+            return []
+        plain = entry.model_copy(update={"affects": "models_and_self", "target_keywords": [],
+                                         "target_not_keywords": [], "target_rice": None})
+        area = self.area_models(m, getattr(self, "sized_feat")(f, entry, action.x, m.id), plain)  # X ranges (F2)
+        out = []
+        for mid in area:
+            x = self.state.models[mid]
+            friend = x.player == m.player
+            if op.side == "friend" and not friend or op.side == "enemy" and friend:
+                continue
+            view = view_of(self.profile(mid), friendly=friend, conditions=conditions.from_model(x))
+            if op.keywords and not keyword_matches(", ".join(op.keywords), view):
+                continue
+            if any(keyword_matches(k, view) for k in op.not_keywords):
+                continue
+            out.append(mid)
+        return out
+
+    def apply_group(self, m: ModelState, f: ki.Feat, op: GroupOp, action: Action) -> None:
+        """``op``'s ops on each model of its group."""
+        for mid in self.group_models(m, f, op, action):
+            for sub in op.effects:
+                if self.state.models[mid].alive:
+                    self._apply_op(m, f, sub, mid, action)
 
     # ------------------------------------------------------------ a trait made with the player's pick
     def grant_choice_op(self, entry: FeatEffect) -> GrantChoiceOp | None:

@@ -703,6 +703,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_los_limit(f, op, mid)
         elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
             self.apply_deploy(m, f, op, action)
+        elif kind == "group":  # round 6 (F5): ops on a second group of the area (feat_cards)
+            self.apply_group(m, f, op, action)
         elif kind == "grant_choice":  # round 6 (F5): a trait made with the player's pick (feat_cards)
             self.apply_grant_choice(f, op, mid, action)
         elif kind == "protect":  # round 6 (F5): attacks on it lose Pierce (feat_cards)
