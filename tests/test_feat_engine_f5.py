@@ -177,6 +177,9 @@ feats:
      effects: [{op: grant, traits: ["Bodyguard [Haiboku] (3\\")"]}],
      effects_self: [{op: group, side: friend, keywords: [Ronin], not_keywords: [Kami], effects: [{op: ki, n: 1}]}],
      summary: friendly non-Kami Ronin in the aura gain 1 Ki; models there gain Bodyguard}
+  Alacrity:
+    {cost: 0, timing: active, area: personal, limits: [no_btb, once_per_turn], when: action, affects: self,
+     effects: [{op: contest, ki: 1, effects: [{op: counter, n: 1}]}], summary: a counter unless an enemy pays}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1034,3 +1037,34 @@ def test_coin_gives_ki_to_friendly_non_kami_ronin_and_bodyguard_to_every_model_i
     for mid in ("hero", "pal", "away", "foe"):
         assert g.profile(mid).trait("bodyguard") is not None, mid
     assert g.profile("far").trait("bodyguard") is None
+
+
+# ---------------------------------------------------------------- an enemy may cancel it (contest)
+def test_alacrity_waits_for_the_opponent_who_may_cancel_it_by_paying_ki():
+    """Alacrity: "This model gains an additional Activation Counter. An Enemy model may cancel
+    this Ki Feat by spending 1 Ki Token, this model gains that Ki Token, and the Ki Feat has no
+    other effect but is still considered to have been used this turn": player 2 lets it be
+    (Hero gains a counter) or cancels it with Foe's Ki (Foe -1, Hero +1 Ki, no counter, still
+    once per turn); with no enemy Ki the counter comes at once; Hero's activation goes on."""
+    g = game(hero=("Alacrity",))
+    set_model(g, "hero", ki=4)
+    set_model(g, "foe", ki=2)
+    set_model(g, "far", ki=0)
+    g.push(Action("feat", "hero", feat="Alacrity"))
+    assert g.to_move() == 2
+    assert set(g.legal_actions()) == {Action("feat_later", "foe", feat="Alacrity", option=0),
+                                      Action("feat_later", "foe", feat="Alacrity", option=1, target="foe")}
+    assert not g.is_legal(Action("decline_feat", "foe", feat="Alacrity"))[0]
+    g.push(Action("feat_later", "foe", feat="Alacrity", option=1, target="foe"))
+    hero = g.state.models["hero"]
+    assert hero.counters == 2 and hero.ki == 5 and g.state.models["foe"].ki == 1
+    assert g.state.active == 1 and g.to_move() == 1
+    assert not g.is_legal(Action("feat", "hero", feat="Alacrity"))[0]  # used this turn
+    g.pop()
+    g.push(Action("feat_later", "foe", feat="Alacrity", option=0))
+    assert g.state.models["hero"].counters == 3 and g.state.models["hero"].ki == 4
+    g2 = game(hero=("Alacrity",), seed=2)
+    for mid in ("foe", "far"):
+        set_model(g2, mid, ki=0)
+    g2.push(Action("feat", "hero", feat="Alacrity"))
+    assert not g2.triggers_pending() and g2.state.models["hero"].counters == 3

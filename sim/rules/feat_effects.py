@@ -88,7 +88,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-       "grant_choice", "group")  # round 6 (F5)
+       "grant_choice", "group", "contest")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -105,7 +105,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-    "grant_choice", "group",  # round 6 (F5)
+    "grant_choice", "group", "contest",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1162,6 +1162,24 @@ class GroupOp(_Strict):
         return self
 
 
+class ContestOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`): an enemy model may cancel the feat by
+    paying ``ki`` Ki tokens to the user (its player picks now, a waiting ``feat_later``: option 0
+    lets it be, option 1 with ``target`` the enemy that pays); not cancelled, the ops of
+    ``effects`` apply to the affected model; no enemy has the Ki: they apply at once (Alacrity)."""
+
+    op: Literal["contest"]
+    ki: Annotated[int, Field(ge=1, le=6)] = 1
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def _plain(self) -> "ContestOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "contest", "swap", "form", "chosen")
+               for o in self.effects):
+            raise ValueError("a contest's effects are markers, Ki, counters, traits ... on the affected model")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1176,7 +1194,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp],  # round 6 (F5)
+                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp, ContestOp],  # F5
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
@@ -1184,6 +1202,7 @@ OnFeatOp.model_rebuild()  # round 6 (F5)
 OnActionOp.model_rebuild()  # round 6 (F5)
 ChosenOp.model_rebuild()  # round 6 (F5)
 GroupOp.model_rebuild()  # round 6 (F5)
+ContestOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):

@@ -77,6 +77,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   choices (the action's ``option`` indexes them; offered with a state the target has now).
 * **group** (Coin, in ``effects_self``): when the feat is used its ops reach the models of
   its Pulse or Aura (the user included) of a side and keywords of its own.
+* **contest** (Alacrity): the opponent may cancel the feat by having an enemy model pay Ki to
+  the user (a waiting ``feat_later``: option 0 lets it be, option 1 with the paying model as
+  ``target``); not cancelled, its ops apply; cancelled, the feat still counts as used.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -102,6 +105,7 @@ from sim.rules.feat_effects import (
     BoostOp,
     ChoiceOp,
     ChosenOp,
+    ContestOp,
     CounterOp,
     FeatEffect,
     ForbidOp,
@@ -135,6 +139,9 @@ FORM_MARK = "feat_form"
 #: Noted in the trigger mark of a choice the affected model's player makes (``choice`` ``by:
 #: opponent``), with ``[user: id]`` and ``[x: n]``.
 CHOOSE = "[its player chooses]"
+#: Noted in the trigger mark of a ``contest`` (an enemy may cancel the feat by paying Ki), with
+#: ``[user: id]``, ``[x: n]`` and ``[on: id]`` (the affected model).
+CONTEST = "[may cancel]"
 
 #: The mark of an ``on_feat`` op on a model: ``feat_onfeat:<feat>``, value JSON ``{"user", "x",
 #: "until"}``; of a feat barred by one: ``feat_ban:<feat barred>``, value the last turn it is barred.
@@ -592,6 +599,76 @@ class FeatCards(FeatTriggers, FeatMoves):
                                                 f"{' or '.join(labels[i] for i in allowed)} {CHOOSE} "
                                                 f"[user: {m.id}] [x: {int(action.x or 1)}] {LATER}"}))
 
+    def _payers(self, user: str, ki_n: int) -> list[str]:
+        """The enemies of ``user`` that could pay ``ki_n`` Ki tokens now."""
+        st = self.state
+        return [x.id for x in st.alive(3 - st.models[user].player) if x.ki >= ki_n]
+
+    def apply_contest(self, m: ModelState, f: ki.Feat, op: ContestOp, mid: str, action: Action) -> None:
+        """A ``contest``: the opponent may cancel (a waiting choice on an enemy that could pay);
+        no enemy could: its ops apply at once."""
+        payers = self._payers(m.id, op.ki)
+        if not payers:
+            for sub in op.effects:
+                if self.state.models[mid].alive:
+                    self._apply_op(m, f, sub, mid, action)
+            return
+        self._emit(Event("condition", {"model": payers[0], "name": TRIGGER_MARK + f.name, "on": True,
+                                       "value": f"on {m.id}'s {f.name}: player {self.state.models[payers[0]].player}"
+                                                f" may cancel it for {op.ki} Ki {CONTEST} [user: {m.id}] "
+                                                f"[x: {int(action.x or 1)}] [on: {mid}] {LATER}"}))
+
+    def _contesting(self, mid: str, feat: str) -> dict | None:
+        """``{"user", "x", "on"}`` of ``mid``'s waiting ``contest`` of ``feat`` (None: none)."""
+        m = self.state.models.get(mid)
+        v = str(m.conditions.get(TRIGGER_MARK + feat, "")) if m is not None else ""
+        if CONTEST not in v:
+            return None
+        got = {k: re.search(rf"\[{k}: ([^\]]+)\]", v) for k in ("user", "x", "on")}
+        return {k: (g.group(1) if g else "") for k, g in got.items()}
+
+    def _contest_op(self, feat: str) -> ContestOp | None:
+        entry = self.card_feat_entry_any(feat)
+        return next((e for e in entry.effects if isinstance(e, ContestOp)), None)
+
+    def _contest_offers(self, mid: str, feat: str) -> list[Action]:
+        data, op = self._contesting(mid, feat), self._contest_op(feat)
+        if data is None or op is None:
+            return []
+        return [Action("feat_later", mid, feat=feat, option=0)] + [
+            Action("feat_later", mid, feat=feat, option=1, target=p) for p in self._payers(data["user"], op.ki)]
+
+    def _contest_refusal(self, m: ModelState, action: Action) -> str | None:
+        if action.option == 0 and action.target is None:
+            return None
+        if action.option == 1 and action.target in [a.target for a in self._contest_offers(m.id, action.feat or "")]:
+            return None
+        return f"{action.feat}: option 0 lets it be; option 1 cancels it, target the enemy that pays the Ki"
+
+    def _resolve_contest(self, action: Action) -> None:
+        assert action.model is not None and action.feat is not None  # judged legal
+        data, op = self._contesting(action.model, action.feat), self._contest_op(action.feat)
+        self.trigger_done(action.model, action.feat)
+        if data is None or op is None:
+            return
+        st = self.state
+        user = st.models.get(data["user"])
+        f = self.feats(data["user"]).get(action.feat) if user is not None else None
+        if user is None or f is None:
+            return
+        if action.option == 1 and action.target:
+            self._emit(Event("note", {"text": f"{action.feat}: {action.target} pays {op.ki} Ki to {user.id}: the feat "
+                                              "is cancelled (it still counts as used)"}))
+            self._emit(Event("ki_change", {"model": action.target, "delta": -op.ki}))
+            self._emit(Event("ki_change", {"model": user.id, "delta": op.ki}))
+            return
+        self._emit(Event("note", {"text": f"{action.feat}: player {st.models[action.model].player} lets it be"}))
+        target = data["on"] if data["on"] in st.models else user.id
+        act = Action("feat", user.id, feat=action.feat, x=int(data["x"] or 1))
+        for sub in op.effects:
+            if st.models[target].alive:
+                self._apply_op(user, f, sub, target, act)
+
     def _choosing(self, mid: str, feat: str) -> dict | None:
         """``{"user", "x"}`` of ``mid``'s waiting choice of feat ``feat`` (None: none)."""
         m = self.state.models.get(mid)
@@ -610,17 +687,21 @@ class FeatCards(FeatTriggers, FeatMoves):
         """A choice the opponent must make cannot be declined; else as the other steps say."""
         if action.feat and self._choosing(m.id, action.feat):
             return f"{action.feat}: player {m.player} must choose one of its options (option)"
+        if action.feat and self._contesting(m.id, action.feat):
+            return f"{action.feat}: player {m.player} lets it be (option 0) or cancels it (option 1, target the payer)"
         return super().decline_refusal(m, action)
 
     def trigger_actions(self) -> list[Action]:
         """While a choice by the opponent waits: one ``feat_later`` per option it may pick."""
         got = self.triggers_pending()
-        if got and self._choosing(got[0][0], got[0][1]):
+        if got and (self._choosing(got[0][0], got[0][1]) or self._contesting(got[0][0], got[0][1])):
             return self.later_offers(got[0][0], got[0][1])
         return super().trigger_actions()
 
     def later_offers(self, mid: str, feat: str) -> list[Action]:
         """A waiting choice: one ``Action("feat_later", mid, feat=..., option=i)`` per option."""
+        if self._contesting(mid, feat):  # contest: let it be, or cancel with a payer
+            return self._contest_offers(mid, feat)
         op = self._choice_op(feat) if self._choosing(mid, feat) else None
         if op is None:
             return super().later_offers(mid, feat)
@@ -628,6 +709,8 @@ class FeatCards(FeatTriggers, FeatMoves):
 
     def later_refusal(self, m: ModelState, action: Action) -> str | None:
         """Why a waiting choice may not be answered with ``action.option`` (None when it may)."""
+        if self._contesting(m.id, action.feat or ""):
+            return self._contest_refusal(m, action)
         op = self._choice_op(action.feat or "") if self._choosing(m.id, action.feat or "") else None
         if op is None:
             return super().later_refusal(m, action)
@@ -638,6 +721,9 @@ class FeatCards(FeatTriggers, FeatMoves):
 
     def resolve_later(self, action: Action) -> None:
         """The option the opponent chose: its ops on the chooser's model, as the user's feat."""
+        if self._contesting(action.model or "", action.feat or ""):
+            self._resolve_contest(action)
+            return
         data = self._choosing(action.model or "", action.feat or "")
         op = self._choice_op(action.feat or "") if data else None
         if data is None or op is None:
