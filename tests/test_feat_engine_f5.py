@@ -180,6 +180,12 @@ feats:
   Alacrity:
     {cost: 0, timing: active, area: personal, limits: [no_btb, once_per_turn], when: action, affects: self,
      effects: [{op: contest, ki: 1, effects: [{op: counter, n: 1}]}], summary: a counter unless an enemy pays}
+  Territorial:
+    {cost: 1, timing: simple, area: target, range: 6, limits: [once_per_turn], when: action, affects: target_enemy,
+     target_not_keywords: [Animal], target_on_objective: true,
+     effects: [{op: choice, by: opponent, labels: [a counter, one ki],
+                options: [[{op: counter, n: -1}], [{op: take_ki, n: 1}]]}],
+     summary: an enemy on an objective loses a counter or gives 1 Ki}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1068,3 +1074,33 @@ def test_alacrity_waits_for_the_opponent_who_may_cancel_it_by_paying_ki():
         set_model(g2, mid, ki=0)
     g2.push(Action("feat", "hero", feat="Alacrity"))
     assert not g2.triggers_pending() and g2.state.models["hero"].counters == 3
+
+
+def test_territorial_reaches_only_an_enemy_on_a_scenario_objective():
+    """Territorial: "Target Enemy that is not an Animal model that is in BtB with a Scenario
+    Objective or in a Scenario Zone, must choose to either lose an Activation Counter or
+    transfer 1 of Its Ki Tokens to this model": refused at Foe away from the shrines; at Foe
+    touching one, player 2 picks (two options), here the counter."""
+    key = "territorial"
+    ishi = get_profile("ishi")
+    h = replace(ishi, id=f"f5-hero-{key}", name="Hero", bs_id=f"test-f5-hero-{key}", feats=("Territorial",))
+    p = replace(ishi, id=f"f5-pal-{key}", name="Pal", bs_id=f"test-f5-pal-{key}", feats=())
+    f = replace(ishi, id=f"f5-foe-{key}", name="Foe", bs_id=f"test-f5-foe-{key}", feats=())
+    add_profile_source({x.id: x for x in (h, p, f)})
+    yaml = (YAML.replace("HERO", h.id).replace("PAL", p.id).replace("FOE", f.id)
+            .replace("position: [20, 10]", "position: [3, 3]").replace("position: [10, 15]", "position: [33, 3]")
+            .replace("position: [10, 10]", "position: [3, 30]").replace("position: [12.5, 10]", "position: [6, 30]"))
+    g = Game(parse_table(yaml, "<test>"), seed=1, length=("fixed", 3), scenario="shrines")
+    set_active(g, 1)
+    set_model(g, "hero", ki=6)
+    set_model(g, "foe", ki=2, position=[10, 15])
+    ok, why = g.is_legal(Action("ki_feat", "hero", feat="Territorial", target="foe"))
+    assert not ok and "objective" in why
+    obj = g.scenario.objectives[1]
+    r = g.table.model("foe").radius
+    set_model(g, "foe", position=[obj.position[0], obj.position[1] + obj.radius + r + 0.005])
+    set_model(g, "hero", position=[obj.position[0], obj.position[1] + obj.radius + 2 * r + 2.0])
+    g.push(Action("ki_feat", "hero", feat="Territorial", target="foe"))
+    assert {(a.option, a.model) for a in g.legal_actions()} == {(0, "foe"), (1, "foe")}
+    g.push(Action("feat_later", "foe", feat="Territorial", option=0))
+    assert g.state.models["foe"].counters == 1 and g.state.models["foe"].ki == 2

@@ -1325,6 +1325,9 @@ class FeatEffect(_Strict):
     # round 6 (F5): a BtB Target feat that reaches every enemy in base contact with the user, the
     # target among them (Petrification: "Enemy models in BtB with this model")
     contact_all: bool = False
+    # round 6 (F5): the target must touch a scenario objective still in play or stand in a
+    # scenario zone (its whole base; Territorial)
+    target_on_objective: bool = False
     # round 6 (F4, sim.rules.game.rolls_step): in the feat's Opposed Ki test the target may not use
     # these traits (Spirit, Resistance ...), when it has a marker of ``resist_ignores_if`` (None:
     # always): Serpentine Sway

@@ -35,7 +35,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   enemy target's player picks the option: the game waits (a trigger mark on the target, its
   player to move) for ``Action("feat_later", target, feat=..., option=i)``, which cannot be
   declined; the option's ops then apply to the target as the user's. An option that only
-  gives the user Ki tokens (``take_ki``) is not offered to a model without one.
+  gives the user Ki tokens (``take_ki``) is not offered to a model without one, nor one that
+  only takes counters from a model without any. Entry field ``target_on_objective``: the
+  target touches a scenario objective or stands in a scenario zone (Territorial).
 * **on_feat** (Fresh Fallen Snow, Spiritual Poison): a mark (:data:`ON_FEAT_MARK`) on the
   affected model, or an Aura's reach: when the model uses a Ki feat (it is paid,
   :meth:`FeatCards.feat_use_reactions`, called by the Ki step), the op's effects apply to
@@ -253,6 +255,8 @@ class FeatCards(FeatTriggers, FeatMoves):
         if gc is not None and action.option is not None and not 0 <= action.option < len(gc.choices):
             return f"{f.name}: option is one of 0-{len(gc.choices) - 1} ({', '.join(gc.choices)})"
         t = self.state.models.get(action.target or "")
+        if entry.target_on_objective and t is not None and not self.on_objective(t.id):
+            return f"{f.name}: {t.id} touches no scenario objective and stands in no scenario zone"
         if entry.x_target_ki and t is not None and action.x != t.ki_stat:
             return f"{f.name}: X is the Ki statistic of the target ({t.id}: {t.ki_stat}), not {action.x}"
         for op in entry.effects:
@@ -381,6 +385,20 @@ class FeatCards(FeatTriggers, FeatMoves):
         text = op.trait.replace("{choice}", op.choices[i])
         self._emit(Event("note", {"text": f"{f.name}: {action.model} picks {op.choices[i]}"}))
         self.grant(mid, f.name, op.until or "game", traits=[text])
+
+    def on_objective(self, mid: str) -> bool:
+        """Whether ``mid`` touches a scenario objective still in play or its whole base lies in
+        a scenario zone (p.63)."""
+        scenario = self.scenario
+        if scenario is None:
+            return False
+        from sim.rules.scenario.placement import in_contact_with_objective, zone_contains_base
+
+        st = self.scenario_state()
+        removed = set(getattr(st, "removed", ()) or ())
+        pos, r = self.state.models[mid].position, self.table.model(mid).radius
+        return (any(o.id not in removed and in_contact_with_objective(pos, r, o) for o in scenario.objectives)
+                or any(zone_contains_base(z, pos, r) for z in scenario.zones))
 
     def target_x(self, entry: FeatEffect, target: str, x: int | None) -> int | None:
         """The X a Target feat is offered with at ``target``: its Ki statistic when the
@@ -580,7 +598,9 @@ class FeatCards(FeatTriggers, FeatMoves):
         hand Ki tokens over when it has none."""
         m = self.state.models[mid]
         return [i for i, opt in enumerate(op.options)
-                if not (all(isinstance(o, TakeKiOp) for o in opt) and m.ki <= 0)]
+                if not (all(isinstance(o, TakeKiOp) for o in opt) and m.ki <= 0)
+                and not (all(isinstance(o, CounterOp) and isinstance(o.n, int) and o.n < 0 for o in opt)
+                         and m.counters <= 0)]
 
     def defer_choice(self, m: ModelState, f: ki.Feat, op: ChoiceOp, mid: str, action: Action) -> None:
         """A ``choice`` ``by: opponent`` on model ``mid``: its player picks the option now (a
