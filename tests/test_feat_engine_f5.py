@@ -186,6 +186,14 @@ feats:
      effects: [{op: choice, by: opponent, labels: [a counter, one ki],
                 options: [[{op: counter, n: -1}], [{op: take_ki, n: 1}]]}],
      summary: an enemy on an objective loses a counter or gives 1 Ki}
+  Prison Fight:
+    {cost: 1, timing: active, area: personal, when: exchange, affects: self,
+     effects: [{op: if_enemy, no_attack: true, traits: ['Brutal (2)'], until: exchange}],
+     summary: Brutal (2) if the enemy puts no dice in attack}
+  Hostility:
+    {cost: 1, timing: active, area: personal, when: exchange, affects: self,
+     effects: [{op: if_enemy, no_special: true, traits: [Strong], until: exchange}],
+     summary: Strong if the enemy uses no special}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1104,3 +1112,24 @@ def test_territorial_reaches_only_an_enemy_on_a_scenario_objective():
     assert {(a.option, a.model) for a in g.legal_actions()} == {(0, "foe"), (1, "foe")}
     g.push(Action("feat_later", "foe", feat="Territorial", option=0))
     assert g.state.models["foe"].counters == 1 and g.state.models["foe"].ki == 2
+
+
+# ---------------------------------------------------------------- traits by the enemy's allocation (if_enemy)
+def test_prison_fight_and_hostility_read_the_enemys_allocation():
+    """Prison Fight: "If the Enemy model allocates no dice to attack in a Melee Exchange, this
+    model gains Brutal (2) until the end of the Melee Exchange"; Hostility: "If the Enemy model
+    uses no Special Abilities ... gains Strong": used before allocating, read once the enemy's
+    allocation is made (the exchange's position is set here with Foe's allocation in)."""
+    for foe_alloc, brutal, strong in (([0, 3, None, None], True, True), ([2, 1, "sidestep-defence", 90.0], False,
+                                                                          False)):
+        g = game(hero=("Prison Fight", "Hostility"))
+        set_model(g, "foe", position=[10, 11.19])
+        g.push(Action("melee", "hero", target="foe"))
+        g.push(Action("feat", "hero", feat="Prison Fight"))
+        g.push(Action("feat", "hero", feat="Hostility"))
+        assert g.profile("hero").trait("brutal") is None  # no allocation yet
+        pos = g.position()
+        pos["exchange"]["allocations"]["foe"] = foe_alloc
+        g.set_position(pos)
+        assert (g.profile("hero").trait("brutal") is not None) == brutal
+        assert (g.profile("hero").trait("strong") is not None) == strong

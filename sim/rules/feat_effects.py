@@ -88,7 +88,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-       "grant_choice", "group", "contest")  # round 6 (F5)
+       "grant_choice", "group", "contest", "if_enemy")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -105,7 +105,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-    "grant_choice", "group", "contest",  # round 6 (F5)
+    "grant_choice", "group", "contest", "if_enemy",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1180,6 +1180,26 @@ class ContestOp(_Strict):
         return self
 
 
+class IfEnemyOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`; used in an exchange before allocating):
+    until ``until`` the affected model has ``traits`` if the enemy of its exchange allocated no
+    attack dice (``no_attack``) / declared no special attack or defence (``no_special``) --
+    read once both allocations are revealed, when the exchange is resolved (Prison Fight:
+    Brutal (2); Hostility: Strong)."""
+
+    op: Literal["if_enemy"]
+    no_attack: bool = False
+    no_special: bool = False
+    traits: Annotated[list[Annotated[str, Field(min_length=1, max_length=60)]], Field(min_length=1)]
+    until: Until = "exchange"
+
+    @model_validator(mode="after")
+    def _some(self) -> "IfEnemyOp":
+        if not (self.no_attack or self.no_special):
+            raise ValueError("if_enemy needs no_attack or no_special")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1194,7 +1214,8 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      DeployTerrainOp,  # round 6 (F2)
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
-                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp, ContestOp],  # F5
+                     NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp, ContestOp,  # F5
+                     IfEnemyOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()

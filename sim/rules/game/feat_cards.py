@@ -82,6 +82,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **contest** (Alacrity): the opponent may cancel the feat by having an enemy model pay Ki to
   the user (a waiting ``feat_later``: option 0 lets it be, option 1 with the paying model as
   ``target``); not cancelled, its ops apply; cancelled, the feat still counts as used.
+* **if_enemy** (Prison Fight, Hostility): a mark (:data:`IFE_MARK`): once both allocations of
+  the model's exchange are made, it has the op's traits if the enemy's allocation put no dice
+  in attack / declared no special (read with ``steal`` when the exchange is resolved).
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -116,6 +119,7 @@ from sim.rules.feat_effects import (
     GrantWeaponOp,
     GroupOp,
     HealRuleOp,
+    IfEnemyOp,
     LoseTypeOp,
     NextShotOp,
     OnActionOp,
@@ -164,6 +168,8 @@ NEXT_MARK = "feat_nextshot:"
 SA_MARK = "feat_against:"
 #: The mark of a ``protect`` op: ``feat_protect:<feat>``, value JSON ``{"pierce", "until"}``.
 PROT_MARK = "feat_protect:"
+#: The mark of an ``if_enemy`` op: ``feat_ifenemy:<feat>``, value JSON (the op's fields).
+IFE_MARK = "feat_ifenemy:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -829,7 +835,7 @@ class FeatCards(FeatTriggers, FeatMoves):
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
                 timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK, SA_MARK,
-                                        PROT_MARK))
+                                        PROT_MARK, IFE_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -910,6 +916,15 @@ class FeatCards(FeatTriggers, FeatMoves):
                                           f"lose {', '.join(op.traits)}" + (f" and {mid} gains them" if op.gain
                                                                             else "")}))
 
+    def apply_if_enemy(self, f: ki.Feat, op: IfEnemyOp, mid: str) -> None:
+        """Model ``mid`` has ``op``'s traits if its exchange enemy allocates so (until ``op.until``)."""
+        data = op.model_dump(mode="json", exclude={"op"})
+        self._emit(Event("condition", {"model": mid, "name": IFE_MARK + f.name, "on": True,
+                                       "value": json.dumps(data, sort_keys=True)}))
+        what = " and ".join((["puts no dice in attack"] if op.no_attack else [])
+                            + (["declares no special"] if op.no_special else []))
+        self._emit(Event("note", {"text": f"{f.name}: if the enemy {what}, {mid} has {', '.join(op.traits)}"}))
+
     def apply_versus(self, m: ModelState, f: ki.Feat, op: VersusOp, mid: str) -> None:
         """Model ``mid`` carries ``f``'s ``versus`` changes until ``op.until``."""
         data = op.model_dump(mode="json", exclude={"op"}) | {"until": op.until or "game"}
@@ -959,6 +974,15 @@ class FeatCards(FeatTriggers, FeatMoves):
                 if w.kind == "melee" and have > 0:
                     out.append({"source": "attacks on " + other, "until": "activation", "weapon": "melee",
                                 "weapon_name": w.name, "weapon_traits": [f"Pierce (-{min(loss, have)})"]})
+        alloc = ex.get("allocations", {}).get(other)
+        if alloc is not None:  # if_enemy: the enemy's allocation is revealed
+            for key, v in me.conditions.items():
+                if not key.startswith(IFE_MARK):
+                    continue
+                data = json.loads(str(v))
+                attack, special = int(alloc[0]), alloc[2] if len(alloc) > 2 else None
+                if (not data.get("no_attack") or attack == 0) and (not data.get("no_special") or not special):
+                    out.append({"source": key[len(IFE_MARK):], "until": data["until"], "traits": list(data["traits"])})
         marks = [(k, json.loads(str(v))) for k, v in me.conditions.items() if k.startswith(VS_MARK)]
         if marks:  # versus: the enemy of the exchange matches the keywords (its conditions too: Surprised)
             seen = set(conditions.from_model(foe)) | {str(k) for k in foe.conditions}
