@@ -194,6 +194,11 @@ feats:
     {cost: 1, timing: active, area: personal, when: exchange, affects: self,
      effects: [{op: if_enemy, no_special: true, traits: [Strong], until: exchange}],
      summary: Strong if the enemy uses no special}
+  Low Blow:
+    {cost: 2, timing: active, area: personal, limits: [once_per_game], when: exchange, affects: self,
+     effects: [{op: after_exchange, no_boost: true,
+                effects: [{op: condition, name: stunned}, {op: condition, name: prone}]}],
+     summary: an enemy without a melee boost ends the exchange Stunned and Prone}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1133,3 +1138,26 @@ def test_prison_fight_and_hostility_read_the_enemys_allocation():
         g.set_position(pos)
         assert (g.profile("hero").trait("brutal") is not None) == brutal
         assert (g.profile("hero").trait("strong") is not None) == strong
+
+
+def test_low_blow_stuns_and_fells_an_enemy_that_buys_no_melee_boost():
+    """Low Blow: "If the Enemy model in a Melee Exchange does not boost its Melee Pool, the Enemy
+    model gains a Stunned Marker and a Prone Marker after the Melee Exchange is resolved": Foe
+    allocates without a boost -> Stunned and Prone once the exchange is resolved; with a Melee
+    boost -> none."""
+    ishi = get_profile("ishi")
+    booster = replace(ishi, id="f5-booster", name="Booster", bs_id="test-f5-booster", feats=(),
+                      boosts=(("melee", 1),))
+    for boost, hit in ((0, True), (1, False)):
+        g = game(hero=("Low Blow",), seed=3, foe_card=booster)
+        set_model(g, "foe", position=[10, 11.19], ki=4)
+        g.push(Action("melee", "hero", target="foe"))
+        g.push(Action("feat", "hero", feat="Low Blow"))
+        g.push(Action("allocate", "hero", attack=0, defence=g.exchange_pools()["hero"]))
+        pool = g.exchange_pools()["foe"]
+        a = Action("allocate", "foe", attack=0, defence=pool + boost, boost=boost or None)
+        assert g.is_legal(a)[0], g.is_legal(a)
+        g.push(a)
+        assert g.state.exchange is None
+        foe = g.state.models["foe"]
+        assert ("stunned" in foe.conditions and "prone" in foe.conditions) == hit, foe.conditions

@@ -88,7 +88,7 @@ OPS = ("grant", "grant_weapon", "lose", "stat", "condition", "remove_condition",
        "dice_curse", "cleanse", "feat_cost", "remove_terrain", "face", "los_limit", "deploy_terrain",  # (F2)
        "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
        "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-       "grant_choice", "group", "contest", "if_enemy")  # round 6 (F5)
+       "grant_choice", "group", "contest", "if_enemy", "after_exchange")  # round 6 (F5)
 
 #: Operations the engine applies in play (a feat whose every op is here, with a supported
 #: ``when`` and no ``manual`` reason, counts as "effect applied").
@@ -105,7 +105,7 @@ SUPPORTED_OPS: frozenset[str] = frozenset({
     "deploy_terrain",  # round 6 (F2: feat_areas)
     "form", "transfer", "special_cost", "boost", "on_feat", "heal_rule", "on_action", "chosen",  # round 6 (F5)
     "steal", "versus", "lose_type", "forbid", "next_shot", "special_against", "protect",  # round 6 (F5)
-    "grant_choice", "group", "contest", "if_enemy",  # round 6 (F5)
+    "grant_choice", "group", "contest", "if_enemy", "after_exchange",  # round 6 (F5)
 })
 
 SUPPORTED_OPS = SUPPORTED_OPS | {"redirect", "feat_origin", "repel", "join"}  # round 6 (F6: feat_redirects)
@@ -1200,6 +1200,24 @@ class IfEnemyOp(_Strict):
         return self
 
 
+class AfterExchangeOp(_Strict):
+    """Round 6 (F5, :mod:`sim.rules.game.feat_cards`; used in an exchange before allocating):
+    if the enemy of the exchange buys no Melee Ki boost for its allocation (``no_boost``), the
+    ops of ``effects`` apply to that enemy once the exchange is resolved (Low Blow: Stunned and
+    Prone)."""
+
+    op: Literal["after_exchange"]
+    no_boost: bool = True
+    effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def _plain(self) -> "AfterExchangeOp":
+        if any(getattr(o, "op", "") in ("choice", "rider", "attack", "move", "after_exchange", "swap", "form",
+                                        "chosen") for o in self.effects):
+            raise ValueError("after_exchange's effects are markers, wounds, traits ... on the enemy")
+        return self
+
+
 Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, RemoveConditionOp, WoundOp, HealOp, KiOp,
                      CounterOp, PassTokenOp, FacingOp, MoveOp, SummonOp, NoSpecialsOp, ManualStepOp, ChoiceOp,
                      RangeBandsOp, RerollOp, TokensOp, TakeKiOp, AttackOp, RiderOp, AssistOp, AssistBonusOp,
@@ -1215,7 +1233,7 @@ Op = Annotated[Union[GrantOp, GrantWeaponOp, LoseOp, StatOp, ConditionOp, Remove
                      FormOp, TransferOp, SpecialCostOp, BoostOp, OnFeatOp, HealRuleOp,  # round 6 (F5)
                      OnActionOp, ChosenOp, StealOp, VersusOp, LoseTypeOp, ForbidOp,  # round 6 (F5)
                      NextShotOp, SpecialAgainstOp, ProtectOp, GrantChoiceOp, GroupOp, ContestOp,  # F5
-                     IfEnemyOp],  # round 6 (F5)
+                     IfEnemyOp, AfterExchangeOp],  # round 6 (F5)
                Field(discriminator="op")]
 ChoiceOp.model_rebuild()
 RiderOp.model_rebuild()
@@ -1224,6 +1242,7 @@ OnActionOp.model_rebuild()  # round 6 (F5)
 ChosenOp.model_rebuild()  # round 6 (F5)
 GroupOp.model_rebuild()  # round 6 (F5)
 ContestOp.model_rebuild()  # round 6 (F5)
+AfterExchangeOp.model_rebuild()  # round 6 (F5)
 
 
 class Gate(_Strict):

@@ -268,7 +268,8 @@ class Game(TurnPhases, Activation, BasicActions, MeleeStep, ShootingStep, KiStep
         for m in alive:  # a model killed: triggered Ki feats (sim.rules.game.feat_triggers, p.46)
             if not m.alive:
                 self.feat_kill_triggers(m.id)
-        if ev.kind in ("wounds", "marker_damage", "exchange", "shot", "test", "phase", "move", "scenario", "activate"):
+        if ev.kind in ("wounds", "marker_damage", "exchange", "shot", "test", "phase", "move", "scenario", "activate",
+                       "allocated"):  # allocated: round 6 (F5, after_exchange)
             self.feat_event_triggers(ev)  # wounded, exchange resolved, contact, Fear, start (feat_triggers)
         return ev
 

@@ -85,6 +85,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
 * **if_enemy** (Prison Fight, Hostility): a mark (:data:`IFE_MARK`): once both allocations of
   the model's exchange are made, it has the op's traits if the enemy's allocation put no dice
   in attack / declared no special (read with ``steal`` when the exchange is resolved).
+* **after_exchange** (Low Blow): a mark (:data:`AFTER_MARK`) until the exchange ends; when
+  the enemy allocates without a Melee Ki boost (an ``allocated`` event) it is noted, and the
+  op's effects hit it once the exchange is resolved.
 * **counter** ``n: all`` (every counter removed: Time Skip) and ``up_to`` (a gain that stops
   at that many: Time Reversal).
 
@@ -107,6 +110,7 @@ from sim.rules import conditions, ki
 from sim.rules.card_keywords import keyword_matches, view_of
 from sim.rules.effects import effect_problem, effective_profile, merge_weapon_traits
 from sim.rules.feat_effects import (
+    AfterExchangeOp,
     BoostOp,
     ChoiceOp,
     ChosenOp,
@@ -170,6 +174,9 @@ SA_MARK = "feat_against:"
 PROT_MARK = "feat_protect:"
 #: The mark of an ``if_enemy`` op: ``feat_ifenemy:<feat>``, value JSON (the op's fields).
 IFE_MARK = "feat_ifenemy:"
+#: The mark of an ``after_exchange`` op: ``feat_afterx:<feat>``, value JSON ``{"user", "x",
+#: "until", "hit"}`` (``hit``: the enemy whose allocation bought no boost).
+AFTER_MARK = "feat_afterx:"
 #: The mark of a ``heal_rule`` op: ``feat_heal:<feat>``, value JSON ``{"reach", "markers", "until"}``.
 HEAL_MARK = "feat_heal:"
 #: The effect source suffix of an Aura's ``on_feat`` op (read when a model inside uses a feat).
@@ -832,10 +839,12 @@ class FeatCards(FeatTriggers, FeatMoves):
         end of a turn the bans of past turns go too."""
         if until == "activation":
             self._on_action_due()
+        if until == "exchange":
+            self._after_exchange_due()
         for m in list(self.state.models.values()):
             for key, v in list(m.conditions.items()):
                 timed = key.startswith((ON_FEAT_MARK, HEAL_MARK, ACT_MARK, STEAL_MARK, VS_MARK, FORBID_MARK, SA_MARK,
-                                        PROT_MARK, IFE_MARK))
+                                        PROT_MARK, IFE_MARK, AFTER_MARK))
                 gone = ((timed and json.loads(str(v)).get("until") == until)
                         or (key.startswith(BAN_MARK) and until == "turn" and isinstance(v, int)
                             and v <= self.state.turn))
@@ -924,6 +933,55 @@ class FeatCards(FeatTriggers, FeatMoves):
         what = " and ".join((["puts no dice in attack"] if op.no_attack else [])
                             + (["declares no special"] if op.no_special else []))
         self._emit(Event("note", {"text": f"{f.name}: if the enemy {what}, {mid} has {', '.join(op.traits)}"}))
+
+    def apply_after_exchange(self, m: ModelState, f: ki.Feat, op: AfterExchangeOp, mid: str,
+                             action: Action) -> None:
+        """Model ``mid`` carries ``f``'s ``after_exchange`` reaction until its exchange ends."""
+        value = json.dumps({"user": m.id, "x": int(action.x or 1), "until": "exchange", "hit": None},
+                           sort_keys=True)
+        self._emit(Event("condition", {"model": mid, "name": AFTER_MARK + f.name, "on": True, "value": value}))
+
+    def card_allocated(self, data: dict) -> None:
+        """An allocation was made: an ``after_exchange`` mark of its enemy notes it when it
+        bought no Melee Ki boost."""
+        ex = self.state.exchange
+        mid = str(data.get("model", ""))
+        if ex is None or mid not in (ex.get("attacker"), ex.get("defender")):
+            return
+        other = ex["defender"] if mid == ex["attacker"] else ex["attacker"]
+        o = self.state.models.get(other)
+        if o is None:
+            return
+        for key, v in list(o.conditions.items()):
+            if not key.startswith(AFTER_MARK):
+                continue
+            op = next((e for e in self.card_feat_entry_any(key[len(AFTER_MARK):]).effects
+                       if isinstance(e, AfterExchangeOp)), None)
+            if op is not None and (not op.no_boost or not int(data.get("boost") or 0)):
+                self._emit(Event("condition", {"model": other, "name": key, "on": True,
+                                               "value": json.dumps(json.loads(str(v)) | {"hit": mid},
+                                                                   sort_keys=True)}))
+
+    def _after_exchange_due(self) -> None:
+        """The exchange ended: the noted ``after_exchange`` reactions hit their enemies."""
+        st = self.state
+        for m in list(st.models.values()):
+            for key, v in list(m.conditions.items()):
+                if not key.startswith(AFTER_MARK):
+                    continue
+                data = json.loads(str(v))
+                hit = st.models.get(str(data.get("hit") or ""))
+                feat = key[len(AFTER_MARK):]
+                u = st.models.get(str(data["user"]))
+                f = self.feats(u.id).get(feat) if u is not None else None
+                op = next((e for e in self.card_feat_entry_any(feat).effects if isinstance(e, AfterExchangeOp)), None)
+                if hit is None or u is None or f is None or op is None or not hit.alive:
+                    continue
+                self._emit(Event("note", {"text": f"{feat}: {hit.id} bought no Melee boost"}))
+                act = Action("feat", u.id, feat=feat, target=hit.id, x=int(data.get("x", 1)))
+                for sub in op.effects:
+                    if st.models[hit.id].alive:
+                        self._apply_op(u, f, sub, hit.id, act)
 
     def apply_versus(self, m: ModelState, f: ki.Feat, op: VersusOp, mid: str) -> None:
         """Model ``mid`` carries ``f``'s ``versus`` changes until ``op.until``."""

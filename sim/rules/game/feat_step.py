@@ -703,6 +703,8 @@ class FeatStep(FeatRolls, FeatCards, FeatOrder, FeatAssists, FeatShots, FeatPlac
             self.apply_los_limit(f, op, mid)
         elif kind == "deploy_terrain":  # round 6 (F2): a base of terrain deployed at the point (feat_areas)
             self.apply_deploy(m, f, op, action)
+        elif kind == "after_exchange":  # round 6 (F5): ops on the enemy after the exchange (feat_cards)
+            self.apply_after_exchange(m, f, op, mid, action)
         elif kind == "if_enemy":  # round 6 (F5): traits if the enemy's allocation is so (feat_cards)
             self.apply_if_enemy(f, op, mid)
         elif kind == "contest":  # round 6 (F5): an enemy may cancel it by paying Ki (feat_cards)

@@ -195,6 +195,8 @@ class FeatTriggers(GamePart):
         if ev.kind == "activate":
             self.order_activated(ev.data.get("model"))  # round 6 (F1): activation order marks (feat_order)
             self.card_activated(ev.data.get("model"))  # round 6 (F5): on_action reactions (feat_cards)
+        if ev.kind == "allocated":
+            self.card_allocated(ev.data)  # round 6 (F5): after_exchange reactions (feat_cards)
         index = self._when_index()
         dealt = self._dealt(ev) if (index or ev.kind in ("exchange", "shot", "wounds")) else []
         if dealt and any(k.startswith(RIDER_MARK) for m in self.state.models.values() for k in m.conditions):
