@@ -312,9 +312,8 @@ TRAITS: Mapping[str, TraitRule] = {t.key: t for t in (
        "Protected [K] (X\"): before a damage roll against it from a melee or ranged attack, its player "
        "may remove a friendly [K] model within X inches instead (an answer the game waits for)"),
     _t("Prowess", 56, 1728, "automated", (_MELEE, _RANGED, _DICE, _GAME),
-       "Prowess [K] (X): re-rolls up to X of its dice in [K] tests: [Melee], [Attack], "
-       "[Defence] in exchanges, [Ranged] shots, [Tactical] Tactical tests, [Ki] Ki, opposed Ki and Fear "
-       "tests, [Fear], [Challenge] every challenge test, [Size] (no [Move] test exists)"),
+       "Prowess [K] (X): re-rolls up to X of its dice in [K] tests: Melee/Attack/Defence in exchanges, "
+       "Ranged shots, Tactical, Ki (Ki, opposed Ki, Fear), Fear, Challenge, Size"),
     _t("Ranged Defence", 56, 1732, "automated", (_RANGED,),
        "Ranged Defence (X): shots at it have their TN modified by X"),
     _t("Rapid Fire", 56, 1734, "automated", (_RANGED, _GAME),

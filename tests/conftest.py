@@ -121,10 +121,15 @@ def _profile_sources_restored():
     """Tables that deploy catalogue profiles register them as profile sources for the
     rest of the process (``models.profiles.add_profile_source``); each test starts and
     ends with the sources it found, so no test sees another's catalogues."""
+    import threading
+
     from models import profiles
 
     snapshot = profiles.profile_sources()
     yield
+    for th in threading.enumerate():  # the window's background catalogue loading registers sources too
+        if th.name == "bushido-catalogues":
+            th.join(60)
     profiles.restore_profile_sources(snapshot)
 
 

@@ -205,7 +205,8 @@ class FeatOrder(FeatTriggers, FeatMoves):
                 view = view_of(self.profile(g.id), friendly=True, conditions=g.conditions)
                 if not keyword_matches(", ".join(data["keywords"]), view):
                     continue
-                self.grant(g.id, feat, data["until"], traits=list(data["traits"]))
+                granted = list(data["traits"])
+                self.grant(g.id, feat, data["until"], traits=granted)
 
     # ------------------------------------------------------------ locks
     def order_lock(self, m: ModelState) -> str | None:
