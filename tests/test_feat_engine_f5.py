@@ -199,6 +199,9 @@ feats:
      effects: [{op: after_exchange, no_boost: true,
                 effects: [{op: condition, name: stunned}, {op: condition, name: prone}]}],
      summary: an enemy without a melee boost ends the exchange Stunned and Prone}
+  Outfox:
+    {cost: 3, timing: instant, area: personal, limits: [once_per_turn], when: exchange, defending: true,
+     affects: self, effects: [{op: grant, traits: [Tireless], until: activation}], summary: Tireless when attacked}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1161,3 +1164,23 @@ def test_low_blow_stuns_and_fells_an_enemy_that_buys_no_melee_boost():
         assert g.state.exchange is None
         foe = g.state.models["foe"]
         assert ("stunned" in foe.conditions and "prone" in foe.conditions) == hit, foe.conditions
+
+
+def test_outfox_is_used_only_in_an_exchange_an_enemy_initiated():
+    """Outfox: "Use this Ki Feat when an Enemy model initiates a Melee Exchange with this model":
+    offered to Hero when Foe's Melee opens the exchange (Hero defends); refused in the exchange
+    Hero's own Melee opened."""
+    g = game(hero=("Outfox",))
+    set_model(g, "foe", position=[10, 11.19])
+    g.push(Action("melee", "hero", target="foe"))
+    ok, why = g.is_legal(Action("feat", "hero", feat="Outfox"))
+    assert not ok and "initiated" in why
+    g2 = game(hero=("Outfox",), seed=2)
+    set_model(g2, "foe", position=[10, 11.19])
+    set_active(g2, 2)
+    g2.push(Action("melee", "foe", target="hero"))
+    assert g2.state.exchange["defender"] == "hero"
+    g2.push(Action("allocate", "foe", attack=g2.exchange_pools()["foe"], defence=0))  # the attacker first
+    assert g2.is_legal(Action("feat", "hero", feat="Outfox"))[0]
+    g2.push(Action("feat", "hero", feat="Outfox"))
+    assert g2.profile("hero").trait("tireless") is not None

@@ -1368,6 +1368,9 @@ class FeatEffect(_Strict):
     # round 6 (F5): the target must touch a scenario objective still in play or stand in a
     # scenario zone (its whole base; Territorial)
     target_on_objective: bool = False
+    # round 6 (F5): an exchange feat usable only in an exchange an enemy initiated with the
+    # user (the user is its defender: Outfox)
+    defending: bool = False
     # round 6 (F4, sim.rules.game.rolls_step): in the feat's Opposed Ki test the target may not use
     # these traits (Spirit, Resistance ...), when it has a marker of ``resist_ignores_if`` (None:
     # always): Serpentine Sway

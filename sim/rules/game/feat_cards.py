@@ -37,7 +37,9 @@ effects data (:mod:`sim.rules.feat_effects`) and the round 6 forms of ``counter`
   declined; the option's ops then apply to the target as the user's. An option that only
   gives the user Ki tokens (``take_ki``) is not offered to a model without one, nor one that
   only takes counters from a model without any. Entry field ``target_on_objective``: the
-  target touches a scenario objective or stands in a scenario zone (Territorial).
+  target touches a scenario objective or stands in a scenario zone (Territorial);
+  ``defending``: an exchange feat only for the defender of an exchange an enemy initiated
+  (Outfox).
 * **on_feat** (Fresh Fallen Snow, Spiritual Poison): a mark (:data:`ON_FEAT_MARK`) on the
   affected model, or an Aura's reach: when the model uses a Ki feat (it is paid,
   :meth:`FeatCards.feat_use_reactions`, called by the Ki step), the op's effects apply to
@@ -258,6 +260,9 @@ class FeatCards(FeatTriggers, FeatMoves):
         """Why ``action`` may not use ``entry`` now because of the round 6 (F5) rules (None when
         it may): ``max_damage`` -- the user has more marked wound boxes; ``x_target_ki`` -- X
         is not the target's Ki statistic; ``form`` -- no other-form card with the same base."""
+        ex = self.state.exchange
+        if entry.defending and (ex is None or ex.get("defender") != m.id):
+            return f"{f.name} is used in an exchange an enemy initiated with {m.id} (its defender)"
         if entry.max_damage is not None and m.damage > entry.max_damage:
             return (f"{f.name} may not be used with more than {entry.max_damage} marked wound boxes "
                     f"({m.id} has {m.damage})")
