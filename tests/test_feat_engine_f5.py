@@ -202,6 +202,11 @@ feats:
   Outfox:
     {cost: 3, timing: instant, area: personal, limits: [once_per_turn], when: exchange, defending: true,
      affects: self, effects: [{op: grant, traits: [Tireless], until: activation}], summary: Tireless when attacked}
+  Imperial Favour:
+    {cost: 3, timing: simple, area: aura, range: 6, limits: [no_btb], when: action, affects: friends_and_self,
+     target_keywords: [Imperial], effects: [{op: grant, traits: ["Bodyguard [Imperial] (3\\")"]}],
+     effects_self: [{op: group, side: friend, others: true, not_keywords: [Kami, Soulless], effects: [{op: ki, n: 1}]}],
+     summary: other non-Kami non-Soulless friends gain Ki; Imperial friends gain Bodyguard}
   Time Reversal:
     {cost: 3, timing: complex, area: special, limits: [no_btb, no_move, once_per_game], when: action,
      affects: models, table: true, effects: [{op: counter, n: 2, up_to: 2}],
@@ -1184,3 +1189,28 @@ def test_outfox_is_used_only_in_an_exchange_an_enemy_initiated():
     assert g2.is_legal(Action("feat", "hero", feat="Outfox"))[0]
     g2.push(Action("feat", "hero", feat="Outfox"))
     assert g2.profile("hero").trait("tireless") is not None
+
+
+def test_imperial_favour_gives_ki_to_other_friends_and_bodyguard_to_imperial_ones():
+    """Imperial Favour: "Other Friendly non-Kami, non-Soulless models in the Aura when this Ki
+    Feat is used gain 1 Ki Token. Friendly Imperial models in the Aura gain Bodyguard
+    [Imperial] (3")": Pal and Away (Imperial, Away moved into the Aura) gain 1 Ki and the
+    Bodyguard; Hero (the user) no Ki; a Soulless friend no Ki; Foe (an enemy) nothing."""
+    ishi = get_profile("ishi")
+    hero = replace(ishi, id="f5-prince", name="Prince", bs_id="test-f5-prince", types=("imperial",),
+                   feats=("Imperial Favour",))
+    pal = replace(ishi, id="f5-courtier", name="Courtier", bs_id="test-f5-courtier", types=("imperial",), feats=())
+    for soulless in (False, True):
+        card = replace(pal, id=f"f5-courtier-{int(soulless)}", bs_id=f"test-f5-courtier-{int(soulless)}",
+                       traits=pal.traits + ((parse_trait("Soulless"),) if soulless else ()))
+        g = game(hero_card=hero, pal_card=card, seed=1 + soulless)
+        set_model(g, "hero", ki=3)
+        set_model(g, "away", position=[14, 10])
+        for mid in ("pal", "away", "foe"):
+            set_model(g, mid, ki=0)
+        g.push(Action("ki_feat", "hero", feat="Imperial Favour"))
+        ki = {mid: g.state.models[mid].ki for mid in ("hero", "pal", "away", "foe")}
+        gain = 0 if soulless else 1
+        assert ki == {"hero": 0, "pal": gain, "away": gain, "foe": 0}, ki
+        assert g.profile("pal").trait("bodyguard") is not None and g.profile("away").trait("bodyguard") is not None
+        assert g.profile("foe").trait("bodyguard") is None and g.profile("far").trait("bodyguard") is None

@@ -1150,6 +1150,8 @@ class GroupOp(_Strict):
 
     op: Literal["group"]
     side: Literal["friend", "enemy", "any"] = "friend"
+    #: the user itself is left out ("Other Friendly ... models": Imperial Favour)
+    others: bool = False
     keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     not_keywords: list[Annotated[str, Field(min_length=1, max_length=40)]] = []
     effects: Annotated[list["Op"], Field(min_length=1, max_length=6)]

@@ -363,6 +363,8 @@ class FeatCards(FeatTriggers, FeatMoves):
         area = self.area_models(m, getattr(self, "sized_feat")(f, entry, action.x, m.id), plain)  # X ranges (F2)
         out = []
         for mid in area:
+            if op.others and mid == m.id:
+                continue
             x = self.state.models[mid]
             friend = x.player == m.player
             if op.side == "friend" and not friend or op.side == "enemy" and friend:
