@@ -40,7 +40,19 @@ def test_files_load_with_enough_variety(faction):
     assert len({p.base for p in profiles}) >= 2
 
 
-def test_load_profiles_and_lookup():
+@pytest.fixture
+def bundled_only():
+    """Only the bundled profiles: no catalogue source another test's server or window
+    registered for the process (models.profiles.add_profile_source)."""
+    from models.profiles import profile_sources, restore_profile_sources
+
+    snapshot = profile_sources()
+    restore_profile_sources(())
+    yield
+    restore_profile_sources(snapshot)
+
+
+def test_load_profiles_and_lookup(bundled_only):
     profiles = load_profiles()
     assert len(profiles) >= 12
     assert {p.base for p in profiles.values()} == {30, 40, 50, 60}
@@ -182,7 +194,7 @@ def test_cross_check_catches_wrong_numbers():
         assert xml_mismatches(dataclasses.replace(p, **change), cat), change
 
 
-def test_trait_fields_agree_with_text():
+def test_trait_fields_agree_with_text(bundled_only):
     for p in load_profiles().values():
         for t in p.traits:
             m = re.fullmatch(r"([^\[(]+?)(?: \[([^\]]+)\])?(?: \(([^)]*)\))?", t.text)
