@@ -46,7 +46,7 @@ from sim.rules.setup.terrain import terrain_refusals
 from sim.rules.setup.zones import DeploymentZone, all_zone_shapes, edge_refusal
 from sim.table import Table, TableError, parse_table
 
-from .setup_flow import ROTATE_STEP, SNAP, Ghost
+from .setup_flow import ROTATE_STEP, Ghost, snap_point
 
 #: The set-up phases in words.
 PHASE_WORDS = {"roll_off": "roll-off", "terrain": "terrain", "zone": "deployment zone", "first": "who deploys first",
@@ -74,49 +74,6 @@ def preload_catalogues() -> threading.Thread | None:
     th = threading.Thread(target=load, name="bushido-catalogues", daemon=True)
     th.start()
     return th
-
-
-def snap_point(zone: DeploymentZone | None, point, radius: float, width: float, depth: float,
-               normal: bool = True) -> tuple[float, float]:
-    """Where a base of ``radius`` inches clicked at ``point`` goes: moved onto the
-    ``width`` x ``depth`` table when it reaches past an edge, and (``normal``: the normal
-    deployment, not the Scouts') moved by at most :data:`~sim.view.play.setup_flow.SNAP`
-    inches to touch its zone's baseline or edge (Baseline, Corner Edge) or into its corner
-    square (Corner Square), as the set-up screens at one screen do. Other points are kept.
-
-    >>> z = make_zone("baseline", "south", 24, 24)
-    >>> snap_point(z, (5.0, 1.2), 0.5, 24, 24)
-    (5.0, 0.5)
-    >>> snap_point(z, (-1.0, 9.0), 0.5, 24, 24)
-    (0.5, 9.0)
-    """
-    x = min(max(float(point[0]), radius), width - radius)
-    y = min(max(float(point[1]), radius), depth - radius)
-    if zone is None or not normal:
-        return (x, y)
-    if zone.kind == "corner_square":
-        x0, y0, x1, y1 = zone.core.bounds
-        if x0 - SNAP < x - radius < x0:
-            x = x0 + radius
-        if x1 < x + radius < x1 + SNAP:
-            x = x1 - radius
-        if y0 - SNAP < y - radius < y0:
-            y = y0 + radius
-        if y1 < y + radius < y1 + SNAP:
-            y = y1 - radius
-        return (x, y)
-    best: tuple[float, str, float] | None = None
-    for line in getattr(zone.core, "geoms", [zone.core]):
-        (ax, ay), (_bx, by) = line.coords[0], line.coords[-1]
-        if ay == by:  # along y = ay
-            gap, axis, to = abs(y - ay) - radius, "y", (ay + radius if ay == 0 else ay - radius)
-        else:
-            gap, axis, to = abs(x - ax) - radius, "x", (ax + radius if ax == 0 else ax - radius)
-        if 0 < gap < SNAP and (best is None or gap < best[0]):
-            best = (gap, axis, to)
-    if best is not None:
-        x, y = (best[2], y) if best[1] == "x" else (x, best[2])
-    return (x, y)
 
 
 def step_words(step: dict) -> str:

@@ -47,6 +47,7 @@ from sim.rules.setup import (
     presets,
     warband_file,
 )
+from sim.rules.setup.zones import DeploymentZone
 from sim.table import DATA_DIR, Table
 
 #: Degrees a rotate key or button turns a terrain piece or a model.
@@ -74,6 +75,51 @@ def table_options(directory: str | os.PathLike = DATA_DIR / "tables") -> list[Ta
 def scenario_options() -> list[str | None]:
     """The scenarios offered: none, then the bundled ones (``data/scenarios``)."""
     return [None, *list_scenarios()]
+
+
+def snap_point(zone: DeploymentZone | None, point, radius: float, width: float, depth: float,
+               normal: bool = True) -> tuple[float, float]:
+    """Where a base of ``radius`` inches clicked at ``point`` goes: moved onto the
+    ``width`` x ``depth`` table when it reaches past an edge, and (``normal``: the normal
+    deployment, not the Scouts') moved by at most :data:`~sim.view.play.setup_flow.SNAP`
+    inches to touch its zone's baseline or edge (Baseline, Corner Edge) or into its corner
+    square (Corner Square). Other points are kept. Used by the set-up screens at one screen
+    (:meth:`SetupFlow.snap`) and by the networked set-up screen (:mod:`~sim.view.play.remote_setup`).
+
+    >>> from sim.rules.setup import make_zone
+    >>> z = make_zone("baseline", "south", 24, 24)
+    >>> snap_point(z, (5.0, 1.2), 0.5, 24, 24)
+    (5.0, 0.5)
+    >>> snap_point(z, (-1.0, 9.0), 0.5, 24, 24)
+    (0.5, 9.0)
+    """
+    x = min(max(float(point[0]), radius), width - radius)
+    y = min(max(float(point[1]), radius), depth - radius)
+    if zone is None or not normal:
+        return (x, y)
+    if zone.kind == "corner_square":
+        x0, y0, x1, y1 = zone.core.bounds
+        if x0 - SNAP < x - radius < x0:
+            x = x0 + radius
+        if x1 < x + radius < x1 + SNAP:
+            x = x1 - radius
+        if y0 - SNAP < y - radius < y0:
+            y = y0 + radius
+        if y1 < y + radius < y1 + SNAP:
+            y = y1 - radius
+        return (x, y)
+    best: tuple[float, str, float] | None = None
+    for line in getattr(zone.core, "geoms", [zone.core]):
+        (ax, ay), (_bx, by) = line.coords[0], line.coords[-1]
+        if ay == by:  # along y = ay
+            gap, axis, to = abs(y - ay) - radius, "y", (ay + radius if ay == 0 else ay - radius)
+        else:
+            gap, axis, to = abs(x - ax) - radius, "x", (ax + radius if ax == 0 else ax - radius)
+        if 0 < gap < SNAP and (best is None or gap < best[0]):
+            best = (gap, axis, to)
+    if best is not None:
+        x, y = (best[2], y) if best[1] == "x" else (x, best[2])
+    return (x, y)
 
 
 @dataclass(frozen=True)
@@ -389,40 +435,11 @@ class SetupFlow:
         return (base + self.facing_offset) % 360.0
 
     def snap(self, point, radius: float) -> tuple[float, float]:
-        """Where a base of ``radius`` clicked at ``point`` goes: moved onto the table
-        when it reaches past an edge, and in the normal deployment moved by at most
-        :data:`SNAP` inches to touch its zone's baseline or edge (Baseline, Corner Edge)
-        or into its corner square (Corner Square). Other points are kept."""
+        """Where a base of ``radius`` clicked at ``point`` goes (:func:`snap_point` with
+        the zone of the player to act, the normal deployment only)."""
         s = self.setup
         assert s is not None
-        x = min(max(float(point[0]), radius), s.width - radius)
-        y = min(max(float(point[1]), radius), s.depth - radius)
-        zone = s.zones.get(s.to_act or 0)
-        if zone is None or s.phase != "deploy":
-            return (x, y)
-        if zone.kind == "corner_square":
-            x0, y0, x1, y1 = zone.core.bounds
-            if x0 - SNAP < x - radius < x0:
-                x = x0 + radius
-            if x1 < x + radius < x1 + SNAP:
-                x = x1 - radius
-            if y0 - SNAP < y - radius < y0:
-                y = y0 + radius
-            if y1 < y + radius < y1 + SNAP:
-                y = y1 - radius
-            return (x, y)
-        best: tuple[float, str, float] | None = None
-        for line in getattr(zone.core, "geoms", [zone.core]):
-            (ax, ay), (_bx, by) = line.coords[0], line.coords[-1]
-            if ay == by:  # along y = ay
-                gap, axis, to = abs(y - ay) - radius, "y", (ay + radius if ay == 0 else ay - radius)
-            else:
-                gap, axis, to = abs(x - ax) - radius, "x", (ax + radius if ax == 0 else ax - radius)
-            if 0 < gap < SNAP and (best is None or gap < best[0]):
-                best = (gap, axis, to)
-        if best is not None:
-            x, y = (best[2], y) if best[1] == "x" else (x, best[2])
-        return (x, y)
+        return snap_point(s.zones.get(s.to_act or 0), point, radius, s.width, s.depth, normal=s.phase == "deploy")
 
     def ghost(self, point) -> Ghost | None:
         """What a click at ``point`` (inches) would place now, judged; None when a
