@@ -163,3 +163,14 @@ def feat_data(text: str, tmp_path, monkeypatch):
     fe.reset_cache()
     yield
     fe.reset_cache()
+
+
+@pytest.fixture
+def repository_feat_data():
+    """The repository's own feat data (drafted file and curated entries), read afresh
+    before and after the test (``sim.rules.feat_effects`` caches it per process)."""
+    from sim.rules import feat_effects as fe
+
+    fe.reset_cache()
+    yield
+    fe.reset_cache()

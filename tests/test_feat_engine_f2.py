@@ -38,12 +38,8 @@ models:
 """
 
 
-@pytest.fixture(autouse=True)
-def _repository_data():
-    """These tests read the repository's feat data (the curated entries under test)."""
-    fe.reset_cache()
-    yield
-    fe.reset_cache()
+#: These tests read the repository's feat data (the curated entries under test).
+pytestmark = pytest.mark.usefixtures("repository_feat_data")
 
 
 class ScriptedDice:
