@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,59 @@ def repository_feat_data():
     fe.reset_cache()
     yield
     fe.reset_cache()
+
+
+# ---------------------------------------------------------------- loopback servers (networked play)
+async def serve_loopback(store, body, timeout: float = 120.0, data: str | None = None):
+    """Run ``await body(url)`` against a fresh loopback game server (port 0, its SQLite
+    store at ``store``) on the running event loop, within ``timeout`` seconds; the server
+    is stopped after."""
+    import asyncio
+
+    from sim.net.server import run_server
+
+    loop = asyncio.get_running_loop()
+    ready, stop = loop.create_future(), asyncio.Event()
+    task = asyncio.create_task(run_server("127.0.0.1", 0, store, data, ready=ready, stop=stop))
+    url = await asyncio.wait_for(ready, 10)
+    try:
+        return await asyncio.wait_for(body(url), timeout)
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 10)
+
+
+@contextmanager
+def loopback_server(store, data: str | None = None):
+    """``(url, loop)``: a loopback game server (port 0, its store at ``store``) on an event
+    loop of its own thread, for tests whose own thread drives a window; stopped after."""
+    import asyncio
+    import concurrent.futures
+    import threading
+
+    from sim.net.server import run_server
+
+    loop = asyncio.new_event_loop()
+    ready: concurrent.futures.Future = concurrent.futures.Future()
+    stop: dict = {}
+
+    async def main():
+        stop["event"] = asyncio.Event()
+        fut = loop.create_future()
+        task = asyncio.create_task(run_server("127.0.0.1", 0, store, data, ready=fut, stop=stop["event"]))
+        try:
+            ready.set_result(await asyncio.wait_for(fut, 10))
+        except Exception as exc:  # noqa: BLE001 (handed to the test)
+            ready.set_exception(exc)
+        await task
+
+    th = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
+    th.start()
+    try:
+        yield ready.result(timeout=15), loop
+    finally:
+        if "event" in stop:
+            loop.call_soon_threadsafe(stop["event"].set)
+        th.join(15)
+        if not th.is_alive():
+            loop.close()

@@ -19,12 +19,12 @@ import pytest
 
 from sim.net.client import GameClient, create_game, export_game, run_bot
 from sim.net.secrets import event_view, save_view, token_hash, token_matches
-from sim.net.server import run_server
 from sim.net.session import HostedGame
 from sim.net.store import Store
 from sim.rules import bots
 from sim.rules.game import Action, Game
 from sim.table import DEFAULT_TABLE, load_table
+from tests.conftest import serve_loopback
 
 TIMEOUT = 120.0
 
@@ -50,16 +50,8 @@ class Recorder(GameClient):
 
 
 async def _serve(tmp_path, body):
-    """Run ``body(url)`` against a fresh loopback server; stop it after."""
-    loop = asyncio.get_running_loop()
-    ready, stop = loop.create_future(), asyncio.Event()
-    task = asyncio.create_task(run_server("127.0.0.1", 0, tmp_path / "games.db", ready=ready, stop=stop))
-    url = await asyncio.wait_for(ready, 10)
-    try:
-        return await asyncio.wait_for(body(url), TIMEOUT)
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
+    """Run ``body(url)`` against a fresh loopback server (:func:`tests.conftest.serve_loopback`)."""
+    return await serve_loopback(tmp_path / "games.db", body, TIMEOUT)
 
 
 def _table_text() -> str:

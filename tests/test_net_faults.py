@@ -45,11 +45,12 @@ if str(ROOT) not in sys.path:
 
 from sim.net.client import GameClient, Refused, create_game, export_game, run_bot  # noqa: E402
 from sim.net.protocol import MAX_FRAME, MAX_MESSAGE  # noqa: E402
-from sim.net.server import GameServer, run_server  # noqa: E402
+from sim.net.server import GameServer  # noqa: E402
 from sim.net.store import Store  # noqa: E402
 from sim.rules import bots  # noqa: E402
 from sim.rules.game import Action, Game  # noqa: E402
 from sim.table import DEFAULT_TABLE, load_table  # noqa: E402
+from tests.conftest import serve_loopback  # noqa: E402
 
 TIMEOUT = 90.0
 _LIMITS = inspect.signature(GameServer).parameters
@@ -97,16 +98,8 @@ async def _line(proc: subprocess.Popen, want: str, timeout: float) -> str:
 
 
 async def _serve(tmp_path, body):
-    """Run ``body(url)`` against a fresh in-process loopback server; stop it after."""
-    loop = asyncio.get_running_loop()
-    ready, stop = loop.create_future(), asyncio.Event()
-    task = asyncio.create_task(run_server("127.0.0.1", 0, tmp_path / "games.db", ready=ready, stop=stop))
-    url = await asyncio.wait_for(ready, 10)
-    try:
-        return await asyncio.wait_for(body(url), TIMEOUT)
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 10)
+    """Run ``body(url)`` against a fresh loopback server (:func:`tests.conftest.serve_loopback`)."""
+    return await serve_loopback(tmp_path / "games.db", body, TIMEOUT)
 
 
 async def _follow(client: GameClient) -> None:

@@ -12,12 +12,10 @@ to its end there and the game window takes over in the same window.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import re
 import threading
 import time
-from contextlib import contextmanager
 
 import pytest
 
@@ -26,6 +24,7 @@ from sim.net.session import HostedGame
 from sim.net.setup_stage import SetupStage, step_view
 from sim.table import DEFAULT_TABLE
 from sim.view.play.remote_setup import RemoteSetup, snap_point, step_words
+from tests.conftest import loopback_server
 
 BSDATA = DEFAULT_TABLE.parents[2].parent / "shared" / "bsdata"
 pytestmark = pytest.mark.skipif(not BSDATA.is_dir(), reason="../shared/bsdata is not there")
@@ -499,36 +498,9 @@ def test_the_terrain_screen_offers_the_presets_and_stops_from_six_pieces(base, t
 
 
 # ------------------------------------------------------------------ a real loopback server
-@contextmanager
-def loopback_server(tmp_path):
-    """``(url, loop)``: run_server on port 0 on a thread's event loop; stopped after."""
-    from sim.net.server import run_server
-
-    loop = asyncio.new_event_loop()
-    ready: concurrent.futures.Future = concurrent.futures.Future()
-    stop: dict = {}
-
-    async def main():
-        stop["event"] = asyncio.Event()
-        fut = loop.create_future()
-        task = asyncio.create_task(run_server("127.0.0.1", 0, tmp_path / "games.db", str(BSDATA), ready=fut,
-                                              stop=stop["event"]))
-        try:
-            ready.set_result(await asyncio.wait_for(fut, 10))
-        except Exception as exc:  # noqa: BLE001 (handed to the test)
-            ready.set_exception(exc)
-        await task
-
-    th = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
-    th.start()
-    try:
-        yield ready.result(timeout=15), loop
-    finally:
-        if "event" in stop:
-            loop.call_soon_threadsafe(stop["event"].set)
-        th.join(15)
-        if not th.is_alive():
-            loop.close()
+def _loopback(tmp_path):
+    """``(url, loop)``: a loopback server on a thread (:func:`tests.conftest.loopback_server`)."""
+    return loopback_server(tmp_path / "games.db", str(BSDATA))
 
 
 def _frames(session, cond, seconds: float = 20.0) -> None:
@@ -553,7 +525,7 @@ def test_png_of_the_deployment_screen_of_a_loopback_game_then_the_game_starts(ba
     from sim.view.play.shell import screenshot
 
     seed = 3
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         def on(coro):
             return asyncio.run_coroutine_threadsafe(coro, loop)
 
@@ -643,7 +615,7 @@ def test_the_terminal_rolls_off_with_roll_and_prints_the_set_up_after_each_step(
     from sim.net.text import play_text
     from sim.rules.bots import GreedyBot
 
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         def on(coro):
             return asyncio.run_coroutine_threadsafe(coro, loop)
 

@@ -10,10 +10,7 @@ game (``run_server`` on port 0, a greedy bot on the other seat), checked by its 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
-import threading
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -26,6 +23,7 @@ from sim.rules.game import Action, Game, GameError  # noqa: E402
 from sim.table import DEFAULT_TABLE, load_table  # noqa: E402
 from sim.view.play.controller import PlayController  # noqa: E402
 from sim.view.play.remote import clock_text, clocks_now, net_lines  # noqa: E402
+from tests.conftest import loopback_server
 
 TIMEOUT = 60.0
 
@@ -347,35 +345,9 @@ def test_the_window_sends_shows_the_allocation_dialog_and_the_take_back_buttons(
 
 
 # ------------------------------------------------------------------ a real loopback server
-@contextmanager
-def loopback_server(tmp_path):
-    """``(url, loop)``: run_server on port 0 on a thread's event loop; stopped after."""
-    from sim.net.server import run_server
-
-    loop = asyncio.new_event_loop()
-    ready: concurrent.futures.Future = concurrent.futures.Future()
-    stop: dict = {}
-
-    async def main():
-        stop["event"] = asyncio.Event()
-        fut = loop.create_future()
-        task = asyncio.create_task(run_server("127.0.0.1", 0, tmp_path / "games.db", ready=fut, stop=stop["event"]))
-        try:
-            ready.set_result(await asyncio.wait_for(fut, 10))
-        except Exception as exc:  # noqa: BLE001 (handed to the test)
-            ready.set_exception(exc)
-        await task
-
-    th = threading.Thread(target=lambda: loop.run_until_complete(main()), daemon=True)
-    th.start()
-    try:
-        yield ready.result(timeout=15), loop
-    finally:
-        if "event" in stop:
-            loop.call_soon_threadsafe(stop["event"].set)
-        th.join(15)
-        if not th.is_alive():
-            loop.close()
+def _loopback(tmp_path):
+    """``(url, loop)``: a loopback server on a thread (:func:`tests.conftest.loopback_server`)."""
+    return loopback_server(tmp_path / "games.db")
 
 
 async def _seat1_until_it_allocates(invite: str, seed: int) -> int:
@@ -411,7 +383,7 @@ def test_png_of_a_networked_game_at_the_secret_allocation(base, tmp_path):
     from sim.view.play.remote import screenshot_remote
 
     seed = 3
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         def on(coro):
             return asyncio.run_coroutine_threadsafe(coro, loop)
 
@@ -468,7 +440,7 @@ def test_the_window_on_a_real_client_allocates_follows_the_bot_and_survives_a_re
             w.tick(0.05)
             time.sleep(0.01)
 
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         def on(coro):
             return asyncio.run_coroutine_threadsafe(coro, loop)
 
@@ -506,7 +478,7 @@ def test_run_remote_refuses_a_bad_invitation_without_opening_a_window(tmp_path):
     from sim.net.client import create_game
     from sim.view.play.remote import run_remote
 
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         made = asyncio.run_coroutine_threadsafe(
             create_game(url, DEFAULT_TABLE.read_text(encoding="utf-8"), seed=1), loop).result(TIMEOUT)
         out = io.StringIO()
@@ -535,7 +507,7 @@ def test_a_whole_game_played_through_the_window_client_equals_local_play(base, t
     seed = 3
     local = Game(load_table(), seed=seed)
     bots.play(local, (bots.GreedyBot(seed), bots.GreedyBot(seed + 1)))
-    with loopback_server(tmp_path) as (url, loop):
+    with _loopback(tmp_path) as (url, loop):
         def on(coro):
             return asyncio.run_coroutine_threadsafe(coro, loop)
 
