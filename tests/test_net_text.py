@@ -229,10 +229,10 @@ def test_a_scripted_seat_plays_a_bot_to_the_end_refused_and_taken_back_actions_c
 
 
 def test_the_opponents_allocation_is_secret_until_both_are_in_and_an_early_one_is_held(server):
-    """The bot charges first (seed 3: player 2 acts first) and thinks 1.5 s before each
-    decision: the seat types its allocation while the bot has not allocated; the server
-    holds it; the bot's allocation then shows "in secret" to nobody but the bot, and the
-    exchange reveals both."""
+    """The bot charges first (seed 3: player 2 acts first) and allocates only once the
+    seat's allocation is in (a gate the test opens): the seat types its allocation while
+    the bot has not allocated; the server holds it; the bot's allocation then shows "in
+    secret" to nobody but the bot, and the exchange reveals both."""
     g = Game(load_table(), seed=3)
     b = bots.GreedyBot(4)
     b.player = 2
@@ -244,7 +244,9 @@ def test_the_opponents_allocation_is_secret_until_both_are_in_and_an_early_one_i
     mine = next(m for m in (ex["attacker"], ex["defender"]) if g.state.models[m].player == 1)
     pool = g.exchange_pools()[mine]
     made = _new_game(server.url, 3)
-    bot, bbox = _thread(_bot, made["invites"]["2"], 4, 1.5)
+    gate = threading.Event()
+    gated = _GatedBot(bots.GreedyBot(4), gate)
+    bot, bbox = _thread(lambda: asyncio.run(asyncio.wait_for(run_bot(made["invites"]["2"], gated), TIMEOUT)))
     stdin = _Typist()
     pout = io.StringIO()
     seat, sbox = _thread(lambda: play_text(made["invites"]["1"], stdin, pout, timeout=TIMEOUT, script=False))
@@ -253,17 +255,37 @@ def test_the_opponents_allocation_is_secret_until_both_are_in_and_an_early_one_i
         assert "allocated (secret): none" in pout.getvalue()  # the bot is still thinking
         stdin.type(f"allocate {pool} 0")  # no model named: the seat's own model in the exchange
         _wait_for(pout, "the server keeps it secret until the other player has allocated")
+        gate.set()  # now the bot may allocate
         _wait_for(pout, "Allocations revealed:")
         text = pout.getvalue()
         held_at = text.index("the server keeps it secret")
         assert text.index("allocates its dice in secret", held_at) < text.index("Allocations revealed:")
         assert f"{mine} {pool} attack, 0 defence" in text.split("Allocations revealed:")[1].splitlines()[0]
     finally:
+        gate.set()
         stdin.type("quit")
         seat.join(TIMEOUT)
         stdin.close()
     assert sbox.get("result") == 0, (sbox, pout.getvalue()[-2000:])
     # the bot is left waiting for the seat: the server is stopped by the fixture; the bot's thread is a daemon
+
+
+class _GatedBot:
+    """A bot that waits for ``gate`` before any decision in a melee exchange (the test
+    decides when the bot allocates, instead of a race against a think time)."""
+
+    name = "gated"
+
+    def __init__(self, bot, gate: threading.Event) -> None:
+        self.bot = bot
+        self.gate = gate
+        self.player = None
+
+    def choose(self, game):
+        if game.state.exchange is not None:
+            self.gate.wait(TIMEOUT)
+        self.bot.player = self.player
+        return self.bot.choose(game)
 
 
 class _Typist(io.TextIOBase):
