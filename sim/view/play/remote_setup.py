@@ -631,6 +631,7 @@ class RemoteSetupScreen:
         #: when (``clock()``) the last message from the server came
         self.status_at = clock()
         self._second: object = None
+        self._win_size: tuple[int, int] | None = None  # the window size the camera was fitted to
         self._hover: object = None
         self.software = bool(getattr(base, "bushido_offscreen", False))
         self.font = P.gui_font(base)
@@ -692,6 +693,12 @@ class RemoteSetupScreen:
         if self.setup.started:
             self._finish()
             return
+        win = getattr(self.base, "win", None)
+        size = (win.get_x_size(), win.get_y_size()) if win is not None else None
+        if size != self._win_size and self.cam is not None:  # opened or resized: the whole table in view
+            self._win_size = size
+            self.cam.fit_lens()
+            self.cam.reset()
         st = self.setup.mirror.status or {}
         counting = st.get("clocks") or not all((st.get("connected") or {}).values())
         second = int(self.clock() - self.status_at) if counting else None
